@@ -1,0 +1,87 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/agentexec/agentexec/exec"
+	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/shellcfg"
+)
+
+// runnerFlags are the flags shared by run, mcp and serve: everything that
+// configures an exec.Runner.
+type runnerFlags struct {
+	policy    string
+	mode      string
+	shell     string
+	cwd       string
+	sandbox   string
+	network   bool
+	audit     string
+	timeout   time.Duration
+	maxOutput int
+}
+
+func (f *runnerFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (agentexec JSON or a Claude/Qwen settings file); default $AGENTEXEC_POLICY")
+	fs.StringVar(&f.mode, "mode", "", "approval mode: plan, default or yolo (default: the policy's, else default)")
+	fs.StringVar(&f.shell, "shell", "", "shell for command text: bash, sh, cmd or powershell (default: $AGENTEXEC_SHELL, else detected)")
+	fs.StringVar(&f.cwd, "cwd", "", "working `DIR` (default: the current directory)")
+	fs.StringVar(&f.sandbox, "sandbox", "", "sandbox profile: read-only, workspace-write or none (default: the policy's, else workspace-write)")
+	fs.BoolVar(&f.network, "network", false, "allow network access inside the sandbox")
+	fs.StringVar(&f.audit, "audit", "", "audit log `PATH`, or off (default: the policy's, else $XDG_STATE_HOME/agentexec/audit.jsonl)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "timeout `DURATION` (default: the policy's, else 120s)")
+	fs.IntVar(&f.maxOutput, "max-output", 0, "keep at most `BYTES` of output per stream, head and tail (default: the policy's, else 30000)")
+}
+
+// build makes the Runner the flags describe. The returned closer flushes
+// and closes the audit log; call it before exiting.
+func (f *runnerFlags) build(c *cli) (*exec.Runner, io.Closer, error) {
+	path := f.policy
+	if path == "" {
+		path = c.getenv("AGENTEXEC_POLICY")
+	}
+	var pol *gate.Policy
+	if path != "" {
+		p, err := gate.LoadPolicy(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		pol = p
+	}
+	mode, err := gate.ParseMode(f.mode)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.mode == "" {
+		mode = ""
+	}
+	shell := f.shell
+	if shell == "" {
+		shell = c.getenv("AGENTEXEC_SHELL")
+	}
+	var st shellcfg.ShellType
+	if shell != "" {
+		if st, err = shellcfg.ParseShell(shell); err != nil {
+			return nil, nil, err
+		}
+	}
+	switch f.sandbox {
+	case "", "read-only", "workspace-write", "none":
+	default:
+		return nil, nil, fmt.Errorf("--sandbox: %q is not read-only, workspace-write or none", f.sandbox)
+	}
+	r := &exec.Runner{
+		Policy: pol, Mode: mode, Shell: st, Cwd: f.cwd,
+		Sandbox: f.sandbox, Network: f.network,
+		Timeout: f.timeout, MaxOutputBytes: f.maxOutput,
+	}
+	return r, nopCloser{}, nil
+}
+
+type nopCloser struct{}
+
+func (nopCloser) Close() error { return nil }

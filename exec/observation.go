@@ -1,0 +1,50 @@
+package exec
+
+import "github.com/agentexec/agentexec/gate"
+
+// Status says how a request ended.
+type Status string
+
+// The statuses.
+const (
+	StatusExited        Status = "exited"
+	StatusTimedOut      Status = "timed_out"
+	StatusRejected      Status = "rejected"
+	StatusNeedsApproval Status = "needs_approval"
+	StatusError         Status = "error"
+)
+
+// Observation is what comes back from a request: always something the model
+// can read.
+type Observation struct {
+	Status     Status `json:"status"`
+	ExitCode   *int   `json:"exit_code,omitempty"`
+	Signal     string `json:"signal,omitempty"`
+	Stdout     string `json:"stdout,omitempty"`
+	Stderr     string `json:"stderr,omitempty"`
+	Output     string `json:"output,omitempty"` // merged stdout+stderr (PTY)
+	Truncated  bool   `json:"truncated,omitempty"`
+	Omitted    int64  `json:"omitted_bytes,omitempty"`
+	DurationMS int64  `json:"duration_ms"`
+
+	Decision     gate.Action    `json:"decision,omitempty"`
+	RuleDecision string         `json:"rule_decision,omitempty"`
+	Safety       gate.Safety    `json:"safety,omitempty"`
+	Rule         string         `json:"rule,omitempty"`
+	RuleSource   string         `json:"rule_source,omitempty"`
+	Blacklist    string         `json:"blacklist,omitempty"`
+	Reason       string         `json:"reason,omitempty"`
+	Suggestions  []string       `json:"suggestions,omitempty"`
+	Error        string         `json:"error,omitempty"`
+	Sandbox      *SandboxReport `json:"sandbox,omitempty"`
+	RunID        string         `json:"run_id,omitempty"`
+}
+
+// SandboxReport says which kernel layers applied to a run.
+type SandboxReport struct {
+	Profile     string   `json:"profile"`
+	LandlockABI int      `json:"landlock_abi,omitempty"`
+	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "on"
+	Layers      []string `json:"layers,omitempty"`
+	Contained   bool     `json:"contained,omitempty"` // an unknown command run read-only instead of asking
+}

@@ -1,0 +1,3 @@
+module github.com/agentexec/agentexec
+
+go 1.26.0
