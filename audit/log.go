@@ -33,3 +33,17 @@ func (l *Log) Append(rec *Record) error { return errors.New("audit: not implemen
 
 // Close anchors the head and closes the file.
 func (l *Log) Close() error { return nil }
+
+// DefaultPath is the log's default location: $XDG_STATE_HOME/agentexec/
+// audit.jsonl, else ~/.local/state/agentexec/audit.jsonl.
+// Placeholder until the audit issue lands.
+func DefaultPath(getenv func(string) string) string {
+	if d := getenv("XDG_STATE_HOME"); d != "" {
+		return d + "/agentexec/audit.jsonl"
+	}
+	return getenv("HOME") + "/.local/state/agentexec/audit.jsonl"
+}
+
+// LoadKey reads an HMAC key file, refusing one that others can read.
+// Placeholder until the audit issue lands.
+func LoadKey(path string) ([]byte, error) { return nil, errors.New("audit: not implemented yet") }
