@@ -3,8 +3,71 @@
 // capabilities, sets rlimits, applies Landlock, cuts the network and enters
 // new namespaces before it execs the command. Elsewhere every profile but
 // None is an error: nothing is ever reported as sandboxed that was not.
+//
+// # Using it
+//
+// A binary that calls [Prepare] must call [Main] first thing in main, like
+// moby's reexec: the trampoline is the binary itself, started again as
+// /proc/self/exe with argv[0] "agentexec-sandbox". [Prepare] refuses to run
+// when [Main] was not called, because the re-executed binary would
+// otherwise run its own main instead of the sandbox. Test binaries do the
+// same from TestMain.
+//
+//	cmd := exec.Command("/bin/sh", "-c", "make test")
+//	h, err := sandbox.Prepare(cmd, sandbox.Spec{Profile: sandbox.WorkspaceWrite, Cwd: dir, ProtectGit: true})
+//	if err != nil { ... }            // a promise this host cannot keep
+//	defer h.Close()                  // after Wait: removes the cgroup and temp dir
+//	if err := cmd.Start(); err != nil { ... }
+//	if err := h.Started(); err != nil { ... } // kill and Wait: the command never ran
+//	err = cmd.Wait()
+//
+// # What it enforces on Linux
+//
+// The trampoline runs in new mount, PID and IPC namespaces (plus a user
+// namespace when not root, and a network namespace when the network is
+// off). Before it execs the command it:
+//   - makes every mount read-only except the writable roots (bind mounts of
+//     themselves); the protected paths (.git, the policy file) are bound
+//     read-only again on top. This stops chmod, chown and utimes outside the
+//     roots, which Landlock does not govern;
+//   - masks well-known host daemon sockets (docker, containerd, podman,
+//     D-Bus) with /dev/null when the network is off;
+//   - mounts a fresh read-only /proc for its PID namespace;
+//   - sets rlimits, drops every capability (bounding, ambient, effective,
+//     permitted, inheritable) and locks the securebits, then sets
+//     no_new_privs;
+//   - applies one Landlock ruleset (reads everywhere or under
+//     Spec.ReadableRoots, writes under the writable roots, /dev/null and the
+//     terminal; TCP bind/connect denied when the network is off; signals and
+//     abstract Unix sockets scoped), with audit logging of denials after
+//     exec where the kernel has Landlock ABI 7;
+//   - installs a seccomp filter that refuses foreign-architecture syscalls
+//     (the i386 int 0x80 bypass), io_uring, namespace and mount syscalls,
+//     ptrace, bpf and kernel-module calls and, when the network is off,
+//     every socket family but AF_UNIX.
+//
+// The command becomes PID 1 of its PID namespace: when it dies, the kernel
+// kills every process it left behind. A PID 1 ignores signals it has no
+// handler for, SIGTERM included, so a caller ending a run sends SIGTERM to
+// the process group and then SIGKILL; the exit status (code or signal) is
+// the command's own.
+//
+// # Sharp edges
+//
+//   - Landlock before ABI 9 does not govern connect(2) to a pathname Unix
+//     socket: with the network off, a host daemon socket outside the masked
+//     list stays reachable when file permissions allow it. Unix sockets in
+//     the workspace work.
+//   - RLIMIT_NPROC does nothing for root; the process limit is a pids cgroup
+//     (v1 or v2) where one can be made, else only the rlimit.
+//   - A protected path that does not exist when the run starts is not
+//     protected: a command may create .git in a workspace that had none.
+//   - Denials show up as EACCES (Landlock), EROFS (read-only mounts) or
+//     EPERM (seccomp, capabilities). Landlock denials are also written to
+//     the kernel audit log (ABI 7), which names the rule's access right.
 package sandbox
 
+import "fmt"
 
 // Profile names what a sandboxed command may write.
 type Profile string
@@ -25,6 +88,11 @@ type Limits struct {
 	Processes    uint64 // also the pids cgroup limit where one can be made
 }
 
+// DefaultProcesses is the pids cgroup limit when Limits.Processes is 0: high
+// enough for a parallel build, low enough that a fork bomb leaves a small
+// machine responsive.
+const DefaultProcesses = 512
+
 // Spec is an immutable description of one sandboxed run.
 type Spec struct {
 	Profile Profile
@@ -39,6 +107,8 @@ type Spec struct {
 	// WritableRoots are extra writable directories under WorkspaceWrite.
 	WritableRoots []string
 	// ReadableRoots restricts reads to these paths; empty means everything.
+	// The system directories (/bin, /sbin, /usr, /lib*, /etc, /dev, /proc)
+	// stay readable so that the command can start.
 	ReadableRoots []string
 	// ProtectedPaths stay read-only even inside a writable root (the policy
 	// file, for example). .git directories of writable roots are added when
@@ -54,4 +124,36 @@ type Report struct {
 	LandlockABI int      `json:"landlock_abi,omitempty"`
 	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "on"
 	Layers      []string `json:"layers,omitempty"`
+}
+
+// Capabilities is what this host lets the sandbox enforce, as found by
+// [Detect]. A zero value means nothing can be enforced.
+type Capabilities struct {
+	OS          string   `json:"os"`
+	Root        bool     `json:"root"`                  // effective uid 0 with CAP_SYS_ADMIN
+	LandlockABI int      `json:"landlock_abi"`          // 0: no Landlock
+	UserNS      bool     `json:"userns"`                // an unprivileged user namespace can be made
+	MountNS     bool     `json:"mountns"`               // directly (root) or inside a user namespace
+	NetNS       bool     `json:"netns"`                 //
+	PIDNS       bool     `json:"pidns"`                 //
+	CgroupPids  string   `json:"cgroup_pids,omitempty"` // "v1", "v2" or ""
+	Seccomp     bool     `json:"seccomp"`               // seccomp filters for this architecture
+	Problems    []string `json:"problems,omitempty"`    // why a probe failed
+}
+
+// UnavailableError is returned by [Prepare] when the profile's promise cannot
+// be kept on this host. Feature names what is missing ("landlock",
+// "mount namespace", ...); Reason says why.
+type UnavailableError struct {
+	Profile Profile
+	Feature string
+	Reason  string
+}
+
+func (e *UnavailableError) Error() string {
+	msg := fmt.Sprintf("sandbox: %s needs %s", e.Profile, e.Feature)
+	if e.Reason != "" {
+		msg += ": " + e.Reason
+	}
+	return msg + " (choose sandbox none to run without it)"
 }

@@ -1,0 +1,178 @@
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// cgroupSeq makes cgroup names unique within this process.
+var cgroupSeq atomic.Uint64
+
+// detectCgroup returns "v1" or "v2" when a child pids cgroup can be made
+// under this process's own cgroup, else "".
+func detectCgroup() string {
+	for _, v := range []string{"v1", "v2"} {
+		dir, err := cgroupParent(v)
+		if err != nil {
+			continue
+		}
+		probe := filepath.Join(dir, fmt.Sprintf("agentexec-probe-%d", os.Getpid()))
+		if os.Mkdir(probe, 0o755) == nil {
+			_, err := os.Stat(filepath.Join(probe, "pids.max"))
+			os.Remove(probe)
+			if err == nil {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// cgroupParent is the directory of this process's pids cgroup in hierarchy
+// v ("v1": the pids controller; "v2": the unified tree with pids enabled
+// for children).
+func cgroupParent(v string) (string, error) {
+	mnt, err := cgroupMount(v)
+	if err != nil {
+		return "", err
+	}
+	own, err := ownCgroup(v)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(mnt, own)
+	if v == "v2" {
+		if err := enablePids(dir); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// enablePids turns the pids controller on for dir's children (v2).
+func enablePids(dir string) error {
+	b, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+	if err != nil {
+		return err
+	}
+	if strings.Contains(" "+string(b)+" ", " pids ") || strings.Contains(string(b), "pids") {
+		return nil
+	}
+	return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+pids"), 0)
+}
+
+// cgroupMount finds the mount point of hierarchy v in /proc/self/mountinfo.
+func cgroupMount(v string) (string, error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		m, ok := parseMountinfo(sc.Text())
+		if !ok {
+			continue
+		}
+		switch {
+		case v == "v1" && m.fstype == "cgroup" && hasOption(m.superOpts, "pids"):
+			return m.point, nil
+		case v == "v2" && m.fstype == "cgroup2":
+			return m.point, nil
+		}
+	}
+	return "", fmt.Errorf("no %s pids cgroup mounted", v)
+}
+
+func hasOption(opts, name string) bool {
+	for o := range strings.SplitSeq(opts, ",") {
+		if o == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ownCgroup is this process's path in hierarchy v from /proc/self/cgroup.
+func ownCgroup(v string) (string, error) {
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", err
+	}
+	for line := range strings.SplitSeq(strings.TrimSpace(string(b)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if (v == "v1" && hasOption(parts[1], "pids")) || (v == "v2" && parts[0] == "0" && parts[1] == "") {
+			return parts[2], nil
+		}
+	}
+	return "", fmt.Errorf("not in a %s pids cgroup", v)
+}
+
+// cgroup is one run's pids cgroup.
+type cgroup struct{ dir string }
+
+// newCgroup makes a pids cgroup limited to max tasks (threads count).
+func newCgroup(v string, max uint64) (*cgroup, error) {
+	parent, err := cgroupParent(v)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(parent, fmt.Sprintf("agentexec-%d-%d", os.Getpid(), cgroupSeq.Add(1)))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, err
+	}
+	cg := &cgroup{dir: dir}
+	if err := cg.write("pids.max", strconv.FormatUint(max, 10)); err != nil {
+		cg.remove()
+		return nil, err
+	}
+	return cg, nil
+}
+
+func (cg *cgroup) write(file, value string) error {
+	return os.WriteFile(filepath.Join(cg.dir, file), []byte(value), 0)
+}
+
+// add moves pid (and all its threads) into the cgroup.
+func (cg *cgroup) add(pid int) error {
+	return cg.write("cgroup.procs", strconv.Itoa(pid))
+}
+
+// remove kills whatever is left in the cgroup and removes it. Processes
+// that outlived the command (only possible without a PID namespace) are
+// killed here; a dying task keeps the cgroup busy for a moment, hence the
+// retries.
+func (cg *cgroup) remove() error {
+	var err error
+	for i := 0; i < 200; i++ {
+		cg.killAll()
+		if err = syscall.Rmdir(cg.dir); err == nil || errors.Is(err, syscall.ENOENT) {
+			return nil
+		}
+		time.Sleep(time.Duration(min(i+1, 20)) * time.Millisecond)
+	}
+	return fmt.Errorf("sandbox: removing cgroup %s: %w", cg.dir, err)
+}
+
+func (cg *cgroup) killAll() {
+	if cg.write("cgroup.kill", "1") == nil {
+		return
+	}
+	b, _ := os.ReadFile(filepath.Join(cg.dir, "cgroup.procs"))
+	for f := range strings.FieldsSeq(string(b)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+var (
+	detectOnce sync.Once
+	detected   Capabilities
+)
+
+// Detect reports what this host lets the sandbox enforce. It probes once per
+// process (the namespace probe starts this binary again, so [Main] must have
+// been called) and returns the cached answer afterwards.
+func Detect() Capabilities {
+	detectOnce.Do(func() { detected = detect() })
+	return detected
+}
+
+func detect() Capabilities {
+	c := Capabilities{OS: "linux", Root: isRoot()}
+	c.LandlockABI, _ = ll.LandlockGetABIVersion()
+	c.Seccomp = seccompSupported()
+	if !c.Seccomp {
+		c.Problems = append(c.Problems, "seccomp: no filter support for this kernel or architecture")
+	}
+	c.CgroupPids = detectCgroup()
+	if c.CgroupPids == "" {
+		c.Problems = append(c.Problems, "cgroup pids: no writable pids controller (v1 or v2)")
+	}
+	detectNamespaces(&c)
+	return c
+}
+
+// isRoot is true when this process may make namespaces without a user
+// namespace: effective uid 0 holding CAP_SYS_ADMIN.
+func isRoot() bool {
+	if os.Geteuid() != 0 {
+		return false
+	}
+	eff, err := capEff()
+	return err == nil && eff&(1<<unix.CAP_SYS_ADMIN) != 0
+}
+
+// capEff reads CapEff from /proc/self/status.
+func capEff() (uint64, error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "CapEff:"); ok {
+			return strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+		}
+	}
+	return 0, fmt.Errorf("no CapEff in /proc/self/status")
+}
+
+func seccompSupported() bool {
+	if auditArch == 0 {
+		return false
+	}
+	_, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat("/proc/sys/kernel/seccomp/actions_avail")
+	return err == nil
+}
+
+// detectNamespaces starts this binary as a probe that exits at once, in the
+// namespaces a run would use, and records which ones could be made.
+func detectNamespaces(c *Capabilities) {
+	if !mainCalled.Load() {
+		c.Problems = append(c.Problems, "namespaces: not probed because sandbox.Main was not called at the top of main")
+		return
+	}
+	if !c.Root {
+		if err := probe(unix.CLONE_NEWUSER); err != nil {
+			c.Problems = append(c.Problems, "user namespace: "+err.Error())
+			return
+		}
+		c.UserNS = true
+	}
+	try := func(flag uintptr, name string) bool {
+		err := probe(flag)
+		if err != nil {
+			c.Problems = append(c.Problems, name+": "+err.Error())
+		}
+		return err == nil
+	}
+	all := uintptr(unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWIPC)
+	if probe(all) == nil {
+		c.MountNS, c.PIDNS, c.NetNS = true, true, true
+		return
+	}
+	c.MountNS = try(unix.CLONE_NEWNS, "mount namespace")
+	c.PIDNS = try(unix.CLONE_NEWPID|unix.CLONE_NEWIPC, "pid namespace")
+	c.NetNS = try(unix.CLONE_NEWNET, "network namespace")
+}
+
+// probe starts this binary with argv[0] probeName in new namespaces.
+func probe(flags uintptr) error {
+	cmd := exec.Command("/proc/self/exe")
+	cmd.Args = []string{probeName}
+	cmd.Env = []string{}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags}
+	if flags&unix.CLONE_NEWUSER != 0 || !isRoot() {
+		cmd.SysProcAttr.Cloneflags |= unix.CLONE_NEWUSER
+		setIDMaps(cmd.SysProcAttr)
+	}
+	return cmd.Run()
+}
+
+// setIDMaps maps the caller's uid and gid to themselves in a new user
+// namespace, so that files keep their owners.
+func setIDMaps(a *syscall.SysProcAttr) {
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
+	a.GidMappingsEnableSetgroups = false
+}

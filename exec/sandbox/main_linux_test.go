@@ -1,0 +1,158 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain makes the test binary its own trampoline, and its own helper
+// command when SANDBOX_TEST_HELPER names one (as os/exec's tests do).
+func TestMain(m *testing.M) {
+	Main()
+	if h := os.Getenv("SANDBOX_TEST_HELPER"); h != "" {
+		os.Exit(runHelper(h, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// runHelper runs inside the sandbox as the command.
+func runHelper(name string, args []string) int {
+	switch name {
+	case "unixsock":
+		return helperUnixSocket()
+	case "socket":
+		return helperSocket(args)
+	}
+	fmt.Fprintf(os.Stderr, "unknown helper %q\n", name)
+	return 2
+}
+
+// helperUnixSocket listens on a socket in the cwd and talks to itself.
+func helperUnixSocket() int {
+	l, err := net.Listen("unix", "helper.sock")
+	if err != nil {
+		fmt.Println("listen:", err)
+		return 1
+	}
+	defer l.Close()
+	go func() {
+		if c, err := l.Accept(); err == nil {
+			c.Write([]byte("pong"))
+			c.Close()
+		}
+	}()
+	c, err := net.Dial("unix", "helper.sock")
+	if err != nil {
+		fmt.Println("dial:", err)
+		return 1
+	}
+	b := make([]byte, 4)
+	_, err = c.Read(b)
+	fmt.Println(string(b), err)
+	return 0
+}
+
+// helperSocket makes a socket of the family in args[0] and prints the errno.
+func helperSocket(args []string) int {
+	fam := map[string]int{"inet": syscall.AF_INET, "inet6": syscall.AF_INET6, "unix": syscall.AF_UNIX, "netlink": syscall.AF_NETLINK, "packet": syscall.AF_PACKET}[args[0]]
+	fd, err := syscall.Socket(fam, syscall.SOCK_DGRAM, 0)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	syscall.Close(fd)
+	fmt.Println("ok")
+	return 0
+}
+
+// result is one sandboxed run.
+type result struct {
+	out    string
+	err    error
+	report Report
+}
+
+func (r result) code() int {
+	var ee *exec.ExitError
+	if errors.As(r.err, &ee) {
+		return ee.ExitCode()
+	}
+	if r.err != nil {
+		return -1
+	}
+	return 0
+}
+
+// run runs argv in the sandbox described by spec, with the cwd spec.Cwd,
+// and returns its combined output.
+func run(t *testing.T, spec Spec, env []string, argv ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = spec.Cwd
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	h, err := Prepare(cmd, spec)
+	if err != nil {
+		t.Fatalf("Prepare: %v", err)
+	}
+	defer func() {
+		if err := h.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	}()
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	if err := h.Started(); err != nil {
+		t.Errorf("Started: %v", err)
+	}
+	err = cmd.Wait()
+	return result{out: out.String(), err: err, report: h.Report()}
+}
+
+func sh(t *testing.T, spec Spec, script string) result {
+	t.Helper()
+	return run(t, spec, nil, "/bin/sh", "-c", script)
+}
+
+// workspace makes a workspace with a .git/hooks directory and a sibling
+// directory holding a file, and returns their paths.
+func workspace(t *testing.T) (ws, sibling string) {
+	t.Helper()
+	base := t.TempDir()
+	ws, sibling = filepath.Join(base, "ws"), filepath.Join(base, "sibling")
+	for _, d := range []string{filepath.Join(ws, ".git", "hooks"), sibling} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(sibling, "file"), filepath.Join(ws, ".git", "config")} {
+		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ws, sibling
+}
+
+// requireSandbox skips when this kernel cannot run the profiles at all.
+func requireSandbox(t *testing.T) {
+	t.Helper()
+	c := Detect()
+	if _, err := makePlan(Spec{Profile: WorkspaceWrite}, c); err != nil {
+		t.Skipf("no sandbox on this host: %v (problems: %s)", err, strings.Join(c.Problems, "; "))
+	}
+}

@@ -1,0 +1,237 @@
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// mountEntry is one line of /proc/self/mountinfo.
+type mountEntry struct {
+	point     string // mount point, unescaped
+	fstype    string
+	superOpts string
+}
+
+// parseMountinfo parses one mountinfo line (proc(5)): fields 5 (mount
+// point), then after the "-" separator the filesystem type and the super
+// options.
+func parseMountinfo(line string) (mountEntry, bool) {
+	f := strings.Fields(line)
+	sep := -1
+	for i := 6; i < len(f); i++ {
+		if f[i] == "-" {
+			sep = i
+			break
+		}
+	}
+	if len(f) < 5 || sep < 0 || sep+3 > len(f) {
+		return mountEntry{}, false
+	}
+	return mountEntry{point: unescapeOctal(f[4]), fstype: f[sep+1], superOpts: f[sep+3]}, true
+}
+
+// unescapeOctal undoes the \NNN escapes of space, tab, newline and
+// backslash in mountinfo fields.
+func unescapeOctal(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 <= len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// mountPoints lists every mount point in this mount namespace, in
+// mountinfo order (parents before children).
+func mountPoints() ([]string, error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var points []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if m, ok := parseMountinfo(sc.Text()); ok {
+			points = append(points, m.point)
+		}
+	}
+	return points, sc.Err()
+}
+
+// within is true when p is root or below it.
+func within(p, root string) bool {
+	if root == "/" {
+		return true
+	}
+	return p == root || strings.HasPrefix(p, root+"/")
+}
+
+func withinAny(p string, roots []string) bool {
+	for _, r := range roots {
+		if within(p, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// setupMounts makes the filesystem view of the sandbox in its new mount
+// namespace: private propagation, the writable roots bound onto themselves,
+// every other mount read-only, the protected paths read-only again on top,
+// masked sockets and a fresh /proc.
+func setupMounts(w *wireSpec) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making / private: %w", err)
+	}
+	for _, r := range w.Writable {
+		if err := unix.Mount(r, r, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("binding writable root %s: %w", r, err)
+		}
+	}
+	if err := remountAllReadOnly(w.Writable); err != nil {
+		return err
+	}
+	for _, p := range w.Protected {
+		if err := bindReadOnly(p); err != nil {
+			return fmt.Errorf("protecting %s: %w", p, err)
+		}
+	}
+	for _, s := range w.Masked {
+		if err := unix.Mount("/dev/null", s, "", unix.MS_BIND, ""); err != nil && !errors.Is(err, unix.ENOENT) {
+			return fmt.Errorf("masking %s: %w", s, err)
+		}
+	}
+	if w.Plan.PIDNS {
+		// Best effort: the old /proc, read-only by now, still works when
+		// a fresh one cannot be mounted (a user namespace over a /proc
+		// with overmounts).
+		_ = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC|unix.MS_RDONLY, "")
+	}
+	return nil
+}
+
+// remountAllReadOnly remounts every mount outside the writable roots
+// read-only, keeping its other per-mount flags (which may be locked in a
+// user namespace).
+func remountAllReadOnly(writable []string) error {
+	points, err := mountPoints()
+	if err != nil {
+		return fmt.Errorf("reading mountinfo: %w", err)
+	}
+	for _, p := range points {
+		if withinAny(p, writable) {
+			continue
+		}
+		if err := remountReadOnly(p); err != nil {
+			if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EACCES) {
+				continue // hidden under another mount: unreachable anyway
+			}
+			return fmt.Errorf("remounting %s read-only: %w", p, err)
+		}
+	}
+	return nil
+}
+
+func remountReadOnly(p string) error {
+	var st unix.Statfs_t
+	if err := unix.Statfs(p, &st); err != nil {
+		return err
+	}
+	flags := uintptr(unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY) | keptFlags(st.Flags)
+	return unix.Mount("", p, "", flags, "")
+}
+
+// keptFlags maps statfs flags to the mount flags a read-only remount must
+// repeat.
+func keptFlags(f int64) uintptr {
+	var m uintptr
+	for st, ms := range map[int64]uintptr{
+		unix.ST_NOSUID:     unix.MS_NOSUID,
+		unix.ST_NODEV:      unix.MS_NODEV,
+		unix.ST_NOEXEC:     unix.MS_NOEXEC,
+		unix.ST_NOATIME:    unix.MS_NOATIME,
+		unix.ST_NODIRATIME: unix.MS_NODIRATIME,
+		unix.ST_RELATIME:   unix.MS_RELATIME,
+	} {
+		if f&st != 0 {
+			m |= ms
+		}
+	}
+	return m
+}
+
+// bindReadOnly binds p onto itself and makes that bind read-only. A missing
+// p is skipped: there is nothing to protect yet.
+func bindReadOnly(p string) error {
+	if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		if errors.Is(err, unix.ENOENT) {
+			return nil
+		}
+		return err
+	}
+	return remountReadOnly(p)
+}
+
+// gitPaths lists what ProtectGit protects under root: root/.git and, when
+// .git is a file ("gitdir: ..." of a worktree or submodule), the directory
+// it points to.
+func gitPaths(root string) []string {
+	dotgit := filepath.Join(root, ".git")
+	fi, err := os.Lstat(dotgit)
+	if err != nil {
+		return nil
+	}
+	paths := []string{dotgit}
+	if !fi.Mode().IsRegular() {
+		return paths
+	}
+	b, err := os.ReadFile(dotgit)
+	if err != nil {
+		return paths
+	}
+	target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return paths
+	}
+	target = resolveFrom(root, strings.TrimSpace(target))
+	paths = append(paths, target)
+	// A worktree's hooks and config live in the main repository's .git,
+	// named by its commondir file.
+	if b, err := os.ReadFile(filepath.Join(target, "commondir")); err == nil {
+		paths = append(paths, resolveFrom(target, strings.TrimSpace(string(b))))
+	}
+	return paths
+}
+
+func resolveFrom(dir, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Clean(p)
+}
+
+// hostSockets are daemon sockets masked with /dev/null when the network is
+// off: Landlock ABI 7 cannot stop a connect to a pathname Unix socket.
+var hostSockets = []string{
+	"/var/run/docker.sock", "/run/docker.sock",
+	"/run/containerd/containerd.sock", "/run/podman/podman.sock",
+	"/run/dbus/system_bus_socket", "/var/run/dbus/system_bus_socket",
+	"/run/systemd/private", "/run/snapd.socket",
+}

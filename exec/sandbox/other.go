@@ -1,0 +1,42 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"os/exec"
+	"runtime"
+)
+
+// Handle is a prepared sandboxed command. Outside Linux only profile None
+// can be prepared, and its methods do nothing.
+type Handle struct{ report Report }
+
+// Prepare returns a Handle for profile None and an *UnavailableError for
+// every other profile: this platform has no sandbox, and nothing is ever
+// reported as sandboxed that was not.
+func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
+	if spec.Profile == None {
+		return &Handle{report: Report{Profile: None, Network: "on"}}, nil
+	}
+	if err := checkSpec(spec); err != nil {
+		return nil, err
+	}
+	return nil, &UnavailableError{Profile: spec.Profile, Feature: "a Linux kernel", Reason: "no sandbox is implemented on " + runtime.GOOS}
+}
+
+// Started does nothing outside Linux.
+func (h *Handle) Started() error { return nil }
+
+// Report says which layers applied: none.
+func (h *Handle) Report() Report { return h.report }
+
+// Close does nothing outside Linux.
+func (h *Handle) Close() error { return nil }
+
+// Main returns at once: there is no trampoline outside Linux.
+func Main() { mainCalled.Store(true) }
+
+// Detect reports that nothing can be enforced here.
+func Detect() Capabilities {
+	return Capabilities{OS: runtime.GOOS, Problems: []string{"no sandbox on " + runtime.GOOS}}
+}

@@ -1,0 +1,119 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+)
+
+// plan is what one run gets, decided in the parent from the Spec and the
+// host's Capabilities before anything starts, so that the Report states what
+// the trampoline will do rather than what it hoped to do.
+type plan struct {
+	UserNS      bool // not root: the namespaces are made inside a user namespace
+	MountNS     bool
+	PIDNS       bool
+	NetNS       bool
+	IPCNS       bool
+	Seccomp     bool // arch guard and the always-denied syscalls
+	SeccompNet  bool // socket families other than AF_UNIX refused
+	LandlockABI int
+	Cgroup      string // "v1", "v2" or ""
+}
+
+// makePlan decides the layers for spec on a host with caps, or returns an
+// *UnavailableError naming what is missing. It fails closed: a layer the
+// profile's promise rests on is required, never skipped.
+func makePlan(spec Spec, caps Capabilities) (plan, error) {
+	if err := checkSpec(spec); err != nil {
+		return plan{}, err
+	}
+	missing := func(feature, reason string) (plan, error) {
+		return plan{}, &UnavailableError{Profile: spec.Profile, Feature: feature, Reason: reason}
+	}
+	if caps.LandlockABI < 1 {
+		return missing("landlock", "the kernel has no Landlock (needed to deny writes outside the writable roots)")
+	}
+	if !caps.MountNS {
+		return missing("mount namespace", "needed to make the filesystem read-only outside the writable roots (Landlock does not stop chmod, chown or utimes) and to protect .git")
+	}
+	p := plan{
+		UserNS:      !caps.Root,
+		MountNS:     true,
+		PIDNS:       caps.PIDNS,
+		IPCNS:       caps.PIDNS, // made together with the PID namespace when allowed
+		Seccomp:     caps.Seccomp,
+		LandlockABI: min(caps.LandlockABI, landlockABIWanted),
+		Cgroup:      caps.CgroupPids,
+	}
+	if !spec.Network {
+		p.NetNS = caps.NetNS
+		p.SeccompNet = caps.Seccomp
+		if !p.NetNS && !p.SeccompNet {
+			return missing("network cut", "neither a network namespace nor a seccomp filter is available")
+		}
+	}
+	return p, nil
+}
+
+// landlockABIWanted is the newest Landlock ABI this package asks for.
+const landlockABIWanted = 7
+
+// checkSpec rejects a Spec that names no known profile or relative paths.
+func checkSpec(spec Spec) error {
+	switch spec.Profile {
+	case ReadOnly, WorkspaceWrite:
+	case None:
+		return errors.New("sandbox: profile none has no plan")
+	default:
+		return fmt.Errorf("sandbox: Spec.Profile: unknown profile %q (want read-only, workspace-write or none)", spec.Profile)
+	}
+	for field, paths := range map[string][]string{
+		"WritableRoots":  spec.WritableRoots,
+		"ReadableRoots":  spec.ReadableRoots,
+		"ProtectedPaths": spec.ProtectedPaths,
+	} {
+		for _, p := range paths {
+			if !filepath.IsAbs(p) {
+				return fmt.Errorf("sandbox: Spec.%s: %q is not an absolute path", field, p)
+			}
+		}
+	}
+	return nil
+}
+
+// report is the Report for a run with plan p.
+func (p plan) report(spec Spec) Report {
+	r := Report{Profile: spec.Profile, LandlockABI: p.LandlockABI, Network: p.network()}
+	r.Layers = p.layers()
+	return r
+}
+
+func (p plan) network() string {
+	switch {
+	case p.NetNS && p.SeccompNet:
+		return "netns+seccomp"
+	case p.NetNS:
+		return "netns"
+	case p.SeccompNet:
+		return "seccomp"
+	}
+	return "on"
+}
+
+func (p plan) layers() []string {
+	l := []string{"no_new_privs", "caps", "rlimits", fmt.Sprintf("landlock-abi%d", p.LandlockABI)}
+	add := func(ok bool, name string) {
+		if ok {
+			l = append(l, name)
+		}
+	}
+	add(p.UserNS, "userns")
+	add(p.MountNS, "mountns-ro")
+	add(p.NetNS, "netns")
+	add(p.Seccomp, "seccomp")
+	add(p.SeccompNet, "seccomp-net")
+	add(p.PIDNS, "pidns")
+	add(p.Cgroup != "", "cgroup-pids")
+	return l
+}

@@ -1,0 +1,357 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// detectCaps is Detect, replaceable by tests to inject a missing feature.
+var detectCaps = Detect
+
+// wireSpec is what the trampoline receives on its spec fd: everything it
+// needs, with every path already resolved by the parent.
+type wireSpec struct {
+	Path      string   `json:"path"`
+	Args      []string `json:"args"`
+	Env       []string `json:"env"`
+	Dir       string   `json:"dir"`
+	Network   bool     `json:"network"`
+	Writable  []string `json:"writable,omitempty"`
+	Readable  []string `json:"readable,omitempty"`
+	Protected []string `json:"protected,omitempty"`
+	Masked    []string `json:"masked,omitempty"`
+	Limits    Limits   `json:"limits"`
+	Plan      plan     `json:"plan"`
+}
+
+// Handle is a prepared sandboxed command. Its methods are called from the
+// goroutine that starts and waits for the command.
+type Handle struct {
+	cmd     *exec.Cmd
+	report  Report
+	tempDir string // made by Prepare, removed by Close
+	cg      *cgroup
+	spec    *os.File // parent's copy of the child's spec fd
+	goR     *os.File // parent's copy of the child's end of the go pipe
+	goW     *os.File
+}
+
+// Prepare rewrites cmd (Path, Args, Env, Dir, stdio and SysProcAttr already
+// set, not yet started) so that it starts through the trampoline: Path
+// becomes /proc/self/exe, the command and its limits travel on an extra
+// file, and namespace clone flags are added to cmd.SysProcAttr (what is
+// there is kept). It returns an *UnavailableError when this host cannot
+// keep the profile's promise, and any error leaves cmd unchanged.
+//
+// For profile None it changes nothing and the Handle's methods do nothing.
+func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
+	if spec.Profile == None {
+		return &Handle{cmd: cmd, report: Report{Profile: None, Network: "on"}}, nil
+	}
+	if !mainCalled.Load() {
+		return nil, errors.New("sandbox: sandbox.Main was not called at the top of main, so this binary cannot be its own trampoline")
+	}
+	if cmd.Process != nil {
+		return nil, errors.New("sandbox: Prepare after cmd.Start")
+	}
+	p, err := makePlan(spec, detectCaps())
+	if err != nil {
+		return nil, err
+	}
+	h := &Handle{cmd: cmd, report: p.report(spec)}
+	if err := h.prepare(cmd, spec, p); err != nil {
+		h.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+func (h *Handle) prepare(cmd *exec.Cmd, spec Spec, p plan) error {
+	w, err := h.wire(cmd, spec, p)
+	if err != nil {
+		return err
+	}
+	if p.Cgroup != "" {
+		max := spec.Limits.Processes
+		if max == 0 {
+			max = DefaultProcesses
+		}
+		if h.cg, err = newCgroup(p.Cgroup, max); err != nil {
+			return fmt.Errorf("sandbox: making the pids cgroup: %w", err)
+		}
+	}
+	return h.rewrite(cmd, w)
+}
+
+// wire resolves the Spec against cmd into what the trampoline needs.
+func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
+	dir, err := workDir(cmd, spec)
+	if err != nil {
+		return nil, err
+	}
+	w := &wireSpec{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: dir, Network: spec.Network, Limits: spec.Limits, Plan: p}
+	if w.Env == nil {
+		w.Env = os.Environ()
+	}
+	if len(w.Args) == 0 {
+		w.Args = []string{cmd.Path}
+	}
+	if spec.Profile == WorkspaceWrite {
+		if err := h.writable(w, spec); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range spec.ReadableRoots {
+		w.Readable = append(w.Readable, resolve(r))
+	}
+	w.Protected = protected(w.Writable, spec)
+	if !spec.Network {
+		w.Masked = existingSockets(hostSockets)
+	}
+	return w, nil
+}
+
+// writable fills the writable roots: the workspace, the temp dir (made
+// here when the Spec has none) and the extra roots that exist.
+func (h *Handle) writable(w *wireSpec, spec Spec) error {
+	tmp := spec.TempDir
+	if tmp == "" {
+		var err error
+		if tmp, err = os.MkdirTemp("", "agentexec-run-"); err != nil {
+			return fmt.Errorf("sandbox: making the per-run temp dir: %w", err)
+		}
+		h.tempDir = tmp
+	}
+	tmp = resolve(tmp)
+	w.Env = setEnv(w.Env, "TMPDIR", tmp)
+	w.Writable = append(w.Writable, w.Dir, tmp)
+	if spec.Cwd != "" {
+		w.Writable = append(w.Writable, resolve(spec.Cwd))
+	}
+	for _, r := range spec.WritableRoots {
+		if _, err := os.Stat(r); err == nil {
+			w.Writable = append(w.Writable, resolve(r))
+		}
+	}
+	w.Writable = dedupe(w.Writable)
+	return nil
+}
+
+// workDir is the command's directory: cmd.Dir, else Spec.Cwd, else ours.
+func workDir(cmd *exec.Cmd, spec Spec) (string, error) {
+	dir := cmd.Dir
+	if dir == "" {
+		dir = spec.Cwd
+	}
+	if dir == "" {
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return "", fmt.Errorf("sandbox: Spec.Cwd: %w", err)
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: Spec.Cwd: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: Spec.Cwd: %w", err)
+	}
+	return real, nil
+}
+
+// resolve makes p absolute with symlinks resolved, as the kernel sees it in
+// mountinfo; a path that cannot be resolved is kept cleaned.
+func resolve(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
+
+// protected lists the paths bound read-only over the writable roots.
+func protected(writable []string, spec Spec) []string {
+	var out []string
+	for _, p := range spec.ProtectedPaths {
+		out = append(out, resolve(p))
+	}
+	if spec.ProtectGit {
+		for _, r := range writable {
+			out = append(out, gitPaths(r)...)
+		}
+	}
+	return dedupe(out)
+}
+
+func existingSockets(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	out := s[:0:0]
+	for _, v := range s {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// setEnv sets key=value in env, replacing any earlier value.
+func setEnv(env []string, key, value string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, key+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, key+"="+value)
+}
+
+// rewrite points cmd at the trampoline: the spec on a sealed memfd and the
+// read end of the go pipe as extra files whose numbers are in argv.
+func (h *Handle) rewrite(cmd *exec.Cmd, w *wireSpec) error {
+	spec, err := specFile(w)
+	if err != nil {
+		return err
+	}
+	h.spec = spec
+	if h.goR, h.goW, err = os.Pipe(); err != nil {
+		return fmt.Errorf("sandbox: go pipe: %w", err)
+	}
+	n := 3 + len(cmd.ExtraFiles)
+	cmd.ExtraFiles = append(cmd.ExtraFiles, h.spec, h.goR)
+	cmd.Path = "/proc/self/exe"
+	cmd.Args = []string{trampolineName, strconv.Itoa(n), strconv.Itoa(n + 1)}
+	cmd.Env = []string{} // the command's environment is in the spec
+	cmd.Dir = w.Dir
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	addCloneFlags(cmd.SysProcAttr, w.Plan)
+	return nil
+}
+
+func addCloneFlags(a *syscall.SysProcAttr, p plan) {
+	if p.MountNS {
+		a.Cloneflags |= unix.CLONE_NEWNS
+	}
+	if p.PIDNS {
+		a.Cloneflags |= unix.CLONE_NEWPID
+	}
+	if p.IPCNS {
+		a.Cloneflags |= unix.CLONE_NEWIPC
+	}
+	if p.NetNS {
+		a.Cloneflags |= unix.CLONE_NEWNET
+	}
+	if p.UserNS {
+		a.Cloneflags |= unix.CLONE_NEWUSER
+		setIDMaps(a)
+	}
+}
+
+// specFile writes w to a memfd sealed against change.
+func specFile(w *wireSpec) (*os.File, error) {
+	b, err := json.Marshal(w)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: encoding the spec: %w", err)
+	}
+	fd, err := unix.MemfdCreate("agentexec-sandbox-spec", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: memfd for the spec: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), "agentexec-sandbox-spec")
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: writing the spec: %w", err)
+	}
+	seals := unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
+	if _, err := unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, seals); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: sealing the spec: %w", err)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: rewinding the spec: %w", err)
+	}
+	return f, nil
+}
+
+// Started must be called right after cmd.Start succeeded: it moves the
+// trampoline into the run's pids cgroup and only then lets it go on, so the
+// command never runs outside the cgroup. On error the trampoline exits 126
+// without running the command; the caller still Waits.
+func (h *Handle) Started() error {
+	if h.goW == nil {
+		return nil
+	}
+	h.closeChildEnds()
+	defer func() { h.goW.Close(); h.goW = nil }()
+	if h.cmd.Process == nil {
+		return errors.New("sandbox: Started before cmd.Start")
+	}
+	if h.cg != nil {
+		if err := h.cg.add(h.cmd.Process.Pid); err != nil {
+			return fmt.Errorf("sandbox: moving the command into its pids cgroup: %w", err)
+		}
+	}
+	if _, err := h.goW.Write([]byte{1}); err != nil {
+		return fmt.Errorf("sandbox: releasing the trampoline: %w", err)
+	}
+	return nil
+}
+
+func (h *Handle) closeChildEnds() {
+	for _, f := range []**os.File{&h.spec, &h.goR} {
+		if *f != nil {
+			(*f).Close()
+			*f = nil
+		}
+	}
+}
+
+// Report says which layers apply to the run.
+func (h *Handle) Report() Report { return h.report }
+
+// Close releases what Prepare made: it kills what is left in the pids
+// cgroup and removes it, and removes the temp dir Prepare created. Call it
+// after Wait (or when Start failed). It is safe to call more than once.
+func (h *Handle) Close() error {
+	h.closeChildEnds()
+	if h.goW != nil {
+		h.goW.Close()
+		h.goW = nil
+	}
+	var errs []error
+	if h.cg != nil {
+		errs = append(errs, h.cg.remove())
+		h.cg = nil
+	}
+	if h.tempDir != "" {
+		errs = append(errs, os.RemoveAll(h.tempDir))
+		h.tempDir = ""
+	}
+	return errors.Join(errs...)
+}
