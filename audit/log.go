@@ -1,6 +1,20 @@
 package audit
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// DefaultAnchorEvery is how often the head is anchored when
+// Options.AnchorEvery is 0.
+const DefaultAnchorEvery = 64
+
+// ErrClosed is returned by Append after Close.
+var ErrClosed = errors.New("audit: log is closed")
 
 // Options configure a Log.
 type Options struct {
@@ -20,30 +34,256 @@ type Options struct {
 
 // Log is an open, append-only, hash-chained log. Safe for concurrent use by
 // goroutines and, through a file lock, by processes.
-type Log struct{ opt Options }
+//
+// Files, for a log at PATH (all created 0600):
+//
+//	PATH          the current file: one canonical JSON record per line
+//	PATH.N        a rotated file whose last record has sequence number N;
+//	              larger N is newer
+//	PATH.anchors  one {"seq","hash","file","time"} line every AnchorEvery
+//	              records and at Close
+//	PATH.torn     the bytes of torn last lines, moved aside by the writer
+//	              that found them
+//	PATH.lock     the file each writer holds an exclusive flock on while it
+//	              reads the head, appends and fsyncs
+//
+// Each Append, under the lock, reads the head (the last whole record) from
+// the file rather than trusting memory, since another process may have
+// appended or rotated; it continues that chain. A writer refuses to extend
+// a head that does not verify with its own key (or, unkeyed, whose alg is
+// keyed): a keyed and an unkeyed writer cannot share a log, and a tampered
+// head stops the log loudly instead of being chained over. Move the log
+// aside to start a new chain.
+//
+// Sharp edges: the lock is flock(2), which network filesystems may not
+// honor. Anchors sit beside the log, so whoever can truncate the log can
+// also truncate the anchors: copy PATH.anchors somewhere the agent cannot
+// write to make truncation evident against a stronger adversary.
+type Log struct {
+	opt  Options
+	alg  string
+	base string // the file name written into anchors
 
-// Open opens (creating if needed) the log at opt.Path.
-// Placeholder until the audit issue lands.
-func Open(opt Options) (*Log, error) {
-	return nil, errors.New("audit: not implemented yet")
+	mu      sync.Mutex
+	f       *os.File // the current file, O_RDWR|O_APPEND
+	lock    *os.File // PATH.lock
+	anchors *os.File // PATH.anchors
+	head    head     // what this Log last knew of f's tail
+	dirty   bool     // appended since the last anchor this Log wrote
+	closed  bool
 }
 
-// Append writes rec, filling Seq, Time, Prev and Hash.
-func (l *Log) Append(rec *Record) error { return errors.New("audit: not implemented yet") }
+// head is the state of a file's tail: its size and last whole record.
+type head struct {
+	valid bool
+	size  int64
+	seq   uint64
+	hash  string
+}
 
-// Close anchors the head and closes the file.
-func (l *Log) Close() error { return nil }
+// Open opens (creating if needed) the log at opt.Path. It reads and checks
+// the head under the lock, so a key that does not match the existing chain
+// is an error here rather than at the first Append.
+func Open(opt Options) (*Log, error) {
+	if err := checkOptions(&opt); err != nil {
+		return nil, err
+	}
+	l := &Log{opt: opt, alg: AlgSHA256, base: filepath.Base(opt.Path)}
+	if opt.Key != nil {
+		l.alg = AlgHMACSHA256
+	}
+	if err := l.openFiles(); err != nil {
+		l.closeFiles()
+		return nil, err
+	}
+	if err := l.locked(func() error { _, err := l.current(); return err }); err != nil {
+		l.closeFiles()
+		return nil, err
+	}
+	return l, nil
+}
+
+func checkOptions(opt *Options) error {
+	switch {
+	case opt.Path == "":
+		return errors.New("audit: Options.Path is empty")
+	case opt.Key != nil && len(opt.Key) == 0:
+		return errors.New("audit: Options.Key is empty (nil means unkeyed)")
+	case opt.RotateBytes < 0:
+		return fmt.Errorf("audit: Options.RotateBytes is negative (%d)", opt.RotateBytes)
+	case opt.AnchorEvery < 0:
+		return fmt.Errorf("audit: Options.AnchorEvery is negative (%d)", opt.AnchorEvery)
+	}
+	if opt.AnchorEvery == 0 {
+		opt.AnchorEvery = DefaultAnchorEvery
+	}
+	opt.Key = append([]byte(nil), opt.Key...)
+	if len(opt.Key) == 0 {
+		opt.Key = nil
+	}
+	return nil
+}
+
+func (l *Log) openFiles() (err error) {
+	if err := os.MkdirAll(filepath.Dir(l.opt.Path), 0o700); err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	if l.lock, err = openPrivate(l.opt.Path+".lock", os.O_RDWR); err != nil {
+		return err
+	}
+	if l.anchors, err = openPrivate(l.opt.Path+".anchors", os.O_RDWR|os.O_APPEND); err != nil {
+		return err
+	}
+	l.f, err = openPrivate(l.opt.Path, os.O_RDWR|os.O_APPEND)
+	return err
+}
+
+// openPrivate opens or creates a file 0600, tightening an existing file
+// that others could read.
+func openPrivate(path string, flag int) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		if err := f.Chmod(0o600); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+	}
+	return f, nil
+}
+
+// Append writes rec, filling Seq, Time, Alg, Prev and Hash. Command, Argv,
+// Segments, Reason and Output are redacted first (see Redact) and the
+// redacted values are stored back into rec in fresh slices, so after
+// Append rec is exactly the record on disk. An error means the record may
+// not be on disk; a partial write leaves a torn line that the next writer
+// repairs.
+func (l *Log) Append(rec *Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	return l.locked(func() error { return l.appendLocked(rec) })
+}
+
+// locked runs fn holding the file lock.
+func (l *Log) locked(fn func() error) (err error) {
+	if err := lockFile(l.lock); err != nil {
+		return fmt.Errorf("audit: lock %s: %w", l.lock.Name(), err)
+	}
+	defer func() {
+		if uerr := unlockFile(l.lock); uerr != nil && err == nil {
+			err = fmt.Errorf("audit: unlock %s: %w", l.lock.Name(), uerr)
+		}
+	}()
+	return fn()
+}
+
+func (l *Log) appendLocked(rec *Record) error {
+	h, err := l.current()
+	if err != nil {
+		return err
+	}
+	if l.opt.RotateBytes > 0 && h.size >= l.opt.RotateBytes {
+		if err := l.rotate(h); err != nil {
+			return err
+		}
+		h.size = 0
+	}
+	line, err := l.seal(rec, h)
+	if err != nil {
+		return err
+	}
+	if err := l.write(line); err != nil {
+		return err
+	}
+	l.head = head{valid: true, size: h.size + int64(len(line)), seq: rec.Seq, hash: rec.Hash}
+	l.dirty = true
+	if rec.Seq%uint64(l.opt.AnchorEvery) == 0 {
+		return l.anchor(l.head)
+	}
+	return nil
+}
+
+// seal fills the chain fields of rec after h and returns its line.
+func (l *Log) seal(rec *Record, h head) ([]byte, error) {
+	redactRecord(rec)
+	sanitize(rec)
+	rec.Seq = h.seq + 1
+	rec.Time = time.Now().UTC().Format(timeLayout)
+	rec.Alg = l.alg
+	rec.Prev = h.hash
+	line, err := seal(rec, l.opt.Key)
+	if err != nil {
+		return nil, fmt.Errorf("audit: record %d: %w", rec.Seq, err)
+	}
+	return line, nil
+}
+
+// timeLayout is RFC 3339 in UTC with a fixed nine-digit fraction, so times
+// sort as text.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+// write appends one line with a single write(2) and fsyncs it.
+func (l *Log) write(line []byte) error {
+	if _, err := l.f.Write(line); err != nil {
+		l.head.valid = false
+		return fmt.Errorf("audit: %w", err)
+	}
+	if l.opt.NoSync {
+		return nil
+	}
+	if err := l.f.Sync(); err != nil {
+		l.head.valid = false
+		return fmt.Errorf("audit: %w", err)
+	}
+	return nil
+}
+
+// Close anchors the head, if this Log appended since its last anchor, and
+// closes the files. Close is idempotent.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	var err error
+	if l.dirty {
+		err = l.locked(func() error {
+			h, err := l.current()
+			if err != nil || h.seq == 0 {
+				return err
+			}
+			return l.anchor(h)
+		})
+	}
+	return errors.Join(err, l.closeFiles())
+}
+
+func (l *Log) closeFiles() error {
+	var errs []error
+	for _, f := range []*os.File{l.f, l.anchors, l.lock} {
+		if f != nil {
+			errs = append(errs, f.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
 
 // DefaultPath is the log's default location: $XDG_STATE_HOME/agentexec/
-// audit.jsonl, else ~/.local/state/agentexec/audit.jsonl.
-// Placeholder until the audit issue lands.
+// audit.jsonl, else ~/.local/state/agentexec/audit.jsonl. It returns "" when
+// neither XDG_STATE_HOME nor HOME is set (rather than a relative path).
 func DefaultPath(getenv func(string) string) string {
 	if d := getenv("XDG_STATE_HOME"); d != "" {
-		return d + "/agentexec/audit.jsonl"
+		return filepath.Join(d, "agentexec", "audit.jsonl")
 	}
-	return getenv("HOME") + "/.local/state/agentexec/audit.jsonl"
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "state", "agentexec", "audit.jsonl")
+	}
+	return ""
 }
-
-// LoadKey reads an HMAC key file, refusing one that others can read.
-// Placeholder until the audit issue lands.
-func LoadKey(path string) ([]byte, error) { return nil, errors.New("audit: not implemented yet") }

@@ -42,7 +42,10 @@ type Record struct {
 	OutputSHA256 string `json:"output_sha256,omitempty"`
 	Output       string `json:"output,omitempty"` // only when configured
 
-	// The chain.
+	// The chain. Alg is "sha256" (unkeyed) or "hmac-sha256" (keyed); it is
+	// part of the hashed bytes, and verify refuses a chain whose Alg changes
+	// or, given a key, any record that is not keyed.
+	Alg  string `json:"alg"`
 	Prev string `json:"prev"`
 	Hash string `json:"hash"`
 }
