@@ -1,0 +1,83 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+)
+
+// seccompData encodes struct seccomp_data as the classic BPF VM reads it
+// (big endian words at the kernel's offsets), so that the VM sees the same
+// values as the kernel does on a little-endian machine.
+func seccompData(arch, nr, arg0 uint32) []byte {
+	b := make([]byte, 64)
+	binary.BigEndian.PutUint32(b[offNr:], nr)
+	binary.BigEndian.PutUint32(b[offArch:], arch)
+	binary.BigEndian.PutUint32(b[offArg0:], arg0)
+	return b
+}
+
+func TestSeccompProgram(t *testing.T) {
+	const i386 = unix.AUDIT_ARCH_I386
+	tests := []struct {
+		name           string
+		arch, nr, arg0 uint32
+		denyNet        bool
+		want           uint32
+	}{
+		{"read", auditArch, unix.SYS_READ, 0, true, retAllow},
+		{"foreign arch socket", i386, 359, unix.AF_INET, true, retEPERM},
+		{"foreign arch anything", i386, 20, 0, false, retEPERM},
+		{"socket inet, net off", auditArch, unix.SYS_SOCKET, unix.AF_INET, true, retEPERM},
+		{"socket inet6, net off", auditArch, unix.SYS_SOCKET, unix.AF_INET6, true, retEPERM},
+		{"socket netlink, net off", auditArch, unix.SYS_SOCKET, unix.AF_NETLINK, true, retEPERM},
+		{"socket unix, net off", auditArch, unix.SYS_SOCKET, unix.AF_UNIX, true, retAllow},
+		{"socketpair unix, net off", auditArch, unix.SYS_SOCKETPAIR, unix.AF_UNIX, true, retAllow},
+		{"socketpair inet, net off", auditArch, unix.SYS_SOCKETPAIR, unix.AF_INET, true, retEPERM},
+		{"socket inet, net on", auditArch, unix.SYS_SOCKET, unix.AF_INET, false, retAllow},
+		{"io_uring_setup", auditArch, unix.SYS_IO_URING_SETUP, 0, false, retEPERM},
+		{"unshare", auditArch, unix.SYS_UNSHARE, unix.CLONE_NEWUSER, false, retEPERM},
+		{"mount", auditArch, unix.SYS_MOUNT, 0, false, retEPERM},
+		{"ptrace", auditArch, unix.SYS_PTRACE, 0, false, retEPERM},
+		{"clone fork", auditArch, unix.SYS_CLONE, uint32(unix.SIGCHLD), false, retAllow},
+		{"clone thread", auditArch, unix.SYS_CLONE, unix.CLONE_VM | unix.CLONE_THREAD | unix.CLONE_SIGHAND, false, retAllow},
+		{"clone newuser", auditArch, unix.SYS_CLONE, unix.CLONE_NEWUSER | uint32(unix.SIGCHLD), false, retEPERM},
+		{"clone newnet", auditArch, unix.SYS_CLONE, unix.CLONE_NEWNET, false, retEPERM},
+		{"clone3", auditArch, unix.SYS_CLONE3, 0, false, retENOSYS},
+	}
+	if x32Bit != 0 {
+		tests = append(tests, struct {
+			name           string
+			arch, nr, arg0 uint32
+			denyNet        bool
+			want           uint32
+		}{"x32 socket", auditArch, x32Bit | 41, unix.AF_INET, false, retENOSYS})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, err := seccompProgram(tt.denyNet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ins, ok := bpf.Disassemble(raw)
+			if !ok {
+				t.Fatal("cannot disassemble")
+			}
+			vm, err := bpf.NewVM(ins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := vm.Run(seccompData(tt.arch, tt.nr, tt.arg0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if uint32(got) != tt.want {
+				t.Errorf("got %#x, want %#x", got, tt.want)
+			}
+		})
+	}
+}
