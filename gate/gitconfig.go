@@ -1,7 +1,248 @@
 package gate
 
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
 // gitConfigRisk reports whether the git configuration and environment a git
-// command would see in cwd may make it run a program.
+// command would see in cwd may make it run a program (or write a file)
+// that the command line does not show. sub is the git subcommand ("status",
+// "diff", …), args the words after it, env the "K=V" environment the
+// command will run with (later entries override earlier ones, as os/exec
+// does). The reason names the variable, key or file that decided.
+//
+// It reads every scope git reads, directly and without running git: system
+// (/etc/gitconfig unless GIT_CONFIG_NOSYSTEM), global ($XDG_CONFIG_HOME or
+// ~/.config git/config, then ~/.gitconfig), local (the repository found by
+// walking up from cwd, following a .git file and commondir) and worktree
+// (config.worktree under extensions.worktreeConfig), following include.path
+// and includeIf. Parsed files are cached by path and file identity (size,
+// mtime, ctime, inode), so a warm call costs a handful of stat calls.
+//
+// It fails closed: a file that exists but cannot be read or parsed, an
+// include that cannot be resolved, or a condition that cannot be evaluated
+// while its file sets a relevant key, all make the result risky.
+//
+// HOME and XDG_CONFIG_HOME come from env when present there, else from the
+// process environment, since the command inherits them from either.
 func gitConfigRisk(cwd string, env []string, sub string, args []string) (risky bool, reason string) {
-	return true, "git configuration reader not implemented yet"
+	if cwd == "" {
+		return true, "no working directory to find the git configuration"
+	}
+	e := gitEnvOf(env)
+	if why := e.risk(); why != "" {
+		return true, why
+	}
+	l := &gitConfigLoader{env: e}
+	if why := l.load(cwd); why != "" {
+		return true, why
+	}
+	ctx := newGitRiskContext(sub, args, e, l)
+	if why := ctx.evaluate(l.entries); why != "" {
+		return true, why
+	}
+	if why := l.hooksRisk(); why != "" {
+		return true, why
+	}
+	return false, ""
+}
+
+// gitEnv is the part of the command's environment git consults.
+type gitEnv struct {
+	vars []string // "K=V", as given
+	home string
+	xdg  string
+}
+
+func gitEnvOf(env []string) gitEnv {
+	e := gitEnv{vars: env}
+	home, okHome := lookupEnvList(env, "HOME")
+	if !okHome {
+		home = os.Getenv("HOME")
+	}
+	xdg, okXDG := lookupEnvList(env, "XDG_CONFIG_HOME")
+	if !okXDG {
+		xdg = os.Getenv("XDG_CONFIG_HOME")
+	}
+	e.home, e.xdg = home, xdg
+	return e
+}
+
+// lookupEnvList returns the last value of key in a "K=V" list.
+func lookupEnvList(env []string, key string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		k, v, ok := strings.Cut(env[i], "=")
+		if ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// gitEnvProgramVars name a program, a configuration source or a repository
+// location: any non-empty value makes every git command risky.
+var gitEnvProgramVars = map[string]bool{
+	"GIT_CONFIG": true, "GIT_CONFIG_COUNT": true, "GIT_CONFIG_PARAMETERS": true,
+	"GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true,
+	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_COMMON_DIR": true,
+	"GIT_EXTERNAL_DIFF": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true,
+	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_EDITOR": true,
+	"GIT_SEQUENCE_EDITOR": true, "GIT_EXEC_PATH": true,
+	"GIT_TEMPLATE_DIR": true, "GIT_PROXY_COMMAND": true,
+	"GIT_ALLOW_PROTOCOL": true, "LESSOPEN": true, "LESSCLOSE": true,
+}
+
+// risk returns why the environment alone makes git risky, or "".
+func (e gitEnv) risk() string {
+	for _, kv := range e.vars {
+		k, v, _ := strings.Cut(kv, "=")
+		if why := gitEnvVarRisk(k, v); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+func gitEnvVarRisk(k, v string) string {
+	switch {
+	case v == "":
+		return ""
+	case gitEnvProgramVars[k],
+		strings.HasPrefix(k, "GIT_CONFIG_KEY_"),
+		strings.HasPrefix(k, "GIT_CONFIG_VALUE_"):
+		return "environment sets " + k
+	case k == "GIT_PAGER" || k == "PAGER":
+		if v != "cat" {
+			return "environment sets " + k + " to a program other than cat"
+		}
+	case strings.HasPrefix(k, "GIT_TRACE"):
+		// A path or socket target makes git write a file.
+		switch strings.ToLower(v) {
+		case "0", "1", "2", "false", "true", "no", "yes", "off", "on":
+		default:
+			return "environment sets " + k + " to a file"
+		}
+	}
+	return ""
+}
+
+// gitRepo is a repository found from a directory.
+type gitRepo struct {
+	gitDir    string // the worktree's git directory
+	commonDir string // where config, hooks and objects live
+}
+
+// findGitRepo walks up from dir as git's discovery does. It returns a nil
+// repo when there is none, and an error when a candidate cannot be read.
+func findGitRepo(dir string) (*gitRepo, string) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, "cannot make the working directory absolute"
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, "working directory " + dir + " is not a readable directory"
+	}
+	for {
+		if repo, why, found := gitRepoAt(dir); found || why != "" {
+			return repo, why
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil, ""
+		}
+		dir = parent
+	}
+}
+
+// gitRepoAt looks for dir/.git (a directory or a "gitdir:" file) and for a
+// bare repository at dir itself.
+func gitRepoAt(dir string) (*gitRepo, string, bool) {
+	dotGit := filepath.Join(dir, ".git")
+	fi, err := os.Stat(dotGit)
+	switch {
+	case err == nil && fi.IsDir():
+		return gitRepoFromDir(dotGit)
+	case err == nil:
+		return gitRepoFromFile(dotGit)
+	case !os.IsNotExist(err):
+		return nil, "cannot stat " + dotGit, true
+	}
+	if isBareGitDir(dir) {
+		return gitRepoFromDir(dir)
+	}
+	return nil, "", false
+}
+
+func isBareGitDir(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
+		return false
+	}
+	o, err1 := os.Stat(filepath.Join(dir, "objects"))
+	r, err2 := os.Stat(filepath.Join(dir, "refs"))
+	return err1 == nil && err2 == nil && o.IsDir() && r.IsDir()
+}
+
+// gitRepoFromFile follows a ".git" file ("gitdir: PATH", relative to the
+// file's directory), as linked worktrees and submodules use.
+func gitRepoFromFile(path string) (*gitRepo, string, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "cannot read " + path, true
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	target, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "gitdir: ")
+	if !ok || target == "" {
+		return nil, path + " is not a gitdir file", true
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(path), target)
+	}
+	return gitRepoFromDir(target)
+}
+
+// gitRepoFromDir completes a repository from its git directory, following
+// a commondir file when there is one.
+func gitRepoFromDir(gitDir string) (*gitRepo, string, bool) {
+	repo := &gitRepo{gitDir: gitDir, commonDir: gitDir}
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	switch {
+	case err == nil:
+		c := strings.TrimRight(string(data), "\r\n")
+		if c == "" {
+			return nil, "empty commondir in " + gitDir, true
+		}
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		repo.commonDir = filepath.Clean(c)
+	case !os.IsNotExist(err):
+		return nil, "cannot read the commondir of " + gitDir, true
+	}
+	return repo, "", true
+}
+
+// gitReadHooks are the hooks git may run during commands that only read:
+// post-index-change fires when status or diff refreshes the index, and
+// reference-transaction on any ref update.
+var gitReadHooks = []string{"post-index-change", "reference-transaction"}
+
+// hooksRisk reports an executable read hook in the repository's hooks
+// directory (core.hooksPath is risky by itself).
+func (l *gitConfigLoader) hooksRisk() string {
+	if l.repo == nil {
+		return ""
+	}
+	for _, h := range gitReadHooks {
+		p := filepath.Join(l.repo.commonDir, "hooks", h)
+		fi, err := os.Stat(p)
+		if err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return "executable hook " + p
+		}
+		if err != nil && !os.IsNotExist(err) {
+			return "cannot stat hook " + p
+		}
+	}
+	return ""
 }
