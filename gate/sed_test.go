@@ -1,0 +1,270 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+type sedCase struct {
+	args []string
+	want Safety
+	// oracle: run GNU sed on it and require that it writes a file exactly
+	// when want is Write (false where sed would reject the command line or
+	// where the result is Unknown).
+	oracle bool
+}
+
+// sedArgv builds an argument list for the tables.
+func sedArgv(args ...string) []string { return args }
+
+var sedCases = []sedCase{
+	// Read-only: printing and stream editing.
+	{sedArgv("-n", "1,5p", "f"), ReadOnly, true},
+	{sedArgv("s/a/b/g", "f"), ReadOnly, true},
+	{sedArgv("-E", `s/(x)/\1/`, "f"), ReadOnly, true},
+	{sedArgv("-e", "p", "-e", "d", "f"), ReadOnly, true},
+	{sedArgv("-n", "/foo/,/bar/p", "f"), ReadOnly, true},
+	{sedArgv("10q", "f"), ReadOnly, true},
+	{sedArgv("-n", "$p", "f"), ReadOnly, true},
+	{sedArgv("y/abc/xyz/", "f"), ReadOnly, true},
+	{sedArgv("-n", "=", "f"), ReadOnly, true},
+	{sedArgv("-n", "l", "f"), ReadOnly, true},
+	{sedArgv("-n", "l 40", "f"), ReadOnly, true},
+	{sedArgv("-s", "-n", "1p", "f", "g"), ReadOnly, true},
+	{sedArgv("-z", "s/x/y/", "f"), ReadOnly, true},
+	{sedArgv("--posix", "-n", "p", "f"), ReadOnly, true},
+	{sedArgv("-l", "10", "-n", "l", "f"), ReadOnly, true},
+	{sedArgv("--line-length=5", "-n", "l", "f"), ReadOnly, true},
+	{sedArgv("--quiet", "p", "f"), ReadOnly, true},
+	{sedArgv("--silent", "--expression=p", "f"), ReadOnly, true},
+	{sedArgv("--expression", "p", "f"), ReadOnly, true},
+	{sedArgv("--null-data", "--separate", "--regexp-extended", "--unbuffered", "p", "f"), ReadOnly, true},
+	{sedArgv("--debug", "p", "f"), ReadOnly, true},
+	{sedArgv("--sandbox", "p", "f"), ReadOnly, true},
+	{sedArgv("-u", "-r", "p", "f"), ReadOnly, true},
+	{sedArgv(`:a;N;$!ba;s/\n/ /g`, "f"), ReadOnly, true},
+	{sedArgv("a hello; w out", "f"), ReadOnly, true},
+	{sedArgv("1i\\\nw out", "f"), ReadOnly, true},
+	{sedArgv("$a\\text w out", "f"), ReadOnly, true},
+	{sedArgv("c\\\nline one\\\nw out", "f"), ReadOnly, true},
+	{sedArgv("-e", "a\\", "-e", "w out", "f"), ReadOnly, true},
+	{sedArgv("-e", "a foo\\", "-e", "w out", "f"), ReadOnly, true},
+	{sedArgv("/x/{p;d}", "f"), ReadOnly, true},
+	{sedArgv("/x/{p;d};p", "f"), ReadOnly, true},
+	{sedArgv("s/a/b/3", "f"), ReadOnly, true},
+	{sedArgv("s/a/b/gI", "f"), ReadOnly, true},
+	{sedArgv("s/a/b/ p", "f"), ReadOnly, true},
+	{sedArgv("s|/usr|/opt|g", "f"), ReadOnly, true},
+	{sedArgv("s/[/]/x/", "f"), ReadOnly, true},
+	{sedArgv("s/[[:space:]/]/x/", "f"), ReadOnly, true},
+	{sedArgv("s/[]/]/x/", "f"), ReadOnly, true},
+	{sedArgv("s/a/b/ ; p", "f"), ReadOnly, true},
+	{sedArgv("-n", "2~3p", "f"), ReadOnly, true},
+	{sedArgv("0,/re/d", "f"), ReadOnly, true},
+	{sedArgv("-n", "/a/I,+2p", "f"), ReadOnly, true},
+	{sedArgv("-n", `\%x%p`, "f"), ReadOnly, true},
+	{sedArgv("-n", `\,a,p`, "f"), ReadOnly, true},
+	{sedArgv("p", "--", "-i"), ReadOnly, false},
+	{sedArgv("p", "--", "w"), ReadOnly, false},
+	{sedArgv("-n", "--", "1p", "f"), ReadOnly, true},
+	{sedArgv("w /dev/stdout", "f"), ReadOnly, true},
+	{sedArgv("s/x/y/w /dev/stderr", "f"), ReadOnly, true},
+	{sedArgv("# w out\np", "f"), ReadOnly, true},
+	{sedArgv("p # w out", "f"), ReadOnly, true},
+	{sedArgv("v 4.2", "f"), ReadOnly, true},
+	{sedArgv("-n", "F", "f"), ReadOnly, true},
+	{sedArgv("z;p", "f"), ReadOnly, true},
+	{sedArgv("q5", "f"), ReadOnly, true},
+	{sedArgv("Q 1", "f"), ReadOnly, true},
+	{sedArgv("b end; p; :end", "f"), ReadOnly, true},
+	{sedArgv("T;p", "f"), ReadOnly, true},
+	{sedArgv(`s/x/\n/`, "f"), ReadOnly, true},
+	{sedArgv("s/a/b\\\nc/", "f"), ReadOnly, true},
+	{sedArgv("1!G;h;$!d", "f"), ReadOnly, true},
+	{sedArgv("$!N;/^\\(.*\\)\\n\\1$/!P;D", "f"), ReadOnly, true},
+	{sedArgv("-n", "/start/,/end/{/end/!p}", "f"), ReadOnly, true},
+	{sedArgv("-n", "1 ! p", "f"), ReadOnly, true},
+	{sedArgv("s/x/y/;s/w/v/", "f"), ReadOnly, true},
+	{sedArgv("-n", "/w out/p", "f"), ReadOnly, true},
+	{sedArgv("s/e/r/", "f"), ReadOnly, true},
+	{sedArgv("y/w/e/", "f"), ReadOnly, true},
+
+	// Write: in-place editing, w/W commands and the s///w flag.
+	{sedArgv("-i", "s/a/b/", "f"), Write, true},
+	{sedArgv("-i.bak", "s/a/b/", "f"), Write, true},
+	{sedArgv("-ibak", "p", "f"), Write, true},
+	{sedArgv("-ni", "p", "f"), Write, true},
+	{sedArgv("-Ei", "s/a/b/", "f"), Write, true},
+	{sedArgv("-in", "p", "f"), Write, true},
+	{sedArgv("-n", "p", "f", "-i"), Write, true},
+	{sedArgv("s/a/b/", "f", "-i.orig"), Write, true},
+	{sedArgv("--in-place", "p", "f"), Write, true},
+	{sedArgv("--in-place=.bak", "p", "f"), Write, true},
+	{sedArgv("--in=.bak", "p", "f"), Write, true},
+	{sedArgv("--i", "p", "f"), Write, true},
+	{sedArgv("--in-pl=.bak", "p", "f"), Write, true},
+	{sedArgv("-I", "p", "f"), Write, false},
+	{sedArgv("-s", "-i", "-e", "p", "f"), Write, true},
+	{sedArgv("1w out", "f"), Write, true},
+	{sedArgv("/re/w out", "f"), Write, true},
+	{sedArgv("$w out", "f"), Write, true},
+	{sedArgv("w out", "f"), Write, true},
+	{sedArgv("W out", "f"), Write, true},
+	{sedArgv("1,$ w out", "f"), Write, true},
+	{sedArgv("1!w out", "f"), Write, true},
+	{sedArgv("s/a/b/w out", "f"), Write, true},
+	{sedArgv("s/a/b/gw out", "f"), Write, true},
+	{sedArgv("s/a/b/ w out", "f"), Write, true},
+	{sedArgv("p;w out", "f"), Write, true},
+	{sedArgv("s/a/;/;w out", "f"), Write, true},
+	{sedArgv("/x/{w out\n}", "f"), Write, true},
+	{sedArgv("1!{w out\n}", "f"), Write, true},
+	{sedArgv("-e", "p", "-e", "w out", "f"), Write, true},
+	{sedArgv("-n", "/x/w out", "f"), Write, true},
+	{sedArgv("s/[/]/x/w out", "f"), Write, true},
+	{sedArgv("y/a/b/;w out", "f"), Write, true},
+	{sedArgv(": x ; w out", "f"), Write, true},
+	{sedArgv("b x;w out\n:x", "f"), Write, true},
+	{sedArgv("-e", "a foo", "-e", "w out", "f"), Write, true},
+	{sedArgv("a\\\nx\nw out", "f"), Write, true},
+	{sedArgv("1i\\\\\nw out", "f"), Write, true},
+	{sedArgv("e ls", "-i", "f"), Write, false},
+	{sedArgv("-n", "p", "--in-place", "f"), Write, true},
+	{sedArgv("w out\nr f", "f"), Write, true},
+
+	// Unknown: commands that run or read something, external scripts,
+	// options the scanner does not model, malformed programs.
+	{sedArgv("e", "f"), Unknown, false},
+	{sedArgv("e ls", "f"), Unknown, false},
+	{sedArgv("s/a/b/e", "f"), Unknown, false},
+	{sedArgv("r f", "f"), Unknown, false},
+	{sedArgv("R f", "f"), Unknown, false},
+	{sedArgv("1r /etc/passwd", "f"), Unknown, false},
+	{sedArgv("w", "f"), Unknown, false},
+	{sedArgv("s/a/b/w", "f"), Unknown, false},
+	{sedArgv("-f", "script.sed", "f"), Unknown, false},
+	{sedArgv("-fscript.sed", "f"), Unknown, false},
+	{sedArgv("--file=script.sed", "f"), Unknown, false},
+	{sedArgv("--file", "script.sed", "f"), Unknown, false},
+	{sedArgv("--help"), Unknown, false},
+	{sedArgv("--version"), Unknown, false},
+	{sedArgv("--in-plx", "p", "f"), Unknown, false},
+	{sedArgv("--foo", "p", "f"), Unknown, false},
+	{sedArgv("--posix=x", "p", "f"), Unknown, false},
+	{sedArgv("-x", "p", "f"), Unknown, false},
+	{sedArgv("-e"), Unknown, false},
+	{sedArgv("--expression"), Unknown, false},
+	{sedArgv("-l", "x", "p", "f"), Unknown, false},
+	{sedArgv("s/a/b/x", "f"), Unknown, false},
+	{sedArgv(`s\a\b\`, "f"), Unknown, false},
+	{sedArgv("s\na\nb\n", "f"), Unknown, false},
+	{sedArgv("s/a/b", "f"), Unknown, false},
+	{sedArgv("s/a/b/\xc3\xa9", "f"), Unknown, false},
+	{sedArgv("s\xc3\xa9a\xc3\xa9b\xc3\xa9", "f"), Unknown, false},
+	{sedArgv("{p", "f"), Unknown, false},
+	{sedArgv("p}", "f"), Unknown, false},
+	{sedArgv("1}", "f"), Unknown, false},
+	{sedArgv("k", "f"), Unknown, false},
+	{sedArgv("p x", "f"), Unknown, false},
+	{sedArgv("1#c", "f"), Unknown, false},
+	{sedArgv("1:a", "f"), Unknown, false},
+	{sedArgv(":", "f"), Unknown, false},
+	{sedArgv("1!!p", "f"), Unknown, false},
+	{sedArgv("1,p", "f"), Unknown, false},
+	{sedArgv("1", "f"), Unknown, false},
+	{sedArgv(), Unknown, false},
+	{sedArgv("-n"), Unknown, false},
+	{sedArgv("-e", "-i", "f"), Unknown, false},
+	{sedArgv("--", "-i", "f"), Unknown, false},
+	{sedArgv("w out", "-e", "p", "f"), Unknown, false},
+	{sedArgv("/[abc/p", "f"), Unknown, false},
+	{sedArgv("a", "f"), Unknown, false},
+}
+
+func TestClassifySed(t *testing.T) {
+	for _, tt := range sedCases {
+		got, why := classifySed(tt.args)
+		if got != tt.want {
+			t.Errorf("classifySed(%q) = %s (%s), want %s", tt.args, got, why, tt.want)
+		}
+		if why == "" {
+			t.Errorf("classifySed(%q): empty reason", tt.args)
+		}
+	}
+}
+
+// TestSedOracle runs GNU sed on every case marked oracle in a scratch
+// directory and checks that it writes a file exactly when the scanner says
+// Write. It confirms the scanner's reading of scripts against the real
+// parser (for example that "a text; w out" is text, not a w command).
+func TestSedOracle(t *testing.T) {
+	sed, err := exec.LookPath("sed")
+	if err != nil {
+		t.Skip("sed not installed:", err)
+	}
+	if out, _ := exec.Command(sed, "--version").Output(); !strings.Contains(string(out), "GNU sed") {
+		t.Skip("sed is not GNU sed")
+	}
+	for _, tt := range sedCases {
+		if !tt.oracle {
+			continue
+		}
+		dir := t.TempDir()
+		for _, name := range []string{"f", "g"} {
+			os.WriteFile(filepath.Join(dir, name), []byte("a/b\nfoo x w\nstart\nend\n"), 0o644)
+		}
+		before := dirState(t, dir)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		cmd := exec.CommandContext(ctx, sed, tt.args...)
+		cmd.Dir = dir
+		cmd.Stdin = strings.NewReader("")
+		out, err := cmd.CombinedOutput()
+		cancel()
+		wrote := dirState(t, dir) != before
+		if wrote != (tt.want == Write) {
+			t.Errorf("sed %q: real sed wrote=%v (err %v, %q), scanner says %s", tt.args, wrote, err, out, tt.want)
+		}
+	}
+}
+
+// dirState summarises names, sizes, inodes and mtimes of a directory.
+func dirState(t *testing.T, dir string) string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %d %v %+v\n", e.Name(), fi.Size(), fi.ModTime(), stampOf(fi))
+	}
+	return b.String()
+}
+
+// TestSedLinear checks hostile scripts finish (the benchmarks measure the
+// time; this only makes sure nothing blows up).
+func TestSedLinear(t *testing.T) {
+	big := strings.Repeat("s/a/b/;", 1<<17)
+	if got, _ := classifySed(sedArgv(big)); got != ReadOnly {
+		t.Errorf("long script: %s", got)
+	}
+	if got, _ := classifySed(sedArgv(strings.Repeat("{", 100000) + strings.Repeat("}", 100000))); got != ReadOnly {
+		t.Errorf("deep blocks: %s", got)
+	}
+	if got, _ := classifySed(sedArgv("s/" + strings.Repeat("[", 100000) + "/x/")); got != Unknown {
+		t.Errorf("unterminated brackets: %s", got)
+	}
+	if got, _ := classifySed(sedArgv(strings.Repeat(";", 100000) + "w x")); got != Write {
+		t.Errorf("write after many separators: %s", got)
+	}
+}
