@@ -26,6 +26,13 @@ type Observation struct {
 	Truncated  bool   `json:"truncated,omitempty"`
 	Omitted    int64  `json:"omitted_bytes,omitempty"`
 	DurationMS int64  `json:"duration_ms"`
+	// StdoutBytes and StderrBytes count everything the command wrote to
+	// each stream, kept or not (with a PTY, StdoutBytes is the merged
+	// output).
+	StdoutBytes int64 `json:"stdout_bytes,omitempty"`
+	StderrBytes int64 `json:"stderr_bytes,omitempty"`
+	// TimeoutMS is the timeout that applied, set when it expired.
+	TimeoutMS int64 `json:"timeout_ms,omitempty"`
 
 	Decision     gate.Action    `json:"decision,omitempty"`
 	RuleDecision string         `json:"rule_decision,omitempty"`

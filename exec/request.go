@@ -1,5 +1,14 @@
 package exec
 
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
 // Request is one run_command call: the tool arguments an agent sends.
 // Exactly one of Command and Argv is set.
 type Request struct {
@@ -14,4 +23,93 @@ type Request struct {
 	Rows           uint16            `json:"rows,omitempty" jsonschema:"PTY rows"`
 	Cols           uint16            `json:"cols,omitempty" jsonschema:"PTY columns"`
 	MaxOutputBytes int               `json:"max_output_bytes,omitempty" jsonschema:"cap on kept output bytes"`
+}
+
+// DecodeRequest parses a run_command request from JSON. Unknown fields are
+// an error naming the field, so a misspelt "timout" is never silently
+// ignored; so is trailing data after the object.
+func DecodeRequest(data []byte) (Request, error) {
+	var req Request
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return Request{}, requestJSONError(err)
+	}
+	if dec.More() {
+		return Request{}, errors.New("request: trailing data after the JSON object")
+	}
+	return req, nil
+}
+
+// requestJSONError rewords encoding/json's errors so they name the field.
+func requestJSONError(err error) error {
+	const unknown = "json: unknown field "
+	if msg := err.Error(); strings.HasPrefix(msg, unknown) {
+		return fmt.Errorf("request: unknown field %s (known: command, argv, shell, cwd, env, stdin, timeout, pty, rows, cols, max_output_bytes)", strings.TrimPrefix(msg, unknown))
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Errorf("request: field %q: want %s, got %s", te.Field, te.Type, te.Value)
+	}
+	return fmt.Errorf("request: %w", err)
+}
+
+// Validate checks what can be checked without the host: exactly one of
+// command and argv, text and argv free of NUL bytes, a parsable positive
+// timeout and a non-negative output cap. Errors name the field.
+func (req Request) Validate() error {
+	switch {
+	case req.Command == "" && len(req.Argv) == 0:
+		return errors.New("request: one of command or argv is required")
+	case req.Command != "" && len(req.Argv) > 0:
+		return errors.New("request: command and argv are exclusive; send one")
+	}
+	if req.Command != "" {
+		if err := validateText(req.Command); err != nil {
+			return fmt.Errorf("request: command: %w", err)
+		}
+	}
+	if err := validateArgv(req.Argv); err != nil {
+		return err
+	}
+	if _, err := req.timeout(); err != nil {
+		return err
+	}
+	if req.MaxOutputBytes < 0 {
+		return fmt.Errorf("request: max_output_bytes: %d is negative", req.MaxOutputBytes)
+	}
+	if strings.ContainsRune(req.Cwd, 0) {
+		return errors.New("request: cwd: contains a NUL byte")
+	}
+	if req.Stdin != nil && req.PTY && strings.ContainsRune(*req.Stdin, 0) {
+		return errors.New("request: stdin: a NUL byte cannot be typed into a pty")
+	}
+	return checkEnvAdd(req.Env)
+}
+
+func validateArgv(argv []string) error {
+	if len(argv) > 0 && argv[0] == "" {
+		return errors.New("request: argv[0]: empty program name")
+	}
+	for i, a := range argv {
+		if strings.ContainsRune(a, 0) {
+			return fmt.Errorf("request: argv[%d]: contains a NUL byte", i)
+		}
+	}
+	return nil
+}
+
+// timeout parses the timeout field; 0 means unset.
+func (req Request) timeout() (time.Duration, error) {
+	if req.Timeout == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(req.Timeout)
+	if err != nil {
+		return 0, fmt.Errorf("request: timeout: %q is not a duration such as \"30s\"", req.Timeout)
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("request: timeout: %q must be positive", req.Timeout)
+	}
+	return d, nil
 }

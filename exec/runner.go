@@ -2,17 +2,28 @@ package exec
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agentexec/agentexec/audit"
+	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
 // Approver is asked when the gate says ask. It returns true to run this
-// exact request once. It is called from the goroutine running RunCommand and
+// exact request once: the approval is never remembered, so the next request
+// is gated afresh. It is called from the goroutine running RunCommand and
 // must return when ctx is done. A nil Approver refuses every ask (the
-// observation is needs_approval).
+// observation is needs_approval); false is a refusal (rejected); an error
+// makes the observation an error and nothing runs.
 type Approver func(ctx context.Context, req Request, d gate.Decision) (bool, error)
 
 // AuditSink receives one record per decision and per finished run.
@@ -22,9 +33,23 @@ type AuditSink interface {
 	Append(rec *audit.Record) error
 }
 
+// Defaults used when neither the Runner nor the policy says.
+const (
+	DefaultTimeout        = 120 * time.Second
+	DefaultMaxOutputBytes = 30000
+	DefaultGrace          = 2 * time.Second
+	DefaultWaitDelay      = 2 * time.Second
+)
+
 // Runner runs run_command requests through the gate and the sandbox. It is
 // configured once and safe for concurrent use; the zero value is valid
 // (no rules, default mode, workspace-write sandbox, no audit).
+//
+// On Linux the first run makes the calling process a child subreaper
+// (PR_SET_CHILD_SUBREAPER), so that processes a command leaves behind are
+// reparented to it rather than to init and can be found, ended and reaped.
+// A program that starts other children itself keeps working: the Runner
+// only reaps processes it can attribute to one of its runs.
 type Runner struct {
 	Policy   *gate.Policy
 	Mode     gate.Mode // "" means the policy's mode
@@ -32,7 +57,8 @@ type Runner struct {
 	Audit    AuditSink
 
 	// Sandbox is the profile ("read-only", "workspace-write", "none");
-	// "" means the policy's, else workspace-write.
+	// "" means the policy's, else workspace-write. Any profile but none
+	// needs the trampoline: sandbox.Main() first in main.
 	Sandbox string
 	// Network allows network access inside the sandbox.
 	Network bool
@@ -40,12 +66,287 @@ type Runner struct {
 	Cwd            string             // default working directory ("" = process cwd)
 	Shell          shellcfg.ShellType // configured shell ("" = detect)
 	Timeout        time.Duration      // default timeout (0 = policy's, else 120s)
-	MaxOutputBytes int                // default output cap (0 = policy's, else 30000)
+	MaxOutputBytes int                // default output cap per stream (0 = policy's, else 30000)
+
+	// Grace is how long a timed-out command has between SIGTERM to its
+	// process group and SIGKILL to the whole tree (0 = 2s).
+	Grace time.Duration
+	// WaitDelay bounds how long output is drained after the command
+	// exited and its leftovers were killed (0 = 2s), as os/exec's
+	// Cmd.WaitDelay: a process outside the tree may hold a pipe open.
+	WaitDelay time.Duration
+	// Environ is the environment commands inherit from, filtered by the
+	// policy's env section (nil = os.Environ).
+	Environ func() []string
+}
+
+// plan is a validated request with everything resolved.
+type plan struct {
+	req     Request
+	runID   string
+	shell   shellcfg.ShellType // the shell the gate parsed the text in
+	text    string             // what the gate saw
+	argv    []string           // what is started (before lookup)
+	cwd     string
+	env     []string
+	timeout time.Duration
+	max     int
+	dec     gate.Decision
+}
+
+// Check validates req and returns the gate's decision for it without
+// starting anything or writing an audit record. Errors are bad requests.
+func (r *Runner) Check(req Request) (gate.Decision, error) {
+	p, err := r.prepare(req)
+	if err != nil {
+		return gate.Decision{}, err
+	}
+	return p.dec, nil
 }
 
 // RunCommand gates and runs one request. It never returns an error: every
 // outcome, including bad requests, is an Observation.
-// Placeholder until the exec issue lands.
 func (r *Runner) RunCommand(ctx context.Context, req Request) Observation {
-	return Observation{Status: StatusError, Error: "exec: not implemented yet"}
+	return r.RunCommandStream(ctx, req, nil, nil)
+}
+
+// RunCommandStream is RunCommand that also copies the command's output,
+// as it arrives, to stdout and stderr (either may be nil; with a PTY both
+// streams go to stdout). Errors writing to them are ignored: the captured
+// observation is complete regardless.
+func (r *Runner) RunCommandStream(ctx context.Context, req Request, stdout, stderr io.Writer) Observation {
+	p, err := r.prepare(req)
+	if err != nil {
+		return Observation{Status: StatusError, Error: err.Error()}
+	}
+	obs := decisionObservation(p)
+	approved, obs, ok := r.approve(ctx, p, obs)
+	auditErr := r.append(decisionRecord(p, approved))
+	if !ok {
+		return withAuditError(obs, auditErr)
+	}
+	obs = r.execute(ctx, p, obs, stdout, stderr)
+	if err := r.append(runRecord(p, approved, obs)); err != nil && auditErr == nil {
+		auditErr = err
+	}
+	return withAuditError(obs, auditErr)
+}
+
+// approve applies the decision: ok says whether the command may start.
+func (r *Runner) approve(ctx context.Context, p *plan, obs Observation) (approved string, _ Observation, ok bool) {
+	switch p.dec.Action {
+	case gate.Allow:
+		return "", obs, true
+	case gate.Ask:
+		if r.Approver == nil {
+			obs.Status = StatusNeedsApproval
+			return "", obs, false
+		}
+		yes, err := r.Approver(ctx, p.req, p.dec)
+		switch {
+		case err != nil:
+			obs.Status, obs.Error = StatusError, "approval: "+err.Error()
+			return "error", obs, false
+		case !yes:
+			obs.Status = StatusRejected
+			return "declined", obs, false
+		}
+		return "once", obs, true
+	}
+	obs.Status = StatusRejected
+	return "", obs, false
+}
+
+func (r *Runner) append(rec *audit.Record) error {
+	if r.Audit == nil {
+		return nil
+	}
+	return r.Audit.Append(rec)
+}
+
+func withAuditError(obs Observation, err error) Observation {
+	if err == nil {
+		return obs
+	}
+	msg := "audit: " + err.Error()
+	if obs.Error != "" {
+		msg = obs.Error + "; " + msg
+	}
+	obs.Error = msg
+	return obs
+}
+
+// prepare validates req and resolves shell, text, cwd, env and limits, then
+// asks the gate.
+func (r *Runner) prepare(req Request) (*plan, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	p := &plan{req: req, runID: newRunID()}
+	if err := r.resolveCommand(p); err != nil {
+		return nil, err
+	}
+	if err := r.resolveCwd(p); err != nil {
+		return nil, err
+	}
+	if err := r.resolveLimits(p); err != nil {
+		return nil, err
+	}
+	env, err := buildEnv(r.environ(), r.policy().Env, req.Env, req.PTY, p.runID)
+	if err != nil {
+		return nil, fmt.Errorf("policy: %w", err)
+	}
+	p.env = env
+	p.dec = gate.Decide(gate.Input{Text: p.text, Shell: p.shell, Cwd: p.cwd, Mode: r.Mode, Policy: r.Policy, Env: env})
+	return p, nil
+}
+
+// resolveCommand sets the text the gate sees and the argv to start. Text
+// runs under the detected shell; argv runs directly and is quoted for the
+// gate as bash, whose quoting round-trips exactly.
+func (r *Runner) resolveCommand(p *plan) error {
+	if len(p.req.Argv) > 0 {
+		if p.req.Shell != "" {
+			if _, err := shellcfg.ParseShell(p.req.Shell); err != nil {
+				return fmt.Errorf("request: %w", err)
+			}
+		}
+		text, err := quoteBash(p.req.Argv)
+		if err != nil {
+			return fmt.Errorf("request: argv: %w", err)
+		}
+		p.shell, p.text, p.argv = shellcfg.Bash, text, p.req.Argv
+		return nil
+	}
+	base := r.environ()
+	getenv := func(k string) string { return lookupEnv(base, k) }
+	sh, err := shellDetect(p.req.Shell, string(r.Shell), getenv, osexec.LookPath)
+	if err != nil {
+		return fmt.Errorf("request: %w", err)
+	}
+	p.shell, p.text, p.argv = sh, p.req.Command, shellArgv(sh, p.req.Command)
+	return nil
+}
+
+// resolveCwd makes the working directory absolute and checks it exists,
+// so a typo is a clear error rather than a confusing failure of the shell.
+func (r *Runner) resolveCwd(p *plan) error {
+	base := r.Cwd
+	if base == "" || !filepath.IsAbs(base) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("cwd: %w", err)
+		}
+		base = filepath.Join(wd, base)
+	}
+	dir := p.req.Cwd
+	if dir == "" {
+		dir = base
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(base, dir)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("request: cwd: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("request: cwd: %s is not a directory", dir)
+	}
+	p.cwd = filepath.Clean(dir)
+	return nil
+}
+
+func (r *Runner) resolveLimits(p *plan) error {
+	t, _ := p.req.timeout()
+	p.timeout = firstDuration(t, r.Timeout, time.Duration(r.policy().Timeout), DefaultTimeout)
+	p.max = firstInt(p.req.MaxOutputBytes, r.MaxOutputBytes, r.policy().Output.MaxBytes, DefaultMaxOutputBytes)
+	return nil
+}
+
+func (r *Runner) policy() *gate.Policy {
+	if r.Policy == nil {
+		return &gate.Policy{}
+	}
+	return r.Policy
+}
+
+func (r *Runner) environ() []string {
+	if r.Environ == nil {
+		return os.Environ()
+	}
+	return r.Environ()
+}
+
+func (r *Runner) grace() time.Duration     { return firstDuration(r.Grace, DefaultGrace) }
+func (r *Runner) waitDelay() time.Duration { return firstDuration(r.WaitDelay, DefaultWaitDelay) }
+
+// sandboxSpec is the sandbox the plan runs in. A contained decision
+// (plan mode, unknown command, unknown: contain) always gets read-only with
+// the network off, whatever was configured.
+func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
+	pol := r.policy()
+	prof := sandbox.Profile(firstString(r.Sandbox, pol.Sandbox.Profile, string(sandbox.WorkspaceWrite)))
+	switch prof {
+	case sandbox.ReadOnly, sandbox.WorkspaceWrite, sandbox.None:
+	default:
+		return sandbox.Spec{}, fmt.Errorf("sandbox: %q is not read-only, workspace-write or none", prof)
+	}
+	spec := sandbox.Spec{
+		Profile: prof, Network: r.Network || pol.Sandbox.Network, Cwd: p.cwd,
+		WritableRoots: pol.Sandbox.WritableRoots, ReadableRoots: pol.Sandbox.ReadableRoots,
+		ProtectGit: pol.Sandbox.ProtectGit == nil || *pol.Sandbox.ProtectGit,
+	}
+	if pol.Source != "" {
+		if abs, err := filepath.Abs(pol.Source); err == nil {
+			spec.ProtectedPaths = append(spec.ProtectedPaths, abs)
+		}
+	}
+	if p.dec.Contain {
+		spec.Profile, spec.Network = sandbox.ReadOnly, false
+	}
+	return spec, nil
+}
+
+func newRunID() string {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("exec: crypto/rand failed: " + err.Error()) // never happens on supported systems
+	}
+	return hex.EncodeToString(b[:])
+}
+
+func lookupEnv(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+func firstDuration(ds ...time.Duration) time.Duration {
+	for _, d := range ds {
+		if d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+func firstInt(ns ...int) int {
+	for _, n := range ns {
+		if n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+func firstString(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }

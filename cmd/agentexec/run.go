@@ -1,15 +1,178 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/agentexec/agentexec/exec"
+	"github.com/agentexec/agentexec/gate"
 )
 
-func runMain(_ context.Context, c *cli, args []string) int {
-	fs := newFlagSet("run", "[flags]", "not implemented yet")
+// Exit statuses of agentexec run besides the command's own.
+const (
+	exitRunError = 125 // agentexec itself failed or the request was bad
+	exitRejected = 126 // the gate refused (or approval was not given)
+	exitTimedOut = 124 // as timeout(1)
+)
+
+type runFlags struct {
+	runnerFlags
+	command string
+	pty     bool
+	json    bool
+	stdin   bool
+}
+
+func runMain(ctx context.Context, c *cli, args []string) int {
+	fs := newFlagSet("run", "[flags] -- CMD [ARGS...]  |  agentexec run [flags] -c 'TEXT'",
+		`Gate a command and run it in the sandbox. Its output streams to the terminal
+and its exit status is passed through (death by signal N exits 128+N).
+A rejection prints the reason to stderr and exits 126 (a command that needs
+approval is asked about on the terminal when there is one); a timeout ends
+the whole process tree and exits 124; an error of agentexec itself exits 125.`)
+	var f runFlags
+	f.register(fs)
+	fs.StringVar(&f.command, "c", "", "command `TEXT` to run with the shell (instead of CMD ARGS)")
+	fs.BoolVar(&f.pty, "pty", false, "run under a pseudo-terminal (output merged)")
+	fs.BoolVar(&f.json, "json", false, "print the observation as JSON instead of streaming the output")
+	fs.BoolVar(&f.stdin, "stdin", false, "read standard input to the end and feed it to the command (default: /dev/null)")
 	if code, ok := parseFlags(c, fs, args); !ok {
 		return code
 	}
-	fmt.Fprintln(c.stderr, "agentexec run: not implemented yet")
-	return 1
+	req, code := f.request(c, fs.Args())
+	if code != 0 {
+		return code
+	}
+	r, closer, err := f.build(c)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agentexec run: %v\n", err)
+		return exitRunError
+	}
+	defer closer.Close()
+	if haveTTY() {
+		r.Approver = ttyApprover()
+	}
+	return f.run(ctx, c, r, req)
+}
+
+// request builds the Request from -c or the arguments after the flags.
+func (f *runFlags) request(c *cli, args []string) (exec.Request, int) {
+	req := exec.Request{Command: f.command, PTY: f.pty}
+	switch {
+	case f.command != "" && len(args) > 0:
+		return req, usageError(c, "run", "give either -c TEXT or CMD ARGS, not both")
+	case f.command == "" && len(args) == 0:
+		return req, usageError(c, "run", "no command: use agentexec run -- CMD ARGS or -c 'TEXT'")
+	case f.command == "":
+		req.Argv = args
+	}
+	if f.stdin {
+		b, err := io.ReadAll(c.stdin)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "agentexec run: stdin: %v\n", err)
+			return req, exitRunError
+		}
+		s := string(b)
+		req.Stdin = &s
+	}
+	return req, 0
+}
+
+func (f *runFlags) run(ctx context.Context, c *cli, r *exec.Runner, req exec.Request) int {
+	var obs exec.Observation
+	if f.json {
+		obs = r.RunCommand(ctx, req)
+		b, _ := json.Marshal(obs)
+		fmt.Fprintf(c.stdout, "%s\n", b)
+	} else {
+		obs = r.RunCommandStream(ctx, req, c.stdout, c.stderr)
+		reportRun(c, obs)
+	}
+	return exitStatus(obs)
+}
+
+// reportRun tells the user on stderr what the streamed output does not.
+func reportRun(c *cli, obs exec.Observation) {
+	switch obs.Status {
+	case exec.StatusRejected, exec.StatusNeedsApproval:
+		fmt.Fprint(c.stderr, obs.Text())
+	case exec.StatusError:
+		fmt.Fprintf(c.stderr, "agentexec run: %s\n", obs.Error)
+	case exec.StatusTimedOut:
+		if obs.Error == "canceled" {
+			fmt.Fprintln(c.stderr, "agentexec run: canceled; the process tree was ended")
+		} else {
+			fmt.Fprintf(c.stderr, "agentexec run: timed out after %dms; the process tree was ended\n", obs.TimeoutMS)
+		}
+	default:
+		if obs.Error != "" {
+			fmt.Fprintf(c.stderr, "agentexec run: warning: %s\n", obs.Error)
+		}
+	}
+}
+
+// exitStatus maps an observation to the process exit status.
+func exitStatus(obs exec.Observation) int {
+	switch obs.Status {
+	case exec.StatusRejected, exec.StatusNeedsApproval:
+		return exitRejected
+	case exec.StatusTimedOut:
+		if obs.Error == "canceled" {
+			return 130
+		}
+		return exitTimedOut
+	case exec.StatusError:
+		return exitRunError
+	}
+	if obs.Signal != "" {
+		return 128 + signalNumber(obs.Signal)
+	}
+	if obs.ExitCode != nil {
+		return *obs.ExitCode
+	}
+	return exitRunError
+}
+
+// haveTTY reports whether there is a controlling terminal to ask on.
+// Without one an ask ends as needs_approval (exit 126 with the reason).
+func haveTTY() bool {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	tty.Close()
+	return true
+}
+
+// ttyApprover asks on the controlling terminal: y or yes runs the command
+// once; anything else, or no terminal after all, refuses.
+func ttyApprover() exec.Approver {
+	return func(ctx context.Context, req exec.Request, d gate.Decision) (bool, error) {
+		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if err != nil {
+			return false, nil
+		}
+		defer tty.Close()
+		text := req.Command
+		if text == "" {
+			text = strings.Join(req.Argv, " ")
+		}
+		fmt.Fprintf(tty, "agentexec: %s\n  %s\nRun it once? [y/N] ", text, d.Reason)
+		answer := make(chan string, 1)
+		go func() {
+			line, _ := bufio.NewReader(tty).ReadString('\n')
+			answer <- strings.ToLower(strings.TrimSpace(line))
+		}()
+		select {
+		case a := <-answer:
+			return a == "y" || a == "yes", nil
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
 }

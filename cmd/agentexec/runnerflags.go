@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/agentexec/agentexec/audit"
 	"github.com/agentexec/agentexec/exec"
 	"github.com/agentexec/agentexec/gate"
 	"github.com/agentexec/agentexec/shellcfg"
@@ -74,12 +75,57 @@ func (f *runnerFlags) build(c *cli) (*exec.Runner, io.Closer, error) {
 	default:
 		return nil, nil, fmt.Errorf("--sandbox: %q is not read-only, workspace-write or none", f.sandbox)
 	}
+	if f.timeout < 0 || f.maxOutput < 0 {
+		return nil, nil, fmt.Errorf("--timeout and --max-output must not be negative")
+	}
 	r := &exec.Runner{
 		Policy: pol, Mode: mode, Shell: st, Cwd: f.cwd,
 		Sandbox: f.sandbox, Network: f.network,
 		Timeout: f.timeout, MaxOutputBytes: f.maxOutput,
 	}
-	return r, nopCloser{}, nil
+	log, err := f.openAudit(c, pol)
+	if err != nil {
+		return nil, nil, err
+	}
+	if log == nil {
+		return r, nopCloser{}, nil
+	}
+	r.Audit = log
+	return r, log, nil
+}
+
+// openAudit opens the decision log: --audit PATH or off, else the policy's
+// audit.path (also possibly off), else the default location. A log that
+// cannot be opened is an error: nothing runs unaudited by accident.
+func (f *runnerFlags) openAudit(c *cli, pol *gate.Policy) (*audit.Log, error) {
+	path, keyFile := f.audit, c.getenv("AGENTEXEC_AUDIT_KEY_FILE")
+	if pol != nil {
+		if path == "" {
+			path = pol.Audit.Path
+		}
+		if pol.Audit.KeyFile != "" {
+			keyFile = pol.Audit.KeyFile
+		}
+	}
+	if path == "" {
+		path = audit.DefaultPath(c.getenv)
+	}
+	if path == "off" {
+		return nil, nil
+	}
+	var key []byte
+	if keyFile != "" {
+		k, err := audit.LoadKey(keyFile)
+		if err != nil {
+			return nil, fmt.Errorf("audit key %s: %w", keyFile, err)
+		}
+		key = k
+	}
+	log, err := audit.Open(audit.Options{Path: path, Key: key})
+	if err != nil {
+		return nil, fmt.Errorf("audit log %s: %w (use --audit off to run without one)", path, err)
+	}
+	return log, nil
 }
 
 type nopCloser struct{}

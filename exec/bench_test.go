@@ -1,0 +1,53 @@
+package exec
+
+import (
+	"context"
+	osexec "os/exec"
+	"testing"
+
+	"github.com/agentexec/agentexec/gate"
+)
+
+// BenchmarkOSExecTrue is the baseline: plain os/exec of /bin/true.
+func BenchmarkOSExecTrue(b *testing.B) {
+	for b.Loop() {
+		if err := osexec.Command("/bin/true").Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRunnerTrue is a gated RunCommand of /bin/true, unsandboxed:
+// validation, the gate, env policy, capture pipes and tree cleanup.
+func BenchmarkRunnerTrue(b *testing.B) {
+	r := &Runner{Mode: gate.ModeYolo, Sandbox: "none"}
+	req := Request{Argv: []string{"/bin/true"}}
+	for b.Loop() {
+		if obs := r.RunCommand(context.Background(), req); obs.Status != StatusExited {
+			b.Fatal(obs.Error)
+		}
+	}
+}
+
+// BenchmarkDropInTrue is the os/exec drop-in running /bin/true.
+func BenchmarkDropInTrue(b *testing.B) {
+	r := &Runner{Mode: gate.ModeYolo, Sandbox: "none"}
+	for b.Loop() {
+		c := Command("/bin/true")
+		c.Runner = r
+		if err := c.Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGateOnly is the decision alone, the part the gate adds.
+func BenchmarkGateOnly(b *testing.B) {
+	r := &Runner{Mode: gate.ModeYolo, Sandbox: "none"}
+	req := Request{Argv: []string{"/bin/true"}}
+	for b.Loop() {
+		if _, err := r.Check(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,403 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentexec/agentexec/exec/sandbox"
+	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/shellcfg"
+)
+
+// The os/exec names this package re-exports unchanged, so code that
+// switches its import keeps compiling and its errors.Is/As checks keep
+// matching (they are the same types and values as os/exec's).
+type (
+	// ExitError is os/exec's ExitError: the command ran and exited unsuccessfully.
+	ExitError = osexec.ExitError
+	// Error is os/exec's Error: a failed LookPath.
+	Error = osexec.Error
+)
+
+// Sentinels, identical to os/exec's.
+var (
+	ErrNotFound  = osexec.ErrNotFound
+	ErrDot       = osexec.ErrDot
+	ErrWaitDelay = osexec.ErrWaitDelay
+)
+
+// LookPath is os/exec.LookPath.
+func LookPath(file string) (string, error) { return osexec.LookPath(file) }
+
+// RejectedError is returned by Start (and so Run, Output, CombinedOutput)
+// when the gate did not allow the command: it was denied, or it needed an
+// approval that was not given. The command was not started. Use it as a
+// pointer: errors.As(err, new(*exec.RejectedError)).
+type RejectedError struct {
+	Decision gate.Decision
+	// NeedsApproval is set when the gate asked and no Approver said yes.
+	NeedsApproval bool
+}
+
+func (e *RejectedError) Error() string {
+	what := "rejected (" + string(e.Decision.Action) + ")"
+	if e.NeedsApproval {
+		what = "needs approval"
+	}
+	return "exec: command " + what + ": " + e.Decision.Reason
+}
+
+// Cmd is a command being prepared or run, as os/exec.Cmd, with the gate in
+// front of it: Start asks Runner's gate about Args (quoted as bash text for
+// the classifier) and starts nothing unless the decision is allow (or ask
+// with a yes from the Runner's Approver); otherwise Start returns a
+// *RejectedError. The process gets its own process group, and ending it
+// (the Context done, or Wait returning) ends its whole tree: processes it
+// left behind are killed when it exits.
+//
+// A nil Runner means the zero Runner: default mode (read-only commands run,
+// everything else needs approval and is refused), no rules, no audit and
+// the workspace-write sandbox. That sandbox starts the command through
+// agentexec's trampoline, a re-execution of the current binary, so a
+// program using it must call sandbox.Main() first thing in main; set
+// Runner.Sandbox to "none" to run unsandboxed instead. Fields, methods and
+// errors otherwise behave as in os/exec, and Env keeps os/exec's meaning
+// (nil inherits this process's environment; the Runner's env policy is
+// for RunCommand).
+type Cmd struct {
+	Path       string
+	Args       []string
+	Env        []string
+	Dir        string
+	Stdin      io.Reader
+	Stdout     io.Writer
+	Stderr     io.Writer
+	ExtraFiles []*os.File
+
+	// Process and ProcessState are set by Start and Wait, as in os/exec.
+	Process      *os.Process
+	ProcessState *os.ProcessState
+
+	// Err is a LookPath error from Command, returned by Start.
+	Err error
+
+	// Cancel, when set on a command from CommandContext, replaces the
+	// default cancellation, which kills the whole process tree.
+	Cancel func() error
+	// WaitDelay bounds the wait for I/O after the process exits or is
+	// canceled, as in os/exec.
+	WaitDelay time.Duration
+
+	// Runner gates and sandboxes the command; nil is the zero Runner.
+	Runner *Runner
+	// Decision is the gate's decision, set by Start.
+	Decision gate.Decision
+
+	ctx      context.Context
+	inner    *osexec.Cmd
+	tree     *tree
+	sb       *sandbox.Handle
+	plan     *plan
+	approved string
+	start    time.Time
+	waited   bool
+}
+
+// Command returns the Cmd to run name with args, as os/exec.Command.
+func Command(name string, arg ...string) *Cmd {
+	oc := osexec.Command(name, arg...)
+	return &Cmd{Path: oc.Path, Args: oc.Args, Err: oc.Err}
+}
+
+// CommandContext is Command with a context: when ctx is done before the
+// command finishes, its whole process tree is killed (or Cancel is called).
+func CommandContext(ctx context.Context, name string, arg ...string) *Cmd {
+	if ctx == nil {
+		panic("nil Context")
+	}
+	c := Command(name, arg...)
+	c.ctx = ctx
+	return c
+}
+
+// String is the command as os/exec prints it.
+func (c *Cmd) String() string {
+	b := new(strings.Builder)
+	b.WriteString(c.Path)
+	for _, a := range c.Args[min(1, len(c.Args)):] {
+		b.WriteString(" " + a)
+	}
+	return b.String()
+}
+
+// osCmd is the os/exec command the pipes attach to before Start.
+func (c *Cmd) osCmd() *osexec.Cmd {
+	if c.inner == nil {
+		if c.ctx != nil {
+			c.inner = osexec.CommandContext(c.ctx, c.Path)
+		} else {
+			c.inner = &osexec.Cmd{}
+		}
+	}
+	return c.inner
+}
+
+// StdinPipe is os/exec's StdinPipe.
+func (c *Cmd) StdinPipe() (io.WriteCloser, error) {
+	if c.Stdin != nil {
+		return nil, errors.New("exec: Stdin already set")
+	}
+	return c.osCmd().StdinPipe()
+}
+
+// StdoutPipe is os/exec's StdoutPipe.
+func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
+	if c.Stdout != nil {
+		return nil, errors.New("exec: Stdout already set")
+	}
+	return c.osCmd().StdoutPipe()
+}
+
+// StderrPipe is os/exec's StderrPipe.
+func (c *Cmd) StderrPipe() (io.ReadCloser, error) {
+	if c.Stderr != nil {
+		return nil, errors.New("exec: Stderr already set")
+	}
+	return c.osCmd().StderrPipe()
+}
+
+// Run starts the command and waits for it.
+func (c *Cmd) Run() error {
+	if err := c.Start(); err != nil {
+		return err
+	}
+	return c.Wait()
+}
+
+// Output runs the command and returns its standard output; on an
+// *ExitError, Stderr holds (the head and tail of) what it wrote to
+// standard error when c.Stderr was nil, as in os/exec.
+func (c *Cmd) Output() ([]byte, error) {
+	if c.Stdout != nil {
+		return nil, errors.New("exec: Stdout already set")
+	}
+	var out bytes.Buffer
+	c.Stdout = &out
+	var errs *capture
+	if c.Stderr == nil && (c.inner == nil || c.inner.Stderr == nil) {
+		errs = newCapture(64 << 10)
+		c.Stderr = errs
+	}
+	err := c.Run()
+	var ee *ExitError
+	if errs != nil && errors.As(err, &ee) {
+		ee.Stderr = errs.result().kept
+	}
+	return out.Bytes(), err
+}
+
+// CombinedOutput runs the command and returns standard output and
+// standard error together.
+func (c *Cmd) CombinedOutput() ([]byte, error) {
+	if c.Stdout != nil {
+		return nil, errors.New("exec: Stdout already set")
+	}
+	if c.Stderr != nil {
+		return nil, errors.New("exec: Stderr already set")
+	}
+	var b bytes.Buffer
+	c.Stdout, c.Stderr = &b, &b
+	err := c.Run()
+	return b.Bytes(), err
+}
+
+// Start gates the command and, when allowed, starts it.
+func (c *Cmd) Start() error {
+	if err := c.checkStart(); err != nil {
+		return err
+	}
+	if err := c.gate(); err != nil {
+		return err
+	}
+	oc := c.osCmd()
+	oc.Path, oc.Args, oc.Dir, oc.ExtraFiles, oc.WaitDelay = c.Path, c.Args, c.Dir, c.ExtraFiles, c.WaitDelay
+	oc.Env = append(c.environ(), RunIDEnv+"="+c.plan.runID)
+	setIfNil(&oc.Stdin, c.Stdin)
+	setIfNil(&oc.Stdout, c.Stdout)
+	setIfNil(&oc.Stderr, c.Stderr)
+	c.tree = newTree(c.plan.runID)
+	if c.ctx != nil {
+		oc.Cancel = c.cancel
+	}
+	setProcAttr(oc, false)
+	if err := c.prepareSandbox(); err != nil {
+		return err
+	}
+	return c.launch()
+}
+
+func (c *Cmd) checkStart() error {
+	if c.Err != nil {
+		return c.Err
+	}
+	if c.Process != nil {
+		return errors.New("exec: already started")
+	}
+	if c.Path == "" {
+		return errors.New("exec: no command")
+	}
+	if c.ctx != nil {
+		if err := c.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func setIfNil[T comparable](dst *T, v T) {
+	var zero T
+	if v != zero {
+		*dst = v
+	}
+}
+
+func (c *Cmd) environ() []string {
+	if c.Env != nil {
+		return c.Env
+	}
+	return os.Environ()
+}
+
+func (c *Cmd) runner() *Runner {
+	if c.Runner == nil {
+		return &Runner{}
+	}
+	return c.Runner
+}
+
+// gate decides on Args quoted as bash text, audits the decision and
+// returns a *RejectedError unless the command may start.
+func (c *Cmd) gate() error {
+	r := c.runner()
+	argv := c.Args
+	if len(argv) == 0 {
+		argv = []string{c.Path}
+	}
+	text, err := quoteBash(argv)
+	if err != nil {
+		return fmt.Errorf("exec: %w", err)
+	}
+	dir, err := filepath.Abs(c.Dir)
+	if err != nil {
+		return fmt.Errorf("exec: dir: %w", err)
+	}
+	p := &plan{req: Request{Argv: argv}, runID: newRunID(), shell: shellcfg.Bash, text: text, argv: argv, cwd: dir}
+	p.dec = gate.Decide(gate.Input{Text: text, Shell: shellcfg.Bash, Cwd: dir, Mode: r.Mode, Policy: r.Policy, Env: c.environ()})
+	c.plan, c.Decision = p, p.dec
+	ctx := c.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	approved, obs, ok := r.approve(ctx, p, decisionObservation(p))
+	c.approved = approved
+	r.append(decisionRecord(p, approved))
+	if !ok {
+		if obs.Status == StatusError {
+			return errors.New("exec: " + obs.Error)
+		}
+		return &RejectedError{Decision: p.dec, NeedsApproval: obs.Status == StatusNeedsApproval}
+	}
+	return nil
+}
+
+func (c *Cmd) prepareSandbox() error {
+	spec, err := c.runner().sandboxSpec(c.plan)
+	if err != nil {
+		return fmt.Errorf("exec: %w", err)
+	}
+	if spec.Profile == sandbox.None {
+		return nil
+	}
+	h, err := sandbox.Prepare(c.inner, spec)
+	if err != nil {
+		return fmt.Errorf("exec: sandbox %s could not be applied, so nothing ran: %w", spec.Profile, err)
+	}
+	c.sb = h
+	return nil
+}
+
+func (c *Cmd) launch() error {
+	enableSubreaper()
+	c.start = time.Now()
+	if err := c.inner.Start(); err != nil {
+		c.closeSandbox()
+		return err
+	}
+	c.Process = c.inner.Process
+	c.tree.started(c.Process.Pid)
+	if c.sb != nil {
+		if err := c.sb.Started(); err != nil {
+			c.tree.kill()
+			c.Wait()
+			return fmt.Errorf("exec: sandbox: %w", err)
+		}
+	}
+	return nil
+}
+
+// cancel is the default Cancel: the whole tree, not just the leader.
+func (c *Cmd) cancel() error {
+	if c.Cancel != nil {
+		return c.Cancel()
+	}
+	c.tree.kill()
+	return nil
+}
+
+// Wait waits for the command to exit, ends what it left behind (so a
+// background process holding its output open does not stall the wait),
+// then waits for its I/O as os/exec does.
+func (c *Cmd) Wait() error {
+	if c.Process == nil {
+		return errors.New("exec: not started")
+	}
+	if c.waited {
+		return errors.New("exec: Wait was already called")
+	}
+	c.waited = true
+	waitExit(c.Process.Pid)
+	c.tree.cleanup()
+	err := c.inner.Wait()
+	c.ProcessState = c.inner.ProcessState
+	c.tree.reaped = true
+	c.tree.cleanup()
+	c.closeSandbox()
+	c.auditRun()
+	return err
+}
+
+func (c *Cmd) closeSandbox() {
+	if c.sb != nil {
+		c.sb.Close()
+		c.sb = nil
+	}
+}
+
+func (c *Cmd) auditRun() {
+	obs := Observation{Status: StatusExited, DurationMS: time.Since(c.start).Milliseconds()}
+	if c.ProcessState != nil {
+		obs.ExitCode, obs.Signal = exitInfo(c.ProcessState)
+	}
+	if c.ctx != nil && c.ctx.Err() != nil {
+		obs.Status = StatusTimedOut
+	}
+	c.runner().append(runRecord(c.plan, c.approved, obs))
+}

@@ -1,0 +1,125 @@
+package exec
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/agentexec/agentexec/gate"
+)
+
+// RunIDEnv is the variable every started command carries, set to its run
+// id: it is how the executor recognises the orphans of a run (processes that
+// left its process group) so it can end them too.
+const RunIDEnv = "AGENTEXEC_RUN_ID"
+
+// DefaultEnvExclude is the exclusion list used when the policy gives none:
+// names that look like credentials. Matching is path.Match on the upper-cased
+// name.
+var DefaultEnvExclude = []string{
+	"*_TOKEN", "*_TOKEN_*", "*SECRET*", "*PASSWORD*", "*PASSWD*", "*_KEY", "*_API_KEY*",
+	"*_PAT", "*CREDENTIAL*", "*_AUTH", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+	"AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AGENTEXEC_AUDIT_KEY*",
+}
+
+// coreEnv are the names kept under inherit "core": enough for programs to
+// find their tools, home, locale and temp directory.
+var coreEnv = []string{
+	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_*", "TZ", "TMPDIR", "TERM",
+	"SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR", "TEMP", "TMP", "USERPROFILE",
+	"APPDATA", "LOCALAPPDATA", "PROGRAMDATA", "PROGRAMFILES",
+}
+
+// defaultSet keeps agents out of pagers and credential prompts. A policy's
+// env.set or the request's env overrides them.
+var defaultSet = map[string]string{
+	"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0",
+}
+
+// buildEnv applies the env policy to base (KEY=VALUE entries): inherit
+// all/core/none, drop excluded names, then set the defaults, the policy's
+// set, the request's additions, TERM under a PTY and the run id, in that
+// order (later wins). The result is sorted for reproducibility.
+func buildEnv(base []string, pol gate.EnvPolicy, add map[string]string, pty bool, runID string) ([]string, error) {
+	if err := checkEnvPolicy(pol); err != nil {
+		return nil, err
+	}
+	exclude := pol.Exclude
+	if exclude == nil {
+		exclude = DefaultEnvExclude
+	}
+	m := map[string]string{}
+	for _, kv := range base {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || !inherited(pol.Inherit, k) || matchAny(exclude, k) {
+			continue
+		}
+		m[k] = v
+	}
+	for _, set := range []map[string]string{defaultSet, pol.Set, add} {
+		for k, v := range set {
+			m[k] = v
+		}
+	}
+	if pty {
+		m["TERM"] = "xterm-256color"
+	}
+	m[RunIDEnv] = runID
+	env := make([]string, 0, len(m))
+	for k, v := range m {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	return env, nil
+}
+
+func checkEnvPolicy(pol gate.EnvPolicy) error {
+	switch pol.Inherit {
+	case "", "all", "core", "none":
+	default:
+		return fmt.Errorf("env.inherit: %q is not all, core or none", pol.Inherit)
+	}
+	for _, p := range pol.Exclude {
+		if _, err := path.Match(p, ""); err != nil {
+			return fmt.Errorf("env.exclude: bad pattern %q: %v", p, err)
+		}
+	}
+	return nil
+}
+
+// checkEnvAdd rejects additions a process cannot receive.
+func checkEnvAdd(add map[string]string) error {
+	for k, v := range add {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return fmt.Errorf("env: bad variable name %q", k)
+		}
+		if strings.ContainsRune(v, 0) {
+			return fmt.Errorf("env: value of %s contains a NUL byte", k)
+		}
+		if k == RunIDEnv {
+			return fmt.Errorf("env: %s is set by agentexec", k)
+		}
+	}
+	return nil
+}
+
+func inherited(mode, name string) bool {
+	switch mode {
+	case "none":
+		return false
+	case "core":
+		return matchAny(coreEnv, name)
+	}
+	return true
+}
+
+func matchAny(patterns []string, name string) bool {
+	up := strings.ToUpper(name)
+	for _, p := range patterns {
+		if ok, _ := path.Match(strings.ToUpper(p), up); ok {
+			return true
+		}
+	}
+	return false
+}

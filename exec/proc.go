@@ -1,0 +1,323 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentexec/agentexec/exec/sandbox"
+)
+
+// run is one started command: the process, its tree, and the readers that
+// drain its output into the captures.
+type run struct {
+	cmd      *osexec.Cmd
+	tree     *tree
+	sb       *sandbox.Handle
+	pty      *os.File    // the PTY master, or nil
+	reads    []*os.File  // read ends the parent drains
+	writes   []*os.File  // write ends the child inherits; closed after start
+	caps     []*capture  // stdout, stderr (or the merged PTY output)
+	live     []io.Writer // live copies of each capture's stream, or nil
+	readers  sync.WaitGroup
+	timedOut bool
+	canceled bool
+}
+
+// execute starts the plan's command and waits for it, filling obs.
+func (r *Runner) execute(ctx context.Context, p *plan, obs Observation, stdout, stderr io.Writer) Observation {
+	start := time.Now()
+	rn, err := r.start(p, &obs, stdout, stderr)
+	if err != nil {
+		obs.Status, obs.Error = StatusError, err.Error()
+		obs.DurationMS = time.Since(start).Milliseconds()
+		return obs
+	}
+	r.wait(ctx, p, rn)
+	obs.DurationMS = time.Since(start).Milliseconds()
+	return rn.observe(obs, p)
+}
+
+// start builds and starts the process. On error nothing is left running
+// and every descriptor is closed.
+func (r *Runner) start(p *plan, obs *Observation, stdout, stderr io.Writer) (*run, error) {
+	spec, err := r.sandboxSpec(p)
+	if err != nil {
+		return nil, err
+	}
+	cmd, err := newCmd(p)
+	if err != nil {
+		return nil, err
+	}
+	rn := &run{cmd: cmd, tree: newTree(p.runID)}
+	if err := rn.setIO(p, stdout, stderr); err != nil {
+		rn.closeAll()
+		return nil, err
+	}
+	setProcAttr(cmd, p.req.PTY)
+	if err := rn.prepareSandbox(spec); err != nil {
+		rn.closeAll()
+		return nil, err
+	}
+	obs.Sandbox = sandboxReport(rn.sb, spec, p.dec.Contain)
+	enableSubreaper()
+	if err := rn.launch(p); err != nil {
+		return nil, err
+	}
+	return rn, nil
+}
+
+// newCmd resolves the program and makes the os/exec command. A relative
+// path with a slash is taken relative to the command's cwd, as a shell
+// would; a bare name is looked up on PATH.
+func newCmd(p *plan) (*osexec.Cmd, error) {
+	name := p.argv[0]
+	if strings.ContainsRune(name, filepath.Separator) && !filepath.IsAbs(name) {
+		name = filepath.Join(p.cwd, name)
+	}
+	path, err := osexec.LookPath(name)
+	if err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	return &osexec.Cmd{Path: path, Args: p.argv, Env: p.env, Dir: p.cwd}, nil
+}
+
+func (rn *run) prepareSandbox(spec sandbox.Spec) error {
+	if spec.Profile == sandbox.None {
+		return nil
+	}
+	h, err := sandbox.Prepare(rn.cmd, spec)
+	if err != nil {
+		return fmt.Errorf("sandbox %s could not be applied, so nothing ran (use --sandbox none to run unsandboxed): %w", spec.Profile, err)
+	}
+	rn.sb = h
+	return nil
+}
+
+func sandboxReport(h *sandbox.Handle, spec sandbox.Spec, contained bool) *SandboxReport {
+	if h == nil {
+		return &SandboxReport{Profile: string(sandbox.None), Network: "on"}
+	}
+	rep := h.Report()
+	return &SandboxReport{
+		Profile: string(rep.Profile), LandlockABI: rep.LandlockABI, Network: rep.Network,
+		Layers: rep.Layers, Contained: contained,
+	}
+}
+
+// launch starts the process and releases the sandbox handle.
+func (rn *run) launch(p *plan) error {
+	if err := rn.cmd.Start(); err != nil {
+		rn.closeAll()
+		rn.closeSandbox()
+		return fmt.Errorf("start: %w", err)
+	}
+	rn.tree.started(rn.cmd.Process.Pid)
+	closeFiles(rn.writes)
+	rn.writes = nil
+	if rn.sb != nil {
+		if err := rn.sb.Started(); err != nil {
+			rn.tree.kill()
+			rn.cmd.Wait()
+			rn.tree.reaped = true
+			rn.tree.cleanup()
+			rn.closeAll()
+			rn.closeSandbox()
+			return fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	rn.startReaders()
+	if rn.pty != nil {
+		go feedPTY(rn.pty, p.req.Stdin)
+	}
+	return nil
+}
+
+// wait waits for the process, ending the whole tree on timeout or
+// cancellation, then kills what the command left behind, drains the output
+// and releases the sandbox.
+func (r *Runner) wait(ctx context.Context, p *plan, rn *run) {
+	done := make(chan struct{})
+	go func() {
+		rn.cmd.Wait()
+		close(done)
+	}()
+	timer := time.NewTimer(p.timeout)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+		rn.timedOut = true
+	case <-ctx.Done():
+		rn.timedOut, rn.canceled = true, true
+	}
+	if rn.timedOut {
+		rn.stop(done, r.grace())
+	}
+	<-done
+	rn.tree.reaped = true
+	rn.tree.cleanup()
+	rn.drain(r.waitDelay())
+	rn.closeSandbox()
+}
+
+// stop is the timeout path: SIGTERM to the group, then after the grace
+// period (or as soon as the leader exits) SIGKILL to every process of the
+// tree, including those that left the group.
+func (rn *run) stop(done <-chan struct{}, grace time.Duration) {
+	rn.tree.terminate()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+	rn.tree.kill()
+}
+
+// drain waits for the readers to reach EOF; after delay it closes the read
+// ends so a reader blocked on a pipe some stranger holds open returns.
+func (rn *run) drain(delay time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		rn.readers.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(delay)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		closeFiles(rn.reads)
+		<-done
+	}
+	rn.closeAll()
+}
+
+func (rn *run) closeSandbox() {
+	if rn.sb != nil {
+		rn.sb.Close()
+		rn.sb = nil
+	}
+}
+
+func (rn *run) closeAll() {
+	closeFiles(rn.writes)
+	closeFiles(rn.reads)
+	rn.writes, rn.reads = nil, nil
+}
+
+func closeFiles(fs []*os.File) {
+	for _, f := range fs {
+		f.Close()
+	}
+}
+
+// setIO wires stdin, stdout and stderr: pipes the parent drains, or a PTY.
+// Stdin is the request's text, or /dev/null so nothing waits for input.
+func (rn *run) setIO(p *plan, stdout, stderr io.Writer) error {
+	if p.req.PTY {
+		return rn.setPTY(p, stdout)
+	}
+	if p.req.Stdin != nil {
+		rn.cmd.Stdin = strings.NewReader(*p.req.Stdin)
+	}
+	for range 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return fmt.Errorf("start: %w", err)
+		}
+		rn.reads, rn.writes = append(rn.reads, r), append(rn.writes, w)
+		rn.caps = append(rn.caps, newCapture(p.max))
+	}
+	rn.cmd.Stdout, rn.cmd.Stderr = rn.writes[0], rn.writes[1]
+	rn.live = []io.Writer{stdout, stderr}
+	return nil
+}
+
+func (rn *run) setPTY(p *plan, stdout io.Writer) error {
+	master, tty, err := openPTY(p.req.Rows, p.req.Cols)
+	if err != nil {
+		return fmt.Errorf("pty: %w", err)
+	}
+	rn.pty = master
+	rn.reads, rn.writes = []*os.File{master}, []*os.File{tty}
+	rn.cmd.Stdin, rn.cmd.Stdout, rn.cmd.Stderr = tty, tty, tty
+	rn.caps = []*capture{newCapture(p.max)}
+	rn.live = []io.Writer{stdout}
+	return nil
+}
+
+func (rn *run) startReaders() {
+	for i, f := range rn.reads {
+		var w io.Writer = rn.caps[i]
+		if live := rn.live[i]; live != nil {
+			w = io.MultiWriter(rn.caps[i], ignoreErrors{live})
+		}
+		rn.readers.Add(1)
+		go func() {
+			defer rn.readers.Done()
+			copyOut(w, f)
+		}()
+	}
+}
+
+// copyOut copies until EOF or an error; a PTY master reports the end of
+// the session as EIO, which is EOF here.
+func copyOut(w io.Writer, r io.Reader) {
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			w.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// ignoreErrors keeps a live copy from stopping the capture when the
+// terminal or caller's writer goes away.
+type ignoreErrors struct{ w io.Writer }
+
+func (w ignoreErrors) Write(p []byte) (int, error) {
+	w.w.Write(p)
+	return len(p), nil
+}
+
+// observe fills the run's outcome into obs.
+func (rn *run) observe(obs Observation, p *plan) Observation {
+	obs.Status = StatusExited
+	if rn.timedOut {
+		obs.Status, obs.TimeoutMS = StatusTimedOut, p.timeout.Milliseconds()
+		if rn.canceled {
+			obs.Error = "canceled"
+		}
+	}
+	if ps := rn.cmd.ProcessState; ps != nil {
+		obs.ExitCode, obs.Signal = exitInfo(ps)
+	}
+	outs := make([]result, len(rn.caps))
+	for i, c := range rn.caps {
+		outs[i] = c.result()
+		obs.Omitted += outs[i].omitted
+	}
+	obs.Truncated = obs.Omitted > 0
+	if rn.pty != nil {
+		obs.Output, obs.StdoutBytes = string(outs[0].kept), outs[0].total
+		return obs
+	}
+	obs.Stdout, obs.StdoutBytes = string(outs[0].kept), outs[0].total
+	obs.Stderr, obs.StderrBytes = string(outs[1].kept), outs[1].total
+	return obs
+}
+
+var errNoPTY = errors.New("a pseudo-terminal is not supported on this system")

@@ -1,0 +1,81 @@
+package exec
+
+import (
+	"os"
+	osexec "os/exec"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+// setProcAttr starts the command in a new process group; the tree is held
+// by a Job Object (see tree).
+func setProcAttr(cmd *osexec.Cmd, _ bool) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP}
+}
+
+// exitInfo returns the exit code; Windows has no signals.
+func exitInfo(ps *os.ProcessState) (*int, string) {
+	code := ps.ExitCode()
+	return &code, ""
+}
+
+// openPTY: ConPTY is not supported yet.
+func openPTY(uint16, uint16) (*os.File, *os.File, error) { return nil, nil, errNoPTY }
+
+func feedPTY(*os.File, *string) {}
+
+func enableSubreaper() {}
+
+// tree is a Job Object that every process of the run belongs to
+// (children inherit the job), so the whole tree ends together. The job is
+// assigned right after start: a process the command spawns in that first
+// instant could escape it, a gap that only CREATE_SUSPENDED would close.
+type tree struct {
+	job    windows.Handle
+	pid    int
+	reaped bool
+}
+
+func waitExit(int) {}
+
+func newTree(string) *tree { return &tree{} }
+
+// started puts the process in a new kill-on-close job.
+func (t *tree) started(pid int) {
+	t.pid = pid
+	job, err := windows.CreateJobObject(nil, nil)
+	if err != nil {
+		return
+	}
+	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{}
+	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+	windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
+		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)))
+	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(pid))
+	if err == nil {
+		windows.AssignProcessToJobObject(job, h)
+		windows.CloseHandle(h)
+	}
+	t.job = job
+}
+
+// terminate: Windows has no soft signal for a console tree; end it.
+func (t *tree) terminate() { t.kill() }
+
+// kill terminates every process in the job.
+func (t *tree) kill() {
+	if t.job != 0 {
+		windows.TerminateJobObject(t.job, 1)
+	}
+}
+
+// cleanup ends what is left in the job and closes it.
+func (t *tree) cleanup() {
+	if t.job != 0 {
+		windows.TerminateJobObject(t.job, 1)
+		windows.CloseHandle(t.job)
+		t.job = 0
+	}
+}

@@ -1,0 +1,250 @@
+package exec
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+func setPdeathsig(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
+
+var subreaperOnce sync.Once
+
+// enableSubreaper makes this process the reaper of its descendants'
+// orphans, so a process that escaped its group (setsid, double fork) is
+// reparented to us, where tree can find it, instead of to init.
+func enableSubreaper() {
+	subreaperOnce.Do(func() { unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
+}
+
+// tree is the set of processes one run started: the leader, its process
+// group, and every descendant, including those that left the group, found
+// through /proc (children of each task, and our own reparented children
+// tagged with the run id).
+type tree struct {
+	runID string
+	tag   []byte // RunIDEnv=runID, as it appears in /proc/PID/environ
+	pid   int    // the leader; also the process group id (Setpgid/Setsid)
+	self  int
+	// reaped is set once the leader was waited for: from then on its pid
+	// (and so the group id) may be reused, so only processes found
+	// individually are signalled.
+	reaped bool
+}
+
+func newTree(runID string) *tree {
+	return &tree{runID: runID, tag: []byte(RunIDEnv + "=" + runID + "\x00"), self: os.Getpid()}
+}
+
+func (t *tree) started(pid int) { t.pid = pid }
+
+// terminate asks the group to stop: SIGTERM, as timeout(1) does.
+func (t *tree) terminate() {
+	t.signalGroup(syscall.SIGTERM)
+	t.signalGroup(syscall.SIGCONT)
+}
+
+// kill ends every process of the tree. Found processes are stopped first
+// and the walk repeats until it finds nothing new, so nothing can fork away
+// while we look; then all get SIGKILL, and the orphans reparented to us are
+// reaped. The leader itself is left for os/exec to reap.
+func (t *tree) kill() {
+	seen := map[int]bool{}
+	for range 50 {
+		t.signalGroup(syscall.SIGSTOP)
+		fresh := 0
+		for _, pid := range t.collect() {
+			if !seen[pid] {
+				seen[pid] = true
+				syscall.Kill(pid, syscall.SIGSTOP)
+				fresh++
+			}
+		}
+		if fresh == 0 {
+			break
+		}
+	}
+	t.signalGroup(syscall.SIGKILL)
+	for pid := range seen {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	t.reap(seen)
+}
+
+func (t *tree) signalGroup(sig syscall.Signal) {
+	if !t.reaped {
+		syscall.Kill(-t.pid, sig)
+	}
+}
+
+// cleanup runs once the leader exited: whatever the command left behind
+// (background jobs, daemons) is ended too. Every survivor is a descendant
+// of one of our children by then (the subreaper sees to it), so the common
+// case, nothing left, costs reading our own children lists.
+func (t *tree) cleanup() {
+	if len(t.collect()) == 0 {
+		return
+	}
+	t.kill()
+}
+
+// waitExit blocks until pid has exited, without reaping it, so leftovers
+// can be ended before os/exec waits for their I/O.
+func waitExit(pid int) {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return
+		}
+	}
+}
+
+// collect returns the live processes of the tree: the leader (while not
+// reaped), our children that belong to this run, and all their
+// descendants.
+func (t *tree) collect() []int {
+	roots := t.orphans()
+	if alive(t.pid) {
+		roots = append(roots, t.pid)
+	}
+	var all []int
+	seen := map[int]bool{t.self: true}
+	for len(roots) > 0 {
+		pid := roots[len(roots)-1]
+		roots = roots[:len(roots)-1]
+		if seen[pid] {
+			continue
+		}
+		seen[pid] = true
+		all = append(all, pid)
+		roots = append(roots, children(pid)...)
+	}
+	return all
+}
+
+// orphans are our children, other than the leader, that belong to this
+// run: tagged with its id, or in its process group or session (which
+// catches a child that cleared its environment but stayed in the group).
+func (t *tree) orphans() []int {
+	var out []int
+	for _, pid := range children(t.self) {
+		if pid != t.pid && t.owns(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+func (t *tree) owns(pid int) bool {
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err == nil && (bytes.HasPrefix(env, t.tag) || bytes.Contains(env, append([]byte{0}, t.tag...))) {
+		return true
+	}
+	st, ok := readStat(pid)
+	return ok && (st.pgrp == t.pid || st.session == t.pid)
+}
+
+// reap waits (up to two seconds) until every killed process is gone,
+// reaping those reparented to us. A process whose parent is another killed
+// process becomes ours only once that parent is dead, hence the loop.
+func (t *tree) reap(pids map[int]bool) {
+	deadline := time.Now().Add(2 * time.Second)
+	for len(pids) > 0 && time.Now().Before(deadline) {
+		for pid := range pids {
+			if pid == t.pid || t.reapOne(pid) {
+				delete(pids, pid)
+			}
+		}
+		if len(pids) > 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// reapOne reports whether pid is gone (reaping it when it is our zombie).
+func (t *tree) reapOne(pid int) bool {
+	st, ok := readStat(pid)
+	if !ok {
+		return true
+	}
+	if st.ppid != t.self || st.state != 'Z' {
+		return false
+	}
+	var ws syscall.WaitStatus
+	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	return got == pid || err == syscall.ECHILD
+}
+
+// children lists the children of every thread of pid
+// (/proc/PID/task/TID/children).
+func children(pid int) []int {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, task := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, task.Name(), "children"))
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+type procStat struct {
+	state               byte
+	ppid, pgrp, session int
+}
+
+// readStat parses /proc/PID/stat; the command name may contain spaces and
+// parentheses, so fields are counted from the last ')'.
+func readStat(pid int) (procStat, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return procStat{}, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 4 || len(f[0]) != 1 {
+		return procStat{}, false
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	pgrp, _ := strconv.Atoi(f[2])
+	sess, _ := strconv.Atoi(f[3])
+	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp, session: sess}, true
+}
+
+// alive reports whether pid exists and is not a zombie.
+func alive(pid int) bool {
+	st, ok := readStat(pid)
+	return ok && st.state != 'Z'
+}
+
+// noEcho turns off the terminal's echo.
+func noEcho(tty *os.File) error {
+	fd := int(tty.Fd())
+	tio, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if err != nil {
+		return err
+	}
+	tio.Lflag &^= unix.ECHO
+	return unix.IoctlSetTermios(fd, unix.TCSETS, tio)
+}

@@ -1,0 +1,43 @@
+//go:build !linux && !windows
+
+package exec
+
+import (
+	"os"
+	"syscall"
+)
+
+// Outside Linux there is no Pdeathsig.
+func setPdeathsig(*syscall.SysProcAttr) {}
+
+// Outside Linux there is no child subreaper: a process that leaves the
+// group (setsid) escapes tree. Use Linux, where the sandbox's PID namespace
+// and the subreaper close that gap.
+func enableSubreaper() {}
+
+// tree is the command's process group.
+type tree struct {
+	pid    int
+	reaped bool
+}
+
+func newTree(string) *tree { return &tree{} }
+
+func (t *tree) started(pid int) { t.pid = pid }
+
+// terminate sends SIGTERM to the group.
+func (t *tree) terminate() { syscall.Kill(-t.pid, syscall.SIGTERM) }
+
+// kill sends SIGKILL to the group.
+func (t *tree) kill() { syscall.Kill(-t.pid, syscall.SIGKILL) }
+
+// cleanup would end what the command left in its group, but once the
+// leader was reaped its pid, and so the group id, may be reused: without a
+// way to tell, nothing is signalled.
+func (t *tree) cleanup() {}
+
+// waitExit is not available: os/exec's Wait does all the waiting.
+func waitExit(int) {}
+
+// noEcho is left undone here: text fed to a PTY is echoed.
+func noEcho(*os.File) error { return nil }
