@@ -175,3 +175,33 @@ func TestAwkLinear(t *testing.T) {
 		t.Errorf("deep parens: %s (%s)", got, why)
 	}
 }
+
+// FuzzAwk checks the awk scanner never panics, is deterministic, and that
+// a system() call or a file-writing option always prevents read-only. The
+// input is the argument list joined with NUL bytes.
+func FuzzAwk(f *testing.F) {
+	for _, tt := range awkCases {
+		f.Add(strings.Join(tt.args, "\x00"))
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		args := strings.Split(in, "\x00")
+		got, why := classifyAwk(args)
+		if again, why2 := classifyAwk(args); again != got || why2 != why {
+			t.Fatalf("not deterministic: %s (%s) then %s (%s)", got, why, again, why2)
+		}
+		if got != ReadOnly && got != Write && got != Unknown {
+			t.Fatalf("invalid class %q", got)
+		}
+		if r, _ := classifyAwk(append([]string{"-o"}, args...)); r != Write {
+			t.Fatalf("-o %q classified %s", args, r)
+		}
+		prog := "BEGIN { system(\"touch x\") }\n" + args[0]
+		if r, _ := classifyAwk([]string{prog}); r == ReadOnly {
+			t.Fatalf("system() before %q classified read-only", args[0])
+		}
+		prog = args[0] + "\nBEGIN { print > \"out\" }"
+		if r, _ := classifyAwk([]string{prog}); r == ReadOnly {
+			t.Fatalf("%q then print > file classified read-only", args[0])
+		}
+	})
+}

@@ -268,3 +268,31 @@ func TestSedLinear(t *testing.T) {
 		t.Errorf("write after many separators: %s", got)
 	}
 }
+
+// FuzzSed checks the sed scanner never panics, is deterministic, and that
+// in-place editing or a leading w command always prevents read-only. The
+// input is the argument list joined with NUL bytes.
+func FuzzSed(f *testing.F) {
+	for _, tt := range sedCases {
+		f.Add(strings.Join(tt.args, "\x00"))
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		args := strings.Split(in, "\x00")
+		got, why := classifySed(args)
+		if again, why2 := classifySed(args); again != got || why2 != why {
+			t.Fatalf("not deterministic: %s (%s) then %s (%s)", got, why, again, why2)
+		}
+		if got != ReadOnly && got != Write && got != Unknown {
+			t.Fatalf("invalid class %q", got)
+		}
+		if r, _ := classifySed(append([]string{"-i"}, args...)); r != Write {
+			t.Fatalf("-i %q classified %s", args, r)
+		}
+		if r, _ := classifySed([]string{"-e", "w /tmp/x", "-e", args[0]}); r == ReadOnly {
+			t.Fatalf("w /tmp/x then %q classified read-only", args[0])
+		}
+		if r, _ := classifySed([]string{"w /tmp/x\n" + args[0]}); r == ReadOnly {
+			t.Fatalf("w /tmp/x newline %q classified read-only", args[0])
+		}
+	})
+}
