@@ -1,6 +1,13 @@
 package gate
 
-import "github.com/agentexec/agentexec/shellcfg"
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/agentexec/agentexec/shellcfg"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // ClassifyOptions are the inputs of a classification besides the text.
 // The zero value classifies bash text with no directory-dependent checks.
@@ -21,6 +28,9 @@ type ClassifyOptions struct {
 	MaxBytes int
 	// MaxDepth caps nesting depth found by the pre-scan (default 256).
 	MaxDepth int
+	// MaxOperators caps the count of | & ; and newlines outside quotes
+	// found by the pre-scan (default 4096).
+	MaxOperators int
 }
 
 // Result is a classification with its evidence.
@@ -41,15 +51,150 @@ type Evidence struct {
 	Text   string `json:"text"`
 	Safety Safety `json:"safety"`
 	Rule   string `json:"rule"`
+	// Detail is a sentence on the fact the rule found.
+	Detail string `json:"detail,omitempty"`
 }
 
 // Classify returns the three-state safety class of a command text.
-// Placeholder until the classifier issue lands: everything is Unknown.
-func Classify(text string, opt ClassifyOptions) Result {
-	return Result{Safety: Unknown, Reason: "classifier not implemented yet"}
+//
+// Read-only means every command the text runs is on a list of commands the
+// rules prove not to change files, processes, git state or the network,
+// used with arguments the rules understand. It does not prove the command
+// is harmless: a read-only command can still read secrets, take a long
+// time, or print a lot, and the proof holds only for the text as given
+// (aliases, functions and PATH are not resolved: every name must be the
+// literal name of a known tool). Write means the text contains positive
+// evidence of a mutation; Unknown means neither could be proved. Any parse
+// error, panic, or input past the size and depth bounds is Unknown.
+func Classify(text string, opt ClassifyOptions) (res Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = verdictResult(Unknown, "panic", fmt.Sprintf("the classifier failed (%v), so nothing is proved", r))
+		}
+	}()
+	switch opt.Shell {
+	case shellcfg.Cmd, shellcfg.PowerShell:
+		return classifyWindows(text, opt.Shell)
+	case "", shellcfg.Bash, shellcfg.Sh:
+	default:
+		return verdictResult(Unknown, "unknown-shell", fmt.Sprintf("shell %q is not one the classifier knows", opt.Shell))
+	}
+	if res, ok := precheck(text, opt); !ok {
+		return res
+	}
+	res = classifyPOSIX(text, opt)
+	if res.Safety == ReadOnly && strings.Contains(text, "\\\n") {
+		res = recheckContinuations(text, opt, res)
+	}
+	return res
 }
 
 // ClassifyInDir classifies bash text as it would run in cwd.
 func ClassifyInDir(text, cwd string) Result {
 	return Classify(text, ClassifyOptions{Shell: shellcfg.Bash, Cwd: cwd})
+}
+
+// precheck applies the bounds and the suspicious-character scan that come
+// before any parsing.
+func precheck(text string, opt ClassifyOptions) (Result, bool) {
+	maxBytes := orDefault(opt.MaxBytes, defaultMaxBytes)
+	if len(text) > maxBytes {
+		return verdictResult(Unknown, "too-long", fmt.Sprintf("command too long: %d bytes is over the %d-byte limit", len(text), maxBytes)), false
+	}
+	if strings.TrimSpace(text) == "" {
+		return verdictResult(Unknown, "empty", "the command is empty"), false
+	}
+	if sus := shellcfg.Scan(text); len(sus) > 0 {
+		r := verdictResult(Unknown, "suspicious-character", fmt.Sprintf("the text contains a %s at byte %d, which may hide what runs", sus[0].Name, sus[0].Offset))
+		r.Evidence[0].Offset, r.Evidence[0].End = sus[0].Offset, sus[0].Offset+1
+		return r, false
+	}
+	maxDepth := orDefault(opt.MaxDepth, defaultMaxDepth)
+	maxOps := orDefault(opt.MaxOperators, defaultMaxOperators)
+	ps := prescan(text, maxDepth, maxOps)
+	switch {
+	case ps.depth > maxDepth:
+		return verdictResult(Unknown, "too-deep", fmt.Sprintf("command nested too deeply: more than %d levels", maxDepth)), false
+	case ps.openers > maxDepth*openersPerDepth:
+		return verdictResult(Unknown, "too-deep", fmt.Sprintf("command has too many nesting tokens: more than %d", maxDepth*openersPerDepth)), false
+	case ps.operators > maxOps:
+		return verdictResult(Unknown, "too-many-operators", fmt.Sprintf("command has too many operators: more than %d", maxOps)), false
+	}
+	return Result{}, true
+}
+
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// recheckContinuations guards against the `"$\<newline>(cmd)"` differential
+// (qwen-code#8582): bash removes every backslash-newline before it looks for
+// `$(`, so the text is classified again with them removed, and any
+// disagreement fails closed.
+func recheckContinuations(text string, opt ClassifyOptions, res Result) Result {
+	joined := strings.ReplaceAll(text, "\\\n", "")
+	again := classifyPOSIX(joined, opt)
+	if again.Safety == ReadOnly {
+		return res
+	}
+	r := verdictResult(Unknown, "line-continuation", "with its backslash-newlines joined the text reads differently, so nothing is proved")
+	r.Evidence = append(r.Evidence, again.Evidence...)
+	return r
+}
+
+var parserPools = map[syntax.LangVariant]*sync.Pool{
+	syntax.LangBash:  newParserPool(syntax.LangBash),
+	syntax.LangPOSIX: newParserPool(syntax.LangPOSIX),
+}
+
+func newParserPool(lang syntax.LangVariant) *sync.Pool {
+	return &sync.Pool{New: func() any {
+		return syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false))
+	}}
+}
+
+// classifyPOSIX parses and walks bash or sh text.
+func classifyPOSIX(text string, opt ClassifyOptions) Result {
+	lang := syntax.LangBash
+	if opt.Shell == shellcfg.Sh {
+		lang = syntax.LangPOSIX
+	}
+	f, err := parse(text, lang)
+	if err != nil {
+		return verdictResult(Unknown, "parse-error", fmt.Sprintf("the text does not parse as %s: %v", lang, err))
+	}
+	if len(f.Stmts) == 0 {
+		return verdictResult(Unknown, "empty", "the command has no statements")
+	}
+	w := newWalker(text, opt, f)
+	w.stmts(f.Stmts)
+	return w.result()
+}
+
+// parse runs a pooled parser. A parser that panicked is dropped rather than
+// returned to the pool, since its state may be poisoned.
+func parse(text string, lang syntax.LangVariant) (f *syntax.File, err error) {
+	pool := parserPools[lang]
+	p := pool.Get().(*syntax.Parser)
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("parser panic: %v", r)
+			return
+		}
+		pool.Put(p)
+	}()
+	return p.Parse(strings.NewReader(text), "")
+}
+
+// verdictResult is a Result with one piece of evidence covering nothing in
+// particular: a finding reached before or instead of the walk.
+func verdictResult(s Safety, rule, detail string) Result {
+	return Result{
+		Safety:   s,
+		Reason:   detail + " (rule: " + rule + ")",
+		Evidence: []Evidence{{Safety: s, Rule: rule, Detail: detail}},
+	}
 }
