@@ -44,21 +44,21 @@ var gitCommitValues = toSet("-C", "-c", "-F", "-m", "-t", "--author", "--cleanup
 
 // gitHelperOptions make read-only subcommands run a program.
 var gitHelperOptions = map[string]string{
-	"ext-diff":              "runs the external diff program",
-	"textconv":              "runs textconv filters",
-	"filters":               "runs clean/smudge filters",
-	"show-signature":        "runs gpg to verify signatures",
-	"open-files-in-pager":   "opens matches in a pager program",
-	"paginate":              "runs a pager",
-	"exec":                  "runs a program",
-	"upload-pack":           "runs an upload-pack program",
-	"alternate-refs":        "runs core.alternateRefsCommand",
-	"remote":                "contacts a remote",
-	"verify":                "runs gpg to verify signatures",
-	"verify-signatures":     "runs gpg to verify signatures",
-	"gpg-sign":              "runs gpg",
-	"output":                "",
-	"output-directory":      "",
+	"ext-diff":            "runs the external diff program",
+	"textconv":            "runs textconv filters",
+	"filters":             "runs clean/smudge filters",
+	"show-signature":      "runs gpg to verify signatures",
+	"open-files-in-pager": "opens matches in a pager program",
+	"paginate":            "runs a pager",
+	"exec":                "runs a program",
+	"upload-pack":         "runs an upload-pack program",
+	"alternate-refs":      "runs core.alternateRefsCommand",
+	"remote":              "contacts a remote",
+	"verify":              "runs gpg to verify signatures",
+	"verify-signatures":   "runs gpg to verify signatures",
+	"gpg-sign":            "runs gpg",
+	"output":              "",
+	"output-directory":    "",
 }
 
 func gitCommandRule(w *walker, a argv) finding {
