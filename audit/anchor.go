@@ -73,8 +73,13 @@ func readAnchors(path string) (map[uint64]anchorRef, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return parseAnchors(path, f)
+}
+
+// parseAnchors reads anchors from rd; path names it in errors.
+func parseAnchors(path string, rd io.Reader) (map[uint64]anchorRef, error) {
 	anchors := map[uint64]anchorRef{}
-	r := bufio.NewReader(f)
+	r := bufio.NewReader(rd)
 	for n := 1; ; n++ {
 		b, err := r.ReadBytes('\n')
 		if err == io.EOF {

@@ -109,7 +109,7 @@ func Verify(path string, opt VerifyOptions) (*Report, error) {
 			return rep, err
 		}
 	}
-	if err := v.pastEnd(path + ".anchors"); err != nil {
+	if err := v.pastEnd(path+".anchors", torn); err != nil {
 		return rep, err
 	}
 	if torn != nil {
@@ -137,8 +137,13 @@ func (v *verifier) file(path string, last bool) error {
 		return err
 	}
 	defer f.Close()
+	return v.lines(path, f, last)
+}
+
+// lines verifies the lines of one file read from rd.
+func (v *verifier) lines(path string, rd io.Reader, last bool) error {
 	v.lastFile, v.lastLine = path, 0
-	r := bufio.NewReaderSize(f, 64<<10)
+	r := bufio.NewReaderSize(rd, 64<<10)
 	for n := 1; ; n++ {
 		b, err := r.ReadBytes('\n')
 		switch {
@@ -248,7 +253,10 @@ func (v *verifier) anchor(rec *Record) string {
 
 // pastEnd reports an anchor beyond the last record: records were cut off
 // the end of the log.
-func (v *verifier) pastEnd(anchorsPath string) error {
+//
+// When the log ends torn, the break is named at the torn line: the anchor
+// vouches for a record that is no longer whole.
+func (v *verifier) pastEnd(anchorsPath string, torn error) error {
 	var worst *anchorRef
 	for _, a := range v.anchors {
 		if a.Seq > v.rep.LastSeq && (worst == nil || a.Seq > worst.Seq) {
@@ -258,9 +266,15 @@ func (v *verifier) pastEnd(anchorsPath string) error {
 	if worst == nil {
 		return nil
 	}
-	return &ChainError{File: v.lastFile, Line: v.lastLine, Seq: v.rep.LastSeq,
+	e := &ChainError{File: v.lastFile, Line: v.lastLine, Seq: v.rep.LastSeq,
 		Reason: fmt.Sprintf("log ends at seq %d, but %s line %d anchors seq %d (records were cut off the end)",
 			v.rep.LastSeq, filepath.Base(anchorsPath), worst.line, worst.Seq)}
+	var ce *ChainError
+	if errors.As(torn, &ce) {
+		e.File, e.Line = ce.File, ce.Line
+		e.Reason = "torn last line, and " + e.Reason
+	}
+	return e
 }
 
 // VerifyTargets expands verify's arguments: a directory stands for every

@@ -148,6 +148,10 @@ func (r wordRedactor) redact(tool, w string, i int) (next bool) {
 		}
 		return r.setNext(i, Redacted)
 	}
+	if name, ok := secretAssignment(w); ok {
+		r.set(i, name+"="+Redacted)
+		return false
+	}
 	switch tool {
 	case "mysql":
 		r.attached(w, "-p", i)
@@ -176,8 +180,10 @@ func (r wordRedactor) attached(w, flag string, i int) {
 	}
 }
 
+// setNext redacts word i+1, unless it looks like the next flag (a boolean
+// flag like --with-token has no value).
 func (r wordRedactor) setNext(i int, w string) bool {
-	if i+1 >= r.n {
+	if i+1 >= r.n || strings.HasPrefix(r.word(i+1), "-") {
 		return false
 	}
 	r.set(i+1, w)
@@ -228,6 +234,22 @@ func secretFlag(w string) (name string, hasValue, ok bool) {
 	}
 	return m[1], m[2] != "", true
 }
+
+var secretAssignRE = regexp.MustCompile(`^(?i)([a-z_][a-z0-9_]*)=[^$]`)
+
+// secretAssignment reports whether the whole word w assigns to a
+// secret-looking name (see secretName), so the whole rest of the word,
+// spaces and quotes included, is the secret.
+func secretAssignment(w string) (name string, ok bool) {
+	m := secretAssignRE.FindStringSubmatch(w)
+	if m == nil || !secretName.MatchString(m[1]) || w[len(m[1])+1:] == Redacted {
+		return "", false
+	}
+	return m[1], true
+}
+
+// secretName matches the names whose assigned values are secrets.
+var secretName = regexp.MustCompile(`^(?i)(?:[a-z0-9_]*(?:secret|passw(?:or)?d|credentials?)[a-z0-9_]*|[a-z0-9_]*(?:token|_key|apikey|_pass|_pwd))$`)
 
 var registryTools = map[string]bool{
 	"docker": true, "podman": true, "nerdctl": true, "buildah": true,
