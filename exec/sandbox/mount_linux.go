@@ -31,7 +31,7 @@ func parseMountinfo(line string) (mountEntry, bool) {
 			break
 		}
 	}
-	if len(f) < 5 || sep < 0 || sep+3 > len(f) {
+	if len(f) < 5 || sep < 0 || sep+3 >= len(f) {
 		return mountEntry{}, false
 	}
 	return mountEntry{point: unescapeOctal(f[4]), fstype: f[sep+1], superOpts: f[sep+3]}, true

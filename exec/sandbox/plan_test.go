@@ -1,0 +1,91 @@
+package sandbox
+
+import (
+	"errors"
+	"slices"
+	"testing"
+)
+
+var fullCaps = Capabilities{OS: "linux", Root: true, LandlockABI: 7, MountNS: true, NetNS: true, PIDNS: true, CgroupPids: "v1", Seccomp: true}
+
+func TestMakePlan(t *testing.T) {
+	tests := []struct {
+		name    string
+		spec    Spec
+		caps    func(*Capabilities)
+		feature string // the missing feature, or "" for success
+		network string
+		layers  []string
+	}{
+		{name: "full, network off", spec: Spec{Profile: WorkspaceWrite}, network: "netns+seccomp",
+			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "netns", "seccomp", "seccomp-net", "pidns", "cgroup-pids"}},
+		{name: "full, network on", spec: Spec{Profile: ReadOnly, Network: true}, network: "on",
+			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "seccomp", "pidns", "cgroup-pids"}},
+		{name: "newer kernel asks ABI 7", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.LandlockABI = 9 }, network: "netns+seccomp"},
+		{name: "non-root uses userns", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.Root = false; c.UserNS = true }, network: "netns+seccomp"},
+		{name: "no netns, seccomp cuts", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.NetNS = false }, network: "seccomp"},
+		{name: "no seccomp, netns cuts", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.Seccomp = false }, network: "netns"},
+		{name: "no landlock", spec: Spec{Profile: WorkspaceWrite}, caps: func(c *Capabilities) { c.LandlockABI = 0 }, feature: "landlock"},
+		{name: "no landlock, read-only", spec: Spec{Profile: ReadOnly, Network: true}, caps: func(c *Capabilities) { c.LandlockABI = 0 }, feature: "landlock"},
+		{name: "no mount ns", spec: Spec{Profile: WorkspaceWrite}, caps: func(c *Capabilities) { c.MountNS = false }, feature: "mount namespace"},
+		{name: "no network cut", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.NetNS, c.Seccomp = false, false }, feature: "network cut"},
+		{name: "no network cut needed", spec: Spec{Profile: ReadOnly, Network: true}, caps: func(c *Capabilities) { c.NetNS, c.Seccomp = false, false }, network: "on"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			caps := fullCaps
+			if tt.caps != nil {
+				tt.caps(&caps)
+			}
+			p, err := makePlan(tt.spec, caps)
+			if tt.feature != "" {
+				var ue *UnavailableError
+				if !errors.As(err, &ue) || ue.Feature != tt.feature || ue.Profile != tt.spec.Profile {
+					t.Fatalf("want UnavailableError for %q, got %v", tt.feature, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := p.report(tt.spec)
+			if r.Network != tt.network || r.LandlockABI != 7 {
+				t.Errorf("report %+v", r)
+			}
+			if tt.layers != nil && !slices.Equal(r.Layers, tt.layers) {
+				t.Errorf("layers %v, want %v", r.Layers, tt.layers)
+			}
+			if p.UserNS == caps.Root {
+				t.Errorf("UserNS %v for root %v", p.UserNS, caps.Root)
+			}
+		})
+	}
+}
+
+func TestCheckSpec(t *testing.T) {
+	tests := []struct {
+		spec Spec
+		ok   bool
+	}{
+		{Spec{Profile: ReadOnly}, true},
+		{Spec{Profile: WorkspaceWrite, WritableRoots: []string{"/a"}, ProtectedPaths: []string{"/a/b"}}, true},
+		{Spec{Profile: "rw"}, false},
+		{Spec{Profile: ""}, false},
+		{Spec{Profile: WorkspaceWrite, WritableRoots: []string{"rel"}}, false},
+		{Spec{Profile: WorkspaceWrite, ReadableRoots: []string{"./x"}}, false},
+		{Spec{Profile: WorkspaceWrite, ProtectedPaths: []string{""}}, false},
+	}
+	for _, tt := range tests {
+		if err := checkSpec(tt.spec); (err == nil) != tt.ok {
+			t.Errorf("checkSpec(%+v) = %v", tt.spec, err)
+		}
+	}
+}
+
+func TestUnavailableErrorMessage(t *testing.T) {
+	err := error(&UnavailableError{Profile: ReadOnly, Feature: "landlock", Reason: "kernel too old"})
+	want := "sandbox: read-only needs landlock: kernel too old (choose sandbox none to run without it)"
+	if err.Error() != want {
+		t.Errorf("got %q", err)
+	}
+}

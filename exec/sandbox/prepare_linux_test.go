@@ -1,0 +1,150 @@
+package sandbox
+
+import (
+	"errors"
+	"os/exec"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestMissingFeature forces a host without a feature and checks that
+// Prepare refuses, names the feature and leaves cmd alone.
+func TestMissingFeature(t *testing.T) {
+	tests := []struct {
+		name, feature string
+		spec          Spec
+		caps          func(*Capabilities)
+	}{
+		{"no landlock", "landlock", Spec{Profile: WorkspaceWrite}, func(c *Capabilities) { c.LandlockABI = 0 }},
+		{"no mount ns", "mount namespace", Spec{Profile: ReadOnly}, func(c *Capabilities) { c.MountNS = false }},
+		{"no network cut", "network cut", Spec{Profile: ReadOnly}, func(c *Capabilities) { c.NetNS, c.Seccomp = false, false }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func(f func() Capabilities) { detectCaps = f }(detectCaps)
+			detectCaps = func() Capabilities { c := fullCaps; tt.caps(&c); return c }
+			cmd := exec.Command("/bin/true")
+			before := *cmd
+			h, err := Prepare(cmd, tt.spec)
+			var ue *UnavailableError
+			if h != nil || !errors.As(err, &ue) || ue.Feature != tt.feature || !strings.Contains(err.Error(), tt.feature) {
+				t.Fatalf("want an error naming %q, got %v", tt.feature, err)
+			}
+			if cmd.Path != before.Path || !reflect.DeepEqual(cmd.Args, before.Args) || cmd.SysProcAttr != nil {
+				t.Error("a refused Prepare changed cmd")
+			}
+		})
+	}
+}
+
+func TestNoneChangesNothing(t *testing.T) {
+	cmd := exec.Command("/bin/sh", "-c", "exit 3")
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = attr
+	h, err := Prepare(cmd, Spec{Profile: None})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmd.Path != "/bin/sh" || cmd.SysProcAttr != attr || attr.Cloneflags != 0 || len(cmd.ExtraFiles) != 0 {
+		t.Fatalf("None changed cmd: %+v", cmd)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Started(); err != nil {
+		t.Fatal(err)
+	}
+	if cmd.Wait(); cmd.ProcessState.ExitCode() != 3 {
+		t.Errorf("exit %d", cmd.ProcessState.ExitCode())
+	}
+	if r := h.Report(); r.Profile != None || r.Network != "on" || len(r.Layers) != 0 {
+		t.Errorf("report %+v", r)
+	}
+	if err := h.Close(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestSysProcAttrMerged checks that Prepare keeps what the caller set.
+func TestSysProcAttrMerged(t *testing.T) {
+	requireSandbox(t)
+	ws, _ := workspace(t)
+	cmd := exec.Command("/bin/true")
+	cmd.Dir = ws
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	h, err := Prepare(cmd, Spec{Profile: WorkspaceWrite, Cwd: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	a := cmd.SysProcAttr
+	if !a.Setpgid || a.Pdeathsig != syscall.SIGKILL || a.Cloneflags&syscall.CLONE_NEWNS == 0 {
+		t.Errorf("SysProcAttr not merged: %+v", a)
+	}
+	if cmd.Path != "/proc/self/exe" || cmd.Args[0] != trampolineName || len(cmd.Env) != 0 {
+		t.Errorf("cmd not rewritten: %q %q %q", cmd.Path, cmd.Args, cmd.Env)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Started(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseMountinfo(t *testing.T) {
+	tests := []struct {
+		line string
+		want mountEntry
+		ok   bool
+	}{
+		{`22 1 253:0 / / rw,relatime shared:1 - ext4 /dev/vda rw,discard`, mountEntry{"/", "ext4", "rw,discard"}, true},
+		{`30 22 0:26 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids`, mountEntry{"/sys/fs/cgroup/pids", "cgroup", "rw,pids"}, true},
+		{`31 22 0:27 / /mnt/a\040b rw - tmpfs tmpfs rw`, mountEntry{"/mnt/a b", "tmpfs", "rw"}, true},
+		{`31 22 0:27 / /mnt/a\\b rw - tmpfs tmpfs rw`, mountEntry{`/mnt/a\\b`, "tmpfs", "rw"}, true},
+		{`31 22 0:27 / /x rw master:1 propagate_from:2 - tmpfs tmpfs rw`, mountEntry{"/x", "tmpfs", "rw"}, true},
+		{`31 22 0:27 / /x rw tmpfs tmpfs rw`, mountEntry{}, false},
+		{``, mountEntry{}, false},
+		{`- - - - - - -`, mountEntry{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := parseMountinfo(tt.line)
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("parseMountinfo(%q) = %+v, %v; want %+v, %v", tt.line, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func FuzzParseMountinfo(f *testing.F) {
+	f.Add(`22 1 253:0 / / rw,relatime shared:1 - ext4 /dev/vda rw,discard`)
+	f.Add(`31 22 0:27 / /mnt/a\040b rw - tmpfs tmpfs rw`)
+	f.Add(`\`)
+	f.Fuzz(func(t *testing.T, line string) {
+		m, ok := parseMountinfo(line)
+		if ok && (m.point == "" || m.fstype == "") {
+			t.Errorf("accepted %q with empty fields: %+v", line, m)
+		}
+		if !strings.Contains(line, `\`) && ok && !strings.Contains(line, m.point) {
+			t.Errorf("mount point %q not in %q", m.point, line)
+		}
+	})
+}
+
+func TestWithin(t *testing.T) {
+	tests := []struct {
+		p, root string
+		want    bool
+	}{
+		{"/a/b", "/a", true}, {"/a", "/a", true}, {"/ab", "/a", false}, {"/", "/a", false}, {"/x", "/", true},
+	}
+	for _, tt := range tests {
+		if got := within(tt.p, tt.root); got != tt.want {
+			t.Errorf("within(%q, %q) = %v", tt.p, tt.root, got)
+		}
+	}
+}
