@@ -316,7 +316,7 @@ func checkName(name string) (finding, bool) {
 		return finding{Unknown, "dynamic-command-name", "the command name is empty"}, true
 	case strings.Contains(name, "/"):
 		return finding{Unknown, "path-command", fmt.Sprintf("`%s` is a path; commands match only by their literal name", name)}, true
-	case strings.ContainsAny(name, "*?["):
+	case strings.ContainsAny(name, "*?[") && name != "[" && name != "[[":
 		return finding{Unknown, "glob-command-name", fmt.Sprintf("the command name `%s` is a glob pattern", name)}, true
 	}
 	return finding{}, false
