@@ -267,8 +267,13 @@ func addCloneFlags(a *syscall.SysProcAttr, p plan) {
 		a.Cloneflags |= unix.CLONE_NEWNET
 	}
 	if p.UserNS {
+		// The uid keeps its number inside (files keep their owners), so
+		// the trampoline is not root there and would lose its namespace
+		// capabilities at exec: it keeps the two it needs as ambient ones
+		// and drops them before it execs the command.
 		a.Cloneflags |= unix.CLONE_NEWUSER
 		setIDMaps(a)
+		a.AmbientCaps = append(a.AmbientCaps, unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP)
 	}
 }
 
