@@ -1,6 +1,8 @@
 package gate
 
-import "github.com/agentexec/agentexec/shellcfg"
+import (
+	"github.com/agentexec/agentexec/shellcfg"
+)
 
 // Action is what the gate decided.
 type Action string
@@ -25,11 +27,20 @@ type BlacklistEntry struct {
 	Reason string `json:"reason"`
 }
 
+// The values of Decision.RuleDecision besides the three actions.
+const RuleNone = "none"
+
 // Decision is the gate's verdict on one command.
 type Decision struct {
 	Action Action `json:"decision"`
-	// RuleDecision is what the permission rules alone said (allow, ask,
-	// deny, or none when no rule matched), before mode and classifier.
+	// RuleDecision is what the permission rules alone said, before mode
+	// and classifier: "deny" when a deny rule matched any segment (or any
+	// command the parser found, spelt canonically), else "ask" when an ask
+	// rule did, else "allow" when every segment and every parsed command
+	// matched an allow rule, else "none" — also when some segments were
+	// allowed and others matched nothing, or when allow rules could not
+	// apply (suspicious characters, unbalanced quotes, too many segments,
+	// text that does not parse).
 	RuleDecision string             `json:"rule_decision"`
 	Safety       Safety             `json:"safety"`
 	Segments     []string           `json:"segments"`
@@ -48,33 +59,174 @@ type Decision struct {
 // it: no process starts and nothing but git configuration files is read.
 type Input struct {
 	Text   string
-	Shell  shellcfg.ShellType
+	Shell  shellcfg.ShellType // "" means bash
 	Cwd    string
 	Mode   Mode // "" means the policy's mode, else default
 	Policy *Policy
 	Env    []string
 }
 
-// Decide turns a command into allow / ask / deny.
-// Placeholder until the rules issue lands: classify, then apply the mode.
-func Decide(in Input) Decision {
+// resolveMode is the mode a decision uses.
+func (in Input) resolveMode() Mode {
 	mode := in.Mode
 	if mode == "" && in.Policy != nil {
 		mode = in.Policy.Mode
 	}
-	if mode == "" {
-		mode = ModeDefault
+	if m, err := ParseMode(string(mode)); err == nil {
+		return m
 	}
-	res := Classify(in.Text, ClassifyOptions{Shell: in.Shell, Cwd: in.Cwd, Env: in.Env})
-	d := Decision{Safety: res.Safety, Segments: []string{in.Text}, RuleDecision: "none", Mode: mode, Shell: in.Shell, Class: res}
-	switch {
-	case mode == ModeYolo || res.Safety == ReadOnly:
-		d.Action = Allow
-	case mode == ModePlan && res.Safety == Write:
-		d.Action = Deny
-	default:
+	return ModePlan // an invalid mode fails closed to the strictest
+}
+
+func (in Input) shell() shellcfg.ShellType {
+	if in.Shell == "" {
+		return shellcfg.Bash
+	}
+	return in.Shell
+}
+
+// Decide turns a command into allow / ask / deny, in this order:
+//
+//  1. text that cannot run at all (NUL, invalid UTF-8, empty) is denied;
+//  2. the blacklist denies catastrophic commands in every mode;
+//  3. a deny rule matching any segment denies in every mode;
+//  4. the mode decides with the rules' verdict and the classifier's class
+//     (see decideMode).
+func Decide(in Input) Decision {
+	mode, shell := in.resolveMode(), in.shell()
+	d := Decision{Mode: mode, Shell: shell, RuleDecision: RuleNone, Safety: Unknown, Segments: []string{}}
+	if err := shellcfg.Validate(in.Text); err != nil {
+		return d.deny(reasonInvalid(err))
+	}
+	cp, err := in.Policy.rulesFor()
+	if err != nil {
 		d.Action = Ask
+		d.Reason = reasonPolicyError(err)
+		return d
 	}
-	d.Reason = "placeholder decision: " + res.Reason
+	seg := Split(in.Text, shell)
+	if seg.Segments != nil {
+		d.Segments = seg.Segments
+	}
+	facts := analyzeCalls(in.Text)
+	d.Class = Classify(in.Text, ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, ReadOnlyCommands: in.readOnly()})
+	d.Safety = d.Class.Safety.norm()
+	if e := checkBlacklist(in.Text, seg.Segments, facts.canonAll(), cp.extras); e != nil {
+		d.Blacklist = e
+		return d.deny(reasonBlacklist(e))
+	}
+	rv := evalRules(cp.rules, in.Text, shell, seg, facts)
+	d.RuleDecision = rv.decision
+	d.Rule = rv.ref()
+	return decideMode(d, rv, facts, in.Policy)
+}
+
+func (in Input) readOnly() []string {
+	if in.Policy == nil {
+		return nil
+	}
+	return in.Policy.ReadOnlyCommands
+}
+
+func (d Decision) deny(reason string) Decision {
+	d.Action, d.Reason = Deny, reason
 	return d
+}
+
+func (d Decision) ask(reason string) Decision {
+	d.Action, d.Reason = Ask, reason
+	return d
+}
+
+func (d Decision) allow(reason string) Decision {
+	d.Action, d.Reason = Allow, reason
+	return d
+}
+
+// canonAll lists every canonical spelling of every parsed command.
+func (fa astFacts) canonAll() []string {
+	var out []string
+	for _, c := range fa.calls {
+		out = append(out, c.canon...)
+	}
+	return out
+}
+
+// decideMode applies the mode. A deny rule denies everywhere. plan: write
+// is denied, an ask rule or anything not read-only asks once (or runs
+// contained when the policy says unknown: contain), read-only runs; allow
+// rules do not lift plan. default: an ask rule asks, rules that allow every
+// segment allow, read-only runs, the rest asks. yolo: an explicit ask
+// rule still asks, and so do a dynamic command name, text the parser
+// cannot read (the blacklist could not see it) and too many segments;
+// everything else runs.
+func decideMode(d Decision, rv ruleVerdict, fa astFacts, p *Policy) Decision {
+	if rv.decision == string(Deny) {
+		return d.deny(reasonDenyRule(rv.rule))
+	}
+	switch d.Mode {
+	case ModePlan:
+		return decidePlan(d, rv, p)
+	case ModeYolo:
+		return decideYolo(d, rv, fa)
+	}
+	return decideDefault(d, rv, fa)
+}
+
+func decidePlan(d Decision, rv ruleVerdict, p *Policy) Decision {
+	switch {
+	case d.Safety == Write:
+		return d.deny(reasonPlanWrite(d))
+	case rv.decision == string(Ask):
+		d.OneOff = true
+		return d.ask(reasonAskRule(rv.rule, true))
+	case rv.blocked == blockCapped:
+		d.OneOff = true
+		return d.ask(reasonCapped(len(d.Segments), true))
+	case d.Safety == ReadOnly:
+		return d.allow(reasonReadOnly(d, "plan"))
+	case p != nil && p.Unknown == "contain":
+		d.Contain = true
+		return d.allow(reasonContain(d))
+	}
+	d.OneOff = true
+	return d.ask(reasonPlanUnknown(d))
+}
+
+func decideYolo(d Decision, rv ruleVerdict, fa astFacts) Decision {
+	switch {
+	case rv.decision == string(Ask):
+		return d.ask(reasonAskRule(rv.rule, false))
+	case rv.blocked == blockCapped:
+		return d.ask(reasonCapped(len(d.Segments), false))
+	case fa.dynamic != "":
+		return d.ask(reasonDynamic(fa.dynamic))
+	case d.Shell.IsPOSIX() && !fa.parsed:
+		return d.ask(reasonYoloUnparsed())
+	}
+	return d.allow(reasonYolo(d))
+}
+
+func decideDefault(d Decision, rv ruleVerdict, fa astFacts) Decision {
+	switch {
+	case rv.decision == string(Ask):
+		return d.ask(reasonAskRule(rv.rule, false))
+	case rv.blocked == blockCapped:
+		return d.ask(reasonCapped(len(d.Segments), false))
+	case rv.decision == string(Allow):
+		return d.allow(reasonAllowRule(rv.rule, len(d.Segments)))
+	case d.Safety == ReadOnly:
+		return d.allow(reasonReadOnly(d, "default"))
+	}
+	if fa.parsed && d.Shell.IsPOSIX() {
+		d.Suggestions = suggestFor(fa.calls)
+	}
+	if rv.blocked == blockSuspicious {
+		d.Suggestions = nil
+		return d.ask(reasonSuspicious(rv.detail))
+	}
+	if d.Safety == Write {
+		return d.ask(reasonAskWrite(d, rv))
+	}
+	return d.ask(reasonAskUnknown(d, rv))
 }

@@ -1,9 +1,14 @@
 package gate
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -27,6 +32,16 @@ type Policy struct {
 
 	// Source is the file the policy was loaded from ("" when built in code).
 	Source string `json:"-"`
+
+	// compiled holds the parsed rules; set by ParsePolicy and With. A
+	// Policy built in code is compiled on each Decide instead.
+	compiled *compiledPolicy
+}
+
+// compiledPolicy is what Decide needs from a Policy, parsed once.
+type compiledPolicy struct {
+	rules  *ruleSet
+	extras []blacklistExtra
 }
 
 // Permissions holds the Bash(...) rule texts as users write them.
@@ -107,8 +122,8 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 }
 
 // LoadPolicy reads a policy file: agentexec's own format or the settings
-// file of Claude Code / Qwen Code / Gemini CLI (only its permissions block
-// matters). Errors name the file.
+// file of Claude Code / Qwen Code (only its permissions block matters).
+// Errors name the file. See ParsePolicy for how the two are told apart.
 func LoadPolicy(path string) (*Policy, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -117,24 +132,221 @@ func LoadPolicy(path string) (*Policy, error) {
 	return ParsePolicy(data, path)
 }
 
+// agentexecKeys are the top-level keys of agentexec's own format.
+var agentexecKeys = map[string]bool{
+	"permissions": true, "mode": true, "read_only_commands": true, "unknown": true,
+	"sandbox": true, "blacklist": true, "env": true, "output": true,
+	"timeout": true, "audit": true, "$schema": true,
+}
+
 // ParsePolicy parses policy JSON; source names it in errors and rule
 // provenance.
+//
+// A file is read as a Claude Code / Qwen Code settings file when its base
+// name is settings.json or settings.local.json, when its permissions block
+// has a key agentexec does not use (defaultMode, additionalDirectories, …),
+// or when it has any top-level key that is not one of agentexec's
+// (permissions, mode, read_only_commands, unknown, sandbox, blacklist, env,
+// output, timeout, audit, $schema). From a settings file only
+// permissions.allow/ask/deny and permissions.defaultMode are read (plan →
+// plan, bypassPermissions → yolo, anything else → default); rules of other
+// tools (Read(...), WebFetch, mcp__…) are ignored, as they belong to those
+// tools. Everything else is agentexec's own format, decoded strictly: an
+// unknown field anywhere is an error naming it, and a rule of another tool
+// is an error. A malformed Bash(...) rule is an error in both.
 func ParsePolicy(data []byte, source string) (*Policy, error) {
-	p := &Policy{}
-	if err := json.Unmarshal(data, p); err != nil {
+	settings, err := isSettingsFile(data, source)
+	if err != nil {
+		return nil, fmt.Errorf("policy %s: %v", source, err)
+	}
+	var p *Policy
+	if settings {
+		p, err = parseSettings(data)
+	} else {
+		p, err = parseOwn(data)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("policy %s: %v", source, err)
 	}
 	p.Source = source
+	if err := p.validate(!settings); err != nil {
+		return nil, fmt.Errorf("policy %s: %w", source, err)
+	}
+	return p, nil
+}
+
+func isSettingsFile(data []byte, source string) (bool, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return false, jsonError(err)
+	}
+	base := filepath.Base(source)
+	if base == "settings.json" || base == "settings.local.json" {
+		return true, nil
+	}
+	for k := range top {
+		if !agentexecKeys[k] {
+			return true, nil
+		}
+	}
+	var perms map[string]json.RawMessage
+	if raw, ok := top["permissions"]; ok && json.Unmarshal(raw, &perms) == nil {
+		for k := range perms {
+			if k != "allow" && k != "ask" && k != "deny" {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// parseOwn decodes agentexec's format, refusing unknown fields.
+func parseOwn(data []byte) (*Policy, error) {
+	p := &Policy{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(p); err != nil {
+		return nil, jsonError(err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("trailing data after the JSON object")
+	}
+	return p, nil
+}
+
+// settingsFile is the part of a Claude Code / Qwen Code settings file
+// agentexec reads.
+type settingsFile struct {
+	Permissions struct {
+		Allow       []string `json:"allow"`
+		Ask         []string `json:"ask"`
+		Deny        []string `json:"deny"`
+		DefaultMode string   `json:"defaultMode"`
+	} `json:"permissions"`
+}
+
+func parseSettings(data []byte) (*Policy, error) {
+	var sf settingsFile
+	if err := json.Unmarshal(data, &sf); err != nil {
+		return nil, jsonError(err)
+	}
+	p := &Policy{Permissions: Permissions{Allow: sf.Permissions.Allow, Ask: sf.Permissions.Ask, Deny: sf.Permissions.Deny}}
+	switch sf.Permissions.DefaultMode {
+	case "plan":
+		p.Mode = ModePlan
+	case "bypassPermissions":
+		p.Mode = ModeYolo
+	default:
+		p.Mode = ModeDefault
+	}
+	return p, nil
+}
+
+// jsonError turns encoding/json's errors into ones naming the field.
+func jsonError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Errorf("field %s: want %s, got JSON %s", te.Field, te.Type, te.Value)
+	}
+	if msg, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return fmt.Errorf("unknown field %s", msg)
+	}
+	return err
+}
+
+// validate checks the mode and unknown fields and compiles the rules.
+func (p *Policy) validate(strict bool) error {
 	if _, err := ParseMode(string(p.Mode)); err != nil {
-		return nil, fmt.Errorf("policy %s: %v", source, err)
+		return err
 	}
 	switch strings.TrimSpace(p.Unknown) {
 	case "", "ask", "contain":
 	default:
-		return nil, fmt.Errorf("policy %s: unknown: %q is not ask or contain", source, p.Unknown)
+		return fmt.Errorf("unknown: %q is not ask or contain", p.Unknown)
 	}
-	if err := p.compile(); err != nil {
-		return nil, fmt.Errorf("policy %s: %w", source, err)
+	for i, n := range p.ReadOnlyCommands {
+		if strings.TrimSpace(n) == "" || strings.ContainsAny(n, " \t\n") {
+			return fmt.Errorf("read_only_commands[%d]: %q is not a command name", i, n)
+		}
 	}
-	return p, nil
+	c, err := compilePolicy(p, strict)
+	if err != nil {
+		return err
+	}
+	p.compiled = c
+	return nil
+}
+
+func compilePolicy(p *Policy, strict bool) (*compiledPolicy, error) {
+	rs, err := compileRules(p.Permissions, p.ruleSource(), strict)
+	if err != nil {
+		return nil, err
+	}
+	extras, err := compileExtras(p.Blacklist.Extra, p.ruleSource())
+	if err != nil {
+		return nil, err
+	}
+	return &compiledPolicy{rules: rs, extras: extras}, nil
+}
+
+func (p *Policy) ruleSource() string {
+	if p.Source == "" {
+		return "policy"
+	}
+	return p.Source
+}
+
+// rulesFor returns p's compiled rules, compiling a Policy built in code on
+// the spot (nil p: no rules). An error means a malformed rule in a Policy
+// that never went through ParsePolicy.
+func (p *Policy) rulesFor() (*compiledPolicy, error) {
+	if p == nil {
+		return &compiledPolicy{rules: &ruleSet{}}, nil
+	}
+	if p.compiled != nil {
+		return p.compiled, nil
+	}
+	return compilePolicy(p, false)
+}
+
+// With returns a new policy: p (nil means empty) plus extra rules and
+// read-only commands, the extra rules remembering source ("inline" for a
+// --batch line, "flag" for the command line). p is not modified.
+func (p *Policy) With(extra Permissions, readOnly []string, source string) (*Policy, error) {
+	base, err := p.rulesFor()
+	if err != nil {
+		return nil, err
+	}
+	add, err := compileRules(extra, source, true)
+	if err != nil {
+		return nil, err
+	}
+	q := &Policy{}
+	if p != nil {
+		*q = *p
+	}
+	q.Permissions = Permissions{
+		Allow: concatStrings(q.Permissions.Allow, extra.Allow),
+		Ask:   concatStrings(q.Permissions.Ask, extra.Ask),
+		Deny:  concatStrings(q.Permissions.Deny, extra.Deny),
+	}
+	q.ReadOnlyCommands = concatStrings(q.ReadOnlyCommands, readOnly)
+	q.compiled = &compiledPolicy{rules: base.rules.merge(add), extras: base.extras}
+	return q, nil
+}
+
+func concatStrings(a, b []string) []string {
+	return append(append([]string(nil), a...), b...)
+}
+
+// Digest is a hash of everything in p that a decision depends on: the
+// rule texts, the mode, the read-only commands, the unknown setting and
+// the blacklist extras. Approvals are bound to it.
+func (p *Policy) Digest() string {
+	h := sha256.New()
+	if p != nil {
+		enc := json.NewEncoder(h)
+		_ = enc.Encode([]any{p.Permissions, p.Mode, p.ReadOnlyCommands, p.Unknown, p.Blacklist})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -1,5 +1,444 @@
 package gate
 
-// compile parses and validates the permission rules. Placeholder until the
-// rules issue lands: it accepts everything.
-func (p *Policy) compile() error { return nil }
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/agentexec/agentexec/shellcfg"
+)
+
+// Rule is one compiled Bash(...) permission rule.
+//
+// Rule syntax, as Claude Code, Qwen Code and Gemini CLI users write it:
+//
+//	Bash                 every command
+//	Bash(git status)     "git status" and "git status ARGS…" (word boundary)
+//	Bash(git *)          "git" and "git ARGS…", never "gitk"
+//	Bash(npm run test:*) Claude Code's legacy prefix form, the same as "npm run test *"
+//	Bash(* --version)    "*" is a wildcard anywhere; it also matches newlines
+//	Bash(git * main)
+//
+// run_shell_command(...), Shell(...) and ShellTool(...) are aliases of
+// Bash(...). A pattern is matched against one segment of a command, never
+// against the whole compound, with runs of unquoted blanks between words
+// read as one space.
+type Rule struct {
+	Text   string // as written, e.g. "Bash(git *)"
+	Source string // file path, "inline" (a --batch line) or "flag"
+	Action Action
+	// Pattern is the command pattern between the parentheses, with the
+	// legacy ":*" suffix rewritten to " *"; "" for a bare Bash.
+	Pattern string
+	re      *regexp.Regexp // nil for a bare Bash: matches everything
+}
+
+// shellTools are the tool names whose rules are ours.
+var shellTools = []string{"Bash", "run_shell_command", "Shell", "ShellTool"}
+
+// ParseRule compiles one rule text. ok is false, with a nil error, for a
+// well-formed rule of another tool (Read(...), WebFetch, mcp__x__y, …),
+// which agentexec does not evaluate. A malformed Bash-family rule is an
+// error naming the rule.
+func ParseRule(text string, action Action, source string) (r Rule, ok bool, err error) {
+	s := strings.TrimSpace(text)
+	name, spec, hasSpec := cutTool(s)
+	if !isShellTool(name) {
+		if lookalike(name) {
+			return Rule{}, false, fmt.Errorf("rule %q: tool names are case-sensitive; write %s", text, canonicalLookalike(name))
+		}
+		return Rule{}, false, otherToolError(text, s, name)
+	}
+	r = Rule{Text: s, Source: source, Action: action}
+	if !hasSpec {
+		if s != name {
+			return Rule{}, false, fmt.Errorf("rule %q: malformed: text after the tool name must be (pattern)", text)
+		}
+		return r, true, nil
+	}
+	if !strings.HasSuffix(spec, ")") {
+		return Rule{}, false, fmt.Errorf("rule %q: malformed: the pattern must end with the closing parenthesis", text)
+	}
+	pat := strings.TrimSpace(spec[:len(spec)-1])
+	if pat == "" {
+		return Rule{}, false, fmt.Errorf("rule %q: empty pattern; write Bash to match every command", text)
+	}
+	if strings.ContainsAny(pat, "\x00\r\n") {
+		return Rule{}, false, fmt.Errorf("rule %q: a pattern cannot contain line breaks or NUL", text)
+	}
+	r.Pattern = legacyPrefix(pat)
+	r.re = compilePattern(r.Pattern)
+	return r, true, nil
+}
+
+// cutTool splits "Name(spec)" into Name and "spec)"; hasSpec reports an
+// opening parenthesis.
+func cutTool(s string) (name, spec string, hasSpec bool) {
+	i := strings.IndexByte(s, '(')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
+}
+
+func isShellTool(name string) bool {
+	for _, t := range shellTools {
+		if name == t {
+			return true
+		}
+	}
+	return false
+}
+
+// lookalike catches "bash(rm *)": silently ignoring a misspelt deny rule
+// would widen what runs.
+func lookalike(name string) bool { return canonicalLookalike(name) != "" }
+
+func canonicalLookalike(name string) string {
+	for _, t := range shellTools {
+		if strings.EqualFold(strings.TrimSpace(name), t) {
+			return t
+		}
+	}
+	return ""
+}
+
+// otherToolError accepts the shape Tool or Tool(spec) for another tool and
+// refuses text that is no rule at all.
+func otherToolError(text, s, name string) error {
+	if name == "" || !validToolName(name) {
+		return fmt.Errorf("rule %q: malformed: want Tool or Tool(pattern)", text)
+	}
+	if len(s) > len(name) && !strings.HasSuffix(s, ")") {
+		return fmt.Errorf("rule %q: malformed: the pattern must end with the closing parenthesis", text)
+	}
+	return nil
+}
+
+func validToolName(name string) bool {
+	for _, c := range name {
+		ok := c == '_' || c == '-' || c == '*' || c == '.' || c == ':' ||
+			(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// legacyPrefix rewrites Claude Code's "prefix:*" into "prefix *".
+func legacyPrefix(pat string) string {
+	if strings.HasSuffix(pat, ":*") {
+		return strings.TrimRight(pat[:len(pat)-2], " \t") + " *"
+	}
+	return pat
+}
+
+// compilePattern turns a command pattern into an anchored regexp. A
+// trailing " *" (and a pattern without any "*") matches at a word
+// boundary: the bare prefix, or the prefix, a blank and anything.
+func compilePattern(pat string) *regexp.Regexp {
+	pat = normalizeBlanks(pat)
+	var b strings.Builder
+	b.WriteString(`(?s)^`)
+	switch {
+	case !strings.Contains(pat, "*"):
+		b.WriteString(regexp.QuoteMeta(pat))
+		b.WriteString(`(?: .*)?`)
+	case strings.HasSuffix(pat, " *"):
+		writeGlob(&b, strings.TrimSuffix(pat, " *"))
+		b.WriteString(`(?: .*)?`)
+	default:
+		writeGlob(&b, pat)
+	}
+	b.WriteString(`$`)
+	return regexp.MustCompile(b.String())
+}
+
+func writeGlob(b *strings.Builder, pat string) {
+	for i, part := range strings.Split(pat, "*") {
+		if i > 0 {
+			b.WriteString(`.*`)
+		}
+		b.WriteString(regexp.QuoteMeta(part))
+	}
+}
+
+// Match reports whether the rule's pattern matches one candidate text,
+// already normalized by normalizeBlanks.
+func (r Rule) Match(candidate string) bool {
+	if r.re == nil {
+		return true
+	}
+	return r.re.MatchString(candidate)
+}
+
+// ruleSet is a policy's compiled rules per action.
+type ruleSet struct {
+	deny, ask, allow []Rule
+}
+
+// compileRules parses every Bash-family rule; strictOther makes a rule of
+// another tool an error (agentexec's own file format) instead of ignored
+// (a Claude Code / Qwen Code settings file, where it belongs to that tool).
+func compileRules(p Permissions, source string, strictOther bool) (*ruleSet, error) {
+	rs := &ruleSet{}
+	lists := []struct {
+		texts []string
+		a     Action
+		dst   *[]Rule
+	}{{p.Deny, Deny, &rs.deny}, {p.Ask, Ask, &rs.ask}, {p.Allow, Allow, &rs.allow}}
+	for _, l := range lists {
+		for _, t := range l.texts {
+			r, ok, err := ParseRule(t, l.a, source)
+			if err != nil {
+				return nil, fmt.Errorf("permissions.%s: %w", l.a, err)
+			}
+			if !ok && strictOther {
+				return nil, fmt.Errorf("permissions.%s: rule %q is not a shell rule (agentexec reads only Bash(...) rules; point --policy at a settings file to mix tools)", l.a, t)
+			}
+			if ok {
+				*l.dst = append(*l.dst, r)
+			}
+		}
+	}
+	return rs, nil
+}
+
+// merge returns a new set with extra's rules after rs's.
+func (rs *ruleSet) merge(extra *ruleSet) *ruleSet {
+	out := &ruleSet{}
+	out.deny = append(append(out.deny, rs.deny...), extra.deny...)
+	out.ask = append(append(out.ask, rs.ask...), extra.ask...)
+	out.allow = append(append(out.allow, rs.allow...), extra.allow...)
+	return out
+}
+
+// firstMatch returns the first rule matching any of the candidates.
+func firstMatch(rules []Rule, candidates []string) (Rule, bool) {
+	for _, r := range rules {
+		for _, c := range candidates {
+			if r.Match(c) {
+				return r, true
+			}
+		}
+	}
+	return Rule{}, false
+}
+
+// normalizeBlanks removes line continuations, trims, and turns each run of
+// unquoted spaces and tabs into one space. Blanks inside quotes are kept:
+// `grep "a  b"` and `grep "a b"` are different commands.
+func normalizeBlanks(s string) string {
+	s = strings.ReplaceAll(s, "\\\n", "")
+	s = strings.Trim(s, " \t")
+	var b strings.Builder
+	var quote byte
+	blank := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if quote == 0 && (c == ' ' || c == '\t') {
+			blank = true
+			continue
+		}
+		if blank {
+			b.WriteByte(' ')
+			blank = false
+		}
+		var n int
+		quote, n = quoteStep(s, i, quote)
+		b.WriteString(s[i : i+n])
+		i += n - 1
+	}
+	return b.String()
+}
+
+// quoteStep reads the byte (or escape pair) at s[i] in quote state quote
+// (0, '\”, '"', or '$' for $'…') and returns the new state and how many
+// bytes it consumed.
+func quoteStep(s string, i int, quote byte) (byte, int) {
+	c := s[i]
+	if c == '\\' && quote != '\'' && i+1 < len(s) {
+		return quote, 2
+	}
+	switch {
+	case quote == 0 && c == '\'' && i > 0 && s[i-1] == '$':
+		return '$', 1
+	case quote == 0 && (c == '\'' || c == '"'):
+		return c, 1
+	case quote == '$' && c == '\'':
+		return 0, 1
+	case quote != 0 && c == quote:
+		return 0, 1
+	}
+	return quote, 1
+}
+
+// assignmentPrefix returns the length of s's leading VAR=value words
+// (quote-aware), 0 when there are none.
+func assignmentPrefix(s string) int {
+	end := 0
+	for {
+		rest := s[end:]
+		trimmed := strings.TrimLeft(rest, " \t")
+		w := shellWordLen(trimmed)
+		if w == 0 || !isAssignWord(trimmed[:w]) {
+			return end
+		}
+		end += len(rest) - len(trimmed) + w
+	}
+}
+
+var assignRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=`)
+
+func isAssignWord(w string) bool { return assignRe.MatchString(w) }
+
+// wordLen is the length of the shell word at the start of s: up to an
+// unquoted blank.
+func shellWordLen(s string) int {
+	var quote byte
+	for i := 0; i < len(s); {
+		if quote == 0 && (s[i] == ' ' || s[i] == '\t') {
+			return i
+		}
+		var n int
+		quote, n = quoteStep(s, i, quote)
+		i += n
+	}
+	return len(s)
+}
+
+// Why allow rules could not apply to a command (ruleVerdict.blocked).
+const (
+	blockSuspicious = "suspicious" // shellcfg.Scan found characters that hide text
+	blockUnbalanced = "unbalanced" // the splitter saw an unclosed quote or substitution
+	blockCapped     = "capped"     // more than MaxSegments segments
+	blockUnparsed   = "unparsed"   // bash/sh text the parser cannot read
+)
+
+// ruleVerdict is what the permission rules alone said about a command.
+type ruleVerdict struct {
+	decision  string // allow, ask, deny or none
+	rule      Rule   // the deciding rule, when decision is not none
+	blocked   string // why allow rules could not apply, or ""
+	detail    string // for blocked: what was found
+	uncovered string // the first segment no allow rule matched
+}
+
+func (rv ruleVerdict) ref() *RuleRef {
+	if rv.decision == RuleNone || rv.rule.Text == "" {
+		return nil
+	}
+	return &RuleRef{Text: rv.rule.Text, Source: rv.rule.Source, Action: rv.rule.Action}
+}
+
+// evalRules applies deny, then ask, then allow rules to a segmented
+// command. Deny and ask rules see every segment (all of them, past the
+// cap), each also with its leading assignments skipped and in shellcfg's
+// normalized spelling, plus every parsed command spelt canonically (quotes
+// removed, argv[0] as basename, launchers unwrapped, -c payloads): a
+// stricter reading can only deny or ask more. Allow rules see only the
+// raw segments and the parsed commands, and all of them must match.
+func evalRules(rs *ruleSet, text string, shell shellcfg.ShellType, seg Segmentation, fa astFacts) ruleVerdict {
+	strict := strictCandidates(seg.Segments, fa)
+	if r, ok := firstMatch(rs.deny, strict); ok {
+		return ruleVerdict{decision: string(Deny), rule: r}
+	}
+	if r, ok := firstMatch(rs.ask, strict); ok {
+		return ruleVerdict{decision: string(Ask), rule: r}
+	}
+	rv := ruleVerdict{decision: RuleNone}
+	rv.blocked, rv.detail = allowBlocked(text, shell, seg, fa)
+	if rv.blocked != "" || len(rs.allow) == 0 {
+		return rv
+	}
+	r, uncovered := allowAll(rs.allow, shell, seg, fa)
+	if uncovered != "" {
+		rv.uncovered = uncovered
+		return rv
+	}
+	rv.decision, rv.rule = string(Allow), r
+	return rv
+}
+
+func strictCandidates(segs []string, fa astFacts) []string {
+	var out []string
+	add := func(s string) {
+		n := normalizeBlanks(s)
+		out = append(out, n)
+		if k := assignmentPrefix(n); k > 0 {
+			out = append(out, strings.TrimLeft(n[k:], " \t"))
+		}
+	}
+	for _, s := range segs {
+		add(s)
+		if ns := shellcfg.Normalize(s); ns != s {
+			add(ns)
+		}
+	}
+	for _, c := range fa.calls {
+		add(c.text)
+		for _, s := range c.canon {
+			add(s)
+		}
+	}
+	return out
+}
+
+// allowBlocked says why no allow rule may apply, checked in order of
+// gravity: too many segments, characters that hide text, an unbalanced
+// split, bash text the parser cannot read.
+func allowBlocked(text string, shell shellcfg.ShellType, seg Segmentation, fa astFacts) (string, string) {
+	if len(seg.Segments) > MaxSegments {
+		return blockCapped, ""
+	}
+	if sus := shellcfg.Scan(text); len(sus) > 0 {
+		return blockSuspicious, fmt.Sprintf("%s at byte %d", sus[0].Name, sus[0].Offset)
+	}
+	if seg.Unbalanced {
+		return blockUnbalanced, ""
+	}
+	if shell.IsPOSIX() && !fa.parsed {
+		return blockUnparsed, ""
+	}
+	return "", ""
+}
+
+// allowAll checks that every segment, and for bash and sh every parsed
+// command, matches an allow rule; a command that redirects output into a
+// file needs a rule whose pattern spells a '>' (or a bare Bash). It
+// returns the rule of the first segment, or the first text left uncovered.
+func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, fa astFacts) (Rule, string) {
+	var first Rule
+	for i, s := range seg.Segments {
+		r, ok := firstMatch(allow, []string{normalizeBlanks(s)})
+		if !ok {
+			return Rule{}, s
+		}
+		if i == 0 {
+			first = r
+		}
+	}
+	if !shell.IsPOSIX() {
+		return first, ""
+	}
+	for _, c := range fa.calls {
+		if !coversCall(allow, c) {
+			return Rule{}, c.text
+		}
+	}
+	return first, ""
+}
+
+func coversCall(allow []Rule, c callFact) bool {
+	n := normalizeBlanks(c.text)
+	for _, r := range allow {
+		if c.writeRedir && r.re != nil && !strings.Contains(r.Pattern, ">") {
+			continue
+		}
+		if r.Match(n) {
+			return true
+		}
+	}
+	return false
+}
