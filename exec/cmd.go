@@ -10,6 +10,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentexec/agentexec/exec/sandbox"
@@ -109,6 +110,9 @@ type Cmd struct {
 	approved string
 	start    time.Time
 	waited   bool
+	// mu orders the tree's use between Start, Wait and os/exec's context
+	// goroutine, which may call cancel before Start has recorded the pid.
+	mu sync.Mutex
 }
 
 // Command returns the Cmd to run name with args, as os/exec.Command.
@@ -342,7 +346,9 @@ func (c *Cmd) launch() error {
 		return err
 	}
 	c.Process = c.inner.Process
+	c.mu.Lock()
 	c.tree.started(c.Process.Pid)
+	c.mu.Unlock()
 	if c.sb != nil {
 		if err := c.sb.Started(); err != nil {
 			c.tree.kill()
@@ -358,6 +364,9 @@ func (c *Cmd) cancel() error {
 	if c.Cancel != nil {
 		return c.Cancel()
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tree.started(c.inner.Process.Pid) // os/exec set Process before it watches ctx
 	c.tree.kill()
 	return nil
 }
@@ -374,10 +383,12 @@ func (c *Cmd) Wait() error {
 	}
 	c.waited = true
 	waitExit(c.Process.Pid)
+	c.mu.Lock()
 	c.tree.cleanup()
+	c.mu.Unlock()
 	err := c.inner.Wait()
 	c.ProcessState = c.inner.ProcessState
-	c.tree.reaped = true
+	c.tree.reaped = true // os/exec's context goroutine has ended
 	c.tree.cleanup()
 	c.closeSandbox()
 	c.auditRun()

@@ -56,6 +56,9 @@ func (t *tree) terminate() {
 // while we look; then all get SIGKILL, and the orphans reparented to us are
 // reaped. The leader itself is left for os/exec to reap.
 func (t *tree) kill() {
+	if t.pid <= 0 {
+		return // never kill(-0): that is our own group
+	}
 	seen := map[int]bool{}
 	for range 50 {
 		t.signalGroup(syscall.SIGSTOP)
@@ -79,7 +82,7 @@ func (t *tree) kill() {
 }
 
 func (t *tree) signalGroup(sig syscall.Signal) {
-	if !t.reaped {
+	if !t.reaped && t.pid > 0 {
 		syscall.Kill(-t.pid, sig)
 	}
 }
@@ -89,6 +92,9 @@ func (t *tree) signalGroup(sig syscall.Signal) {
 // of one of our children by then (the subreaper sees to it), so the common
 // case, nothing left, costs reading our own children lists.
 func (t *tree) cleanup() {
+	if t.pid <= 0 {
+		return
+	}
 	if len(t.collect()) == 0 {
 		return
 	}

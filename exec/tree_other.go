@@ -26,10 +26,18 @@ func newTree(string) *tree { return &tree{} }
 func (t *tree) started(pid int) { t.pid = pid }
 
 // terminate sends SIGTERM to the group.
-func (t *tree) terminate() { syscall.Kill(-t.pid, syscall.SIGTERM) }
+func (t *tree) terminate() { t.signal(syscall.SIGTERM) }
 
 // kill sends SIGKILL to the group.
-func (t *tree) kill() { syscall.Kill(-t.pid, syscall.SIGKILL) }
+func (t *tree) kill() { t.signal(syscall.SIGKILL) }
+
+// signal signals the group while its leader is unreaped (so the group id
+// is still ours); never pid 0, which would be our own group.
+func (t *tree) signal(sig syscall.Signal) {
+	if t.pid > 0 && !t.reaped {
+		syscall.Kill(-t.pid, sig)
+	}
+}
 
 // cleanup would end what the command left in its group, but once the
 // leader was reaped its pid, and so the group id, may be reused: without a
@@ -41,3 +49,6 @@ func waitExit(int) {}
 
 // noEcho is left undone here: text fed to a PTY is echoed.
 func noEcho(*os.File) error { return nil }
+
+// children is not available without /proc.
+func children(int) []int { return nil }
