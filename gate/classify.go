@@ -26,10 +26,12 @@ type ClassifyOptions struct {
 	ReadOnlyCommands []string
 	// MaxBytes caps the text length (default 64 KiB); longer is Unknown.
 	MaxBytes int
-	// MaxDepth caps nesting depth found by the pre-scan (default 256).
+	// MaxDepth caps nesting depth found by the pre-scan (default 256,
+	// never more than 10,000); 16 times it (at most 20,000) caps the total
+	// count of nesting tokens.
 	MaxDepth int
 	// MaxOperators caps the count of | & ; and newlines outside quotes
-	// found by the pre-scan (default 4096).
+	// found by the pre-scan (default 4096, never more than 65,536).
 	MaxOperators int
 }
 
@@ -109,16 +111,15 @@ func precheck(text string, opt ClassifyOptions) (Result, bool) {
 		r.Evidence[0].Offset, r.Evidence[0].End = sus[0].Offset, sus[0].Offset+1
 		return r, false
 	}
-	maxDepth := orDefault(opt.MaxDepth, defaultMaxDepth)
-	maxOps := orDefault(opt.MaxOperators, defaultMaxOperators)
-	ps := prescan(text, maxDepth, maxOps)
+	lim := prescanLimits(opt.MaxDepth, opt.MaxOperators)
+	ps := prescan(text, lim)
 	switch {
-	case ps.depth > maxDepth:
-		return verdictResult(Unknown, "too-deep", fmt.Sprintf("command nested too deeply: more than %d levels", maxDepth)), false
-	case ps.openers > maxDepth*openersPerDepth:
-		return verdictResult(Unknown, "too-deep", fmt.Sprintf("command has too many nesting tokens: more than %d", maxDepth*openersPerDepth)), false
-	case ps.operators > maxOps:
-		return verdictResult(Unknown, "too-many-operators", fmt.Sprintf("command has too many operators: more than %d", maxOps)), false
+	case ps.depth > lim.depth:
+		return verdictResult(Unknown, "too-deep", fmt.Sprintf("command nested too deeply: more than %d levels", lim.depth)), false
+	case ps.openers > lim.openers:
+		return verdictResult(Unknown, "too-deep", fmt.Sprintf("command has too many nesting tokens: more than %d", lim.openers)), false
+	case ps.operators > lim.operators:
+		return verdictResult(Unknown, "too-many-operators", fmt.Sprintf("command has too many operators: more than %d", lim.operators)), false
 	}
 	return Result{}, true
 }

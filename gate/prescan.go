@@ -22,6 +22,13 @@ const (
 	defaultMaxDepth     = 256
 	defaultMaxOperators = 4096
 	openersPerDepth     = 16 // total openers allowed per unit of MaxDepth
+
+	// Hard caps that configuration cannot raise: past them mvdan's parser
+	// needs hundreds of megabytes of stack (about 5 KB per level), and
+	// near 200,000 levels it dies with an unrecoverable stack overflow.
+	hardMaxDepth     = 10000
+	hardMaxOpeners   = 20000
+	hardMaxOperators = 1 << 16
 )
 
 // prescanResult is what the pre-scan measured.
@@ -57,12 +64,21 @@ type heredocDelim struct {
 	dash   bool
 }
 
+// prescanLimits turns configured bounds (0 for the default) into the
+// limits prescan enforces, clamped to the hard caps.
+func prescanLimits(maxDepth, maxOps int) prescanResult {
+	d := min(orDefault(maxDepth, defaultMaxDepth), hardMaxDepth)
+	return prescanResult{
+		depth:     d,
+		openers:   min(d*openersPerDepth, hardMaxOpeners),
+		operators: min(orDefault(maxOps, defaultMaxOperators), hardMaxOperators),
+	}
+}
+
 // prescan measures text. It stops as soon as a bound is exceeded, so its
 // cost is linear and its stack never grows past maxDepth+1 bytes.
-func prescan(text string, maxDepth, maxOps int) prescanResult {
-	s := &prescanner{text: text, limit: prescanResult{
-		depth: maxDepth, openers: maxDepth * openersPerDepth, operators: maxOps,
-	}}
+func prescan(text string, limit prescanResult) prescanResult {
+	s := &prescanner{text: text, limit: limit}
 	for i := 0; i < len(text) && !s.over(); i++ {
 		i = s.step(i)
 	}

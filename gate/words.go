@@ -35,6 +35,9 @@ func staticWord(w *syntax.Word) (string, bool) {
 	if w == nil || len(w.Parts) == 0 {
 		return "", false
 	}
+	if v, ok := plainStatic(w); ok {
+		return v, true
+	}
 	for i, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
@@ -60,6 +63,26 @@ func staticWord(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	return fields[0], true
+}
+
+// plainStatic is staticWord's fast path for the common single-part word
+// whose value needs no expansion at all: a literal with no backslash,
+// tilde, brace or dollar, or a plain single-quoted string.
+func plainStatic(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.Lit:
+		if p.Value != "" && !strings.ContainsAny(p.Value, "\\~{}$'\"`") {
+			return p.Value, true
+		}
+	case *syntax.SglQuoted:
+		if !p.Dollar {
+			return p.Value, true
+		}
+	}
+	return "", false
 }
 
 // fieldsSafe runs expand.Fields, turning a panic inside mvdan's expander
