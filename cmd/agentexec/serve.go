@@ -3,13 +3,43 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/agentexec/agentexec/internal/surface"
 )
 
-func serveMain(_ context.Context, c *cli, args []string) int {
-	fs := newFlagSet("serve", "[flags]", "not implemented yet")
+func serveMain(ctx context.Context, c *cli, args []string) int {
+	fs := newFlagSet("serve", "[flags]", `Answer JSON-lines requests on stdin, one per line: {"id": ..., "request": {...}}
+where request is a run_command request ("command" or "argv", "cwd", "timeout",
+"shell", "pty", "stdin", "env"). Each answer is one line on stdout,
+{"id": ..., "observation": {...}}, in the order the requests finish. A line
+that cannot be understood answers {"id": ..., "error": "..."} and the stream
+goes on. At the end of input, or on SIGTERM or SIGINT, running requests get
+--grace to finish, then they are cancelled; no child outlives serve.`)
+	var rf runnerFlags
+	rf.register(fs)
+	parallel := fs.Int("parallel", surface.DefaultParallel, "run at most `N` requests at once")
+	grace := fs.Duration("grace", surface.DefaultGrace, "at the end of input or on a signal, let running requests go on this `DURATION` before cancelling them")
 	if code, ok := parseFlags(c, fs, args); !ok {
 		return code
 	}
-	fmt.Fprintln(c.stderr, "agentexec serve: not implemented yet")
-	return 1
+	if fs.NArg() > 0 {
+		return usageError(c, "serve", "unexpected argument %q", fs.Arg(0))
+	}
+	if *parallel < 1 {
+		return usageError(c, "serve", "--parallel: %d is not a positive number", *parallel)
+	}
+	if *grace <= 0 {
+		return usageError(c, "serve", "--grace: %v is not a positive duration", *grace)
+	}
+	r, closer, err := rf.build(c)
+	if err != nil {
+		return usageError(c, "serve", "%v", err)
+	}
+	defer closer.Close()
+	opts := surface.ServeOptions{Parallel: *parallel, Grace: *grace}
+	if err := surface.Serve(ctx, r, c.stdin, c.stdout, opts); err != nil {
+		fmt.Fprintf(c.stderr, "agentexec serve: %v\n", err)
+		return 1
+	}
+	return 0
 }
