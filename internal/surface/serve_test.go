@@ -133,7 +133,7 @@ func TestServeGoesOn(t *testing.T) {
 	want := map[string]string{
 		"1": "one\n", "2": "two\n", "3": "three\n",
 		"error line 2: not a JSON object: invalid character 'g' looking for beginning of value": "null",
-		"error line 5: longer than 200 bytes": "null",
+		"error line 5: longer than 200 bytes":                                                   "null",
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("answers:\n%v\nwant:\n%v", got, want)
