@@ -43,7 +43,7 @@ func gitConfigRisk(cwd string, env []string, sub string, args []string) (risky b
 	if why := ctx.evaluate(l.entries); why != "" {
 		return true, why
 	}
-	if why := l.hooksRisk(); why != "" {
+	if why := l.hooksRisk(sub); why != "" {
 		return true, why
 	}
 	return false, ""
@@ -141,19 +141,23 @@ func findGitRepo(dir string) (*gitRepo, string) {
 	if err != nil {
 		return nil, "cannot make the working directory absolute"
 	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil, "working directory " + dir + " is not a readable directory"
-	}
+	start := dir
 	for {
 		if repo, why, found := gitRepoAt(dir); found || why != "" {
 			return repo, why
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return nil, ""
+			break
 		}
 		dir = parent
 	}
+	// Checked only here, to save a stat on the common path: with a
+	// repository above it, a missing directory cannot run anything anyway.
+	if fi, err := os.Stat(start); err != nil || !fi.IsDir() {
+		return nil, "working directory " + start + " is not a readable directory"
+	}
+	return nil, ""
 }
 
 // gitRepoAt looks for dir/.git (a directory or a "gitdir:" file) and for a
@@ -228,10 +232,20 @@ func gitRepoFromDir(gitDir string) (*gitRepo, string, bool) {
 // reference-transaction on any ref update.
 var gitReadHooks = []string{"post-index-change", "reference-transaction"}
 
+// gitNoIndexWrite are subcommands that never refresh or write the index or
+// update a ref in their read-only forms, so no read hook can fire.
+var gitNoIndexWrite = map[string]bool{
+	"log": true, "show": true, "blame": true, "annotate": true,
+	"rev-parse": true, "rev-list": true, "cat-file": true, "ls-tree": true,
+	"for-each-ref": true, "show-ref": true, "branch": true, "tag": true,
+	"remote": true, "shortlog": true, "reflog": true, "name-rev": true,
+	"merge-base": true, "var": true, "version": true, "whatchanged": true,
+}
+
 // hooksRisk reports an executable read hook in the repository's hooks
 // directory (core.hooksPath is risky by itself).
-func (l *gitConfigLoader) hooksRisk() string {
-	if l.repo == nil {
+func (l *gitConfigLoader) hooksRisk(sub string) string {
+	if l.repo == nil || gitNoIndexWrite[strings.ToLower(sub)] {
 		return ""
 	}
 	for _, h := range gitReadHooks {
