@@ -1,0 +1,151 @@
+package gate
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConfirmReadOnlyWithBash runs every read-only table case under real
+// bash in a scratch directory (with a scratch HOME, stdin from /dev/null and
+// a timeout) and checks that nothing in either directory was created,
+// changed or removed: the real shell is the oracle for "read-only".
+func TestConfirmReadOnlyWithBash(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("confirming against bash needs a POSIX host")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found on PATH; cannot confirm against the real shell")
+	}
+	git, gitErr := exec.LookPath("git")
+	for _, c := range readOnlyTable {
+		if c.want != ReadOnly {
+			continue
+		}
+		if strings.Contains(c.cmd, "git") && gitErr != nil {
+			t.Logf("skipping %q: git not found", c.cmd)
+			continue
+		}
+		t.Run(c.cmd, func(t *testing.T) {
+			if r := Classify(c.cmd, ClassifyOptions{}); r.Safety != ReadOnly {
+				t.Fatalf("table case is %s, not read-only: %s", r.Safety, r.Reason)
+			}
+			work, home := t.TempDir(), t.TempDir()
+			env := confirmEnv(home)
+			confirmFixture(t, work, git, env)
+			before := snapshot(t, work, home)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bash, "-c", c.cmd)
+			cmd.Dir, cmd.Env, cmd.Stdin = work, env, nil
+			out, _ := cmd.CombinedOutput()
+			if ctx.Err() != nil {
+				t.Fatalf("timed out; output: %s", out)
+			}
+			if diff := diffSnapshots(before, snapshot(t, work, home)); diff != "" {
+				t.Errorf("read-only command changed the file system:\n%s\noutput: %s", diff, out)
+			}
+		})
+	}
+}
+
+func confirmEnv(home string) []string {
+	return []string{
+		"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LC_ALL=C", "TERM=dumb",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
+	}
+}
+
+// confirmFixture gives the commands files to read and a git repository
+// with one commit, whose index is refreshed before the snapshot.
+func confirmFixture(t *testing.T, dir, git string, env []string) {
+	t.Helper()
+	files := map[string]string{
+		"a.txt": "b 2\na 1\nc 3\na 1\n", "b.txt": "a 1\nd 4\n", "README.md": "# readme\n",
+		"data.json": `{"k": [1, 2]}`, "f": "x\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if git == "" {
+		return
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-qm", "init"}, {"status"}} {
+		cmd := exec.Command(git, args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// fileState is what the snapshot compares: type, mode, size and content.
+type fileState struct {
+	mode fs.FileMode
+	sum  [32]byte
+}
+
+// snapshot records every file under dirs. git's index is a stat cache that
+// git may refresh on any read, so it is left out.
+func snapshot(t *testing.T, dirs ...string) map[string]fileState {
+	t.Helper()
+	m := map[string]fileState{}
+	for _, d := range dirs {
+		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if strings.HasSuffix(p, "/.git/index") {
+				return nil
+			}
+			info, err := e.Info()
+			if err != nil {
+				return err
+			}
+			st := fileState{mode: info.Mode()}
+			if info.Mode().IsRegular() {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				st.sum = sha256.Sum256(b)
+			}
+			m[p] = st
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+func diffSnapshots(a, b map[string]fileState) string {
+	var out []string
+	for p, s := range a {
+		if s2, ok := b[p]; !ok {
+			out = append(out, "removed "+p)
+		} else if s2 != s {
+			out = append(out, fmt.Sprintf("changed %s", p))
+		}
+	}
+	for p := range b {
+		if _, ok := a[p]; !ok {
+			out = append(out, "created "+p)
+		}
+	}
+	return strings.Join(out, "\n")
+}
