@@ -182,7 +182,7 @@ func decidePlan(d Decision, rv ruleVerdict, p *Policy) Decision {
 		return d.ask(reasonAskRule(rv.rule, true))
 	case rv.blocked == blockCapped:
 		d.OneOff = true
-		return d.ask(reasonCapped(len(d.Segments), true))
+		return d.ask(reasonCapped(rv.total, true))
 	case d.Safety == ReadOnly:
 		return d.allow(reasonReadOnly(d, "plan"))
 	case p != nil && p.Unknown == "contain":
@@ -198,7 +198,7 @@ func decideYolo(d Decision, rv ruleVerdict, fa astFacts) Decision {
 	case rv.decision == string(Ask):
 		return d.ask(reasonAskRule(rv.rule, false))
 	case rv.blocked == blockCapped:
-		return d.ask(reasonCapped(len(d.Segments), false))
+		return d.ask(reasonCapped(rv.total, false))
 	case fa.dynamic != "":
 		return d.ask(reasonDynamic(fa.dynamic))
 	case d.Shell.IsPOSIX() && !fa.parsed:
@@ -212,7 +212,7 @@ func decideDefault(d Decision, rv ruleVerdict, fa astFacts) Decision {
 	case rv.decision == string(Ask):
 		return d.ask(reasonAskRule(rv.rule, false))
 	case rv.blocked == blockCapped:
-		return d.ask(reasonCapped(len(d.Segments), false))
+		return d.ask(reasonCapped(rv.total, false))
 	case rv.decision == string(Allow):
 		return d.allow(reasonAllowRule(rv.rule, len(d.Segments)))
 	case d.Safety == ReadOnly:

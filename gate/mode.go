@@ -118,11 +118,11 @@ func reasonSuspicious(detail string) string {
 }
 
 func reasonAskWrite(d Decision, rv ruleVerdict) string {
-	return "Needs the user's approval: the command modifies files or other state" + ruleGap(rv) + "." + classNote(d) + " Wait for the user's answer, or ask them to add an allow rule" + suggestionNote(d) + "."
+	return "Needs the user's approval: the command modifies files or other state" + ruleGap(rv) + "." + classNote(d) + " Wait for the user's answer" + suggestionNote(d) + "."
 }
 
 func reasonAskUnknown(d Decision, rv ruleVerdict) string {
-	return "Needs the user's approval: the command could not be proven read-only" + ruleGap(rv) + "." + classNote(d) + " Prefer a plainly read-only form (ls, cat, grep, git status), or narrow the command" + suggestionNote(d) + "."
+	return "Needs the user's approval: the command could not be proven read-only" + ruleGap(rv) + "." + classNote(d) + " Prefer a plainly read-only form (ls, cat, grep, git status) or a narrower command, or wait for the user's answer" + suggestionNote(d) + "."
 }
 
 // ruleGap says why the rules did not allow the command.
@@ -142,7 +142,7 @@ func suggestionNote(d Decision) string {
 	if len(d.Suggestions) == 0 {
 		return ""
 	}
-	return " such as " + strings.Join(d.Suggestions, ", ")
+	return "; the user can allow it from now on with " + strings.Join(d.Suggestions, " and ")
 }
 
 func clipText(s string) string {

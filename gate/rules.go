@@ -323,6 +323,7 @@ type ruleVerdict struct {
 	blocked   string // why allow rules could not apply, or ""
 	detail    string // for blocked: what was found
 	uncovered string // the first segment no allow rule matched
+	total     int    // segments before deduplication
 }
 
 func (rv ruleVerdict) ref() *RuleRef {
@@ -347,7 +348,7 @@ func evalRules(rs *ruleSet, text string, shell shellcfg.ShellType, seg Segmentat
 	if r, ok := firstMatch(rs.ask, strict); ok {
 		return ruleVerdict{decision: string(Ask), rule: r}
 	}
-	rv := ruleVerdict{decision: RuleNone}
+	rv := ruleVerdict{decision: RuleNone, total: seg.Total}
 	rv.blocked, rv.detail = allowBlocked(text, shell, seg, fa)
 	if rv.blocked != "" || len(rs.allow) == 0 {
 		return rv
@@ -389,7 +390,7 @@ func strictCandidates(segs []string, fa astFacts) []string {
 // gravity: too many segments, characters that hide text, an unbalanced
 // split, bash text the parser cannot read.
 func allowBlocked(text string, shell shellcfg.ShellType, seg Segmentation, fa astFacts) (string, string) {
-	if len(seg.Segments) > MaxSegments {
+	if seg.Total > MaxSegments {
 		return blockCapped, ""
 	}
 	if sus := shellcfg.Scan(text); len(sus) > 0 {

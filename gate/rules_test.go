@@ -94,10 +94,10 @@ func TestRuleMatch(t *testing.T) {
 
 func TestNormalizeBlanks(t *testing.T) {
 	tests := map[string]string{
-		"  git   status\t-s ": "git status -s",
-		`echo "a   b"  c`:    `echo "a   b" c`,
-		`echo 'a   b'  c`:    `echo 'a   b' c`,
-		`echo $'a\'  b'  c`:  `echo $'a\'  b' c`,
+		"  git   status\t-s ":   "git status -s",
+		`echo "a   b"  c`:       `echo "a   b" c`,
+		`echo 'a   b'  c`:       `echo 'a   b' c`,
+		`echo $'a\'  b'  c`:     `echo $'a\'  b' c`,
 		"docker run \\\n  -v x": "docker run -v x",
 	}
 	for in, want := range tests {
@@ -109,12 +109,12 @@ func TestNormalizeBlanks(t *testing.T) {
 
 func TestAssignmentPrefix(t *testing.T) {
 	tests := map[string]string{
-		"FOO=1 ls":              "ls",
+		"FOO=1 ls":               "ls",
 		"A=1 B='x y' git status": "git status",
-		"ls FOO=1":              "ls FOO=1",
-		"arr[1]=x cmd":          "cmd",
-		"X+=y cmd":              "cmd",
-		"1A=x cmd":              "1A=x cmd",
+		"ls FOO=1":               "ls FOO=1",
+		"arr[1]=x cmd":           "cmd",
+		"X+=y cmd":               "cmd",
+		"1A=x cmd":               "1A=x cmd",
 	}
 	for in, want := range tests {
 		got := strings.TrimLeft(in[assignmentPrefix(in):], " ")
@@ -235,18 +235,18 @@ func TestPolicyFiles(t *testing.T) {
 		t.Errorf("settings by content: %v", err)
 	}
 	errs := map[string]string{
-		`{"permissions":{"allow":["Bash(git status"]}}`:         "Bash(git status",
-		`{"permissions":{"deny":["Bash("]}}`:                    "permissions.deny",
+		`{"permissions":{"allow":["Bash(git status"]}}`:            "Bash(git status",
+		`{"permissions":{"deny":["Bash("]}}`:                       "permissions.deny",
 		`{"model":"x","permissions":{"deny":["Bash(rm -rf /)*"]}}`: "Bash(rm -rf /)*",
-		`{"sandbox":{"profle":"x"}}`:                             `"profle"`,
-		`{"mode":"fast"}`:                                        "fast",
-		`{"permissions":{"allow":["Read(x)"]}}`:                  "not a shell rule",
-		`{"unknown":"maybe"}`:                                    "unknown",
-		`{"timeout":true}`:                                       "timeout",
-		`{"blacklist":{"extra":[{"name":"x"}]}}`:                 "blacklist.extra[0]",
-		`{"read_only_commands":["a b"]}`:                         "read_only_commands[0]",
-		`[1]`:                                                    "policy",
-		`{"permissions":{"allow":"Bash"}}`:                       "permissions",
+		`{"sandbox":{"profle":"x"}}`:                               `"profle"`,
+		`{"mode":"fast"}`:                                          "fast",
+		`{"permissions":{"allow":["Read(x)"]}}`:                    "not a shell rule",
+		`{"unknown":"maybe"}`:                                      "unknown",
+		`{"timeout":true}`:                                         "timeout",
+		`{"blacklist":{"extra":[{"name":"x"}]}}`:                   "blacklist.extra[0]",
+		`{"read_only_commands":["a b"]}`:                           "read_only_commands[0]",
+		`[1]`:                                                      "policy",
+		`{"permissions":{"allow":"Bash"}}`:                         "permissions",
 	}
 	for body, want := range errs {
 		path := write("p.json", body)

@@ -25,6 +25,9 @@ type Segmentation struct {
 	// body lines are segments of their own besides being part of the
 	// segment around them.
 	Segments []string
+	// Total counts the segments before duplicates were dropped; the
+	// MaxSegments cap applies to it.
+	Total int
 	// FastPath is true when the bash comment fast path kept the whole line
 	// as one segment.
 	FastPath bool
@@ -52,7 +55,8 @@ func Split(text string, shell shellcfg.ShellType) Segmentation {
 		return splitForeign(text, shell)
 	case "", shellcfg.Bash:
 		if commentFastPath(text) {
-			return Segmentation{Segments: trimmedOne(text), FastPath: true}
+			one := trimmedOne(text)
+			return Segmentation{Segments: one, Total: len(one), FastPath: true}
 		}
 	}
 	return splitPOSIX(text)
@@ -111,7 +115,8 @@ func commentStart(s string) int {
 func splitPOSIX(text string) Segmentation {
 	p := &splitter{s: text}
 	p.list(0, 0)
-	return Segmentation{Segments: dedupeSegs(p.segs), Unbalanced: p.bad}
+	n := len(p.segs)
+	return Segmentation{Segments: dedupeSegs(p.segs), Total: n, Unbalanced: p.bad}
 }
 
 func dedupeSegs(segs []string) []string {
@@ -549,6 +554,7 @@ func splitForeign(text string, shell shellcfg.ShellType) Segmentation {
 	for _, piece := range pieces {
 		s := splitPOSIX(piece)
 		out.Segments = append(out.Segments, s.Segments...)
+		out.Total += s.Total
 		out.Unbalanced = out.Unbalanced || s.Unbalanced
 	}
 	out.Segments = dedupeSegs(out.Segments)
@@ -778,7 +784,8 @@ func dynamicName(argv []blArg) bool {
 		}
 		next, ok := unwrapLauncher(argv)
 		if !ok {
-			return false
+			_, launcher := launcherTable[name]
+			return launcher && !allStaticArgs(argv)
 		}
 		argv = next
 	}

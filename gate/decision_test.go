@@ -1,0 +1,248 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+)
+
+// Commands of each class, as the classifier sees them.
+var classSamples = map[Safety][]string{
+	ReadOnly: {"ls -la", "git status", "cat README.md | grep x"},
+	Write:    {"rm x", "touch y", "git commit -m msg"},
+	Unknown:  {"python3 x.py", "mytool --check", "echo $(id)"},
+}
+
+// TestModesByClass: every mode × every class, with no rules.
+func TestModesByClass(t *testing.T) {
+	want := map[Mode]map[Safety]Action{
+		ModePlan:    {ReadOnly: Allow, Write: Deny, Unknown: Ask},
+		ModeDefault: {ReadOnly: Allow, Write: Ask, Unknown: Ask},
+		ModeYolo:    {ReadOnly: Allow, Write: Allow, Unknown: Allow},
+	}
+	for mode, byClass := range want {
+		for class, action := range byClass {
+			for _, text := range classSamples[class] {
+				d := Decide(Input{Text: text, Mode: mode})
+				if d.Safety != class {
+					t.Fatalf("%q classified %s, want %s (fix classSamples)", text, d.Safety, class)
+				}
+				if d.Action != action || d.RuleDecision != RuleNone || d.Mode != mode {
+					t.Errorf("%s/%s %q: %s (%s), want %s", mode, class, text, d.Action, d.RuleDecision, action)
+				}
+				if d.Reason == "" {
+					t.Errorf("%s %q: empty reason", mode, text)
+				}
+				if mode == ModePlan && class == Unknown && (!d.OneOff || d.Suggestions != nil) {
+					t.Errorf("plan unknown %q: one_off %v suggestions %q, want one-off without suggestions", text, d.OneOff, d.Suggestions)
+				}
+			}
+		}
+	}
+}
+
+// TestModesWithRules: allow rules do not lift plan; deny rules deny in
+// every mode; an explicit ask rule asks in every mode.
+func TestModesWithRules(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(rm *)", "Bash(python3 *)"}, []string{"Bash(git push *)"}, []string{"Bash(ls *)"})
+	tests := []struct {
+		text string
+		want map[Mode]Action
+	}{
+		{"rm x", map[Mode]Action{ModePlan: Deny, ModeDefault: Allow, ModeYolo: Allow}},
+		{"python3 x.py", map[Mode]Action{ModePlan: Ask, ModeDefault: Allow, ModeYolo: Allow}},
+		{"ls -la", map[Mode]Action{ModePlan: Deny, ModeDefault: Deny, ModeYolo: Deny}},
+		{"git push origin", map[Mode]Action{ModePlan: Deny, ModeDefault: Ask, ModeYolo: Ask}},
+		{"git status", map[Mode]Action{ModePlan: Allow, ModeDefault: Allow, ModeYolo: Allow}},
+	}
+	for _, tt := range tests {
+		for mode, want := range tt.want {
+			d := Decide(Input{Text: tt.text, Mode: mode, Policy: p})
+			if d.Action != want {
+				t.Errorf("%s %q: %s (rule %s), want %s: %s", mode, tt.text, d.Action, d.RuleDecision, want, d.Reason)
+			}
+			if d.Action == Deny && d.RuleDecision == "deny" && (d.Rule == nil || d.Rule.Source != "test" || !strings.Contains(d.Reason, "Bash(ls *)")) {
+				t.Errorf("%s %q: deny without rule provenance: %+v", mode, tt.text, d.Rule)
+			}
+		}
+	}
+}
+
+func TestModeFromPolicy(t *testing.T) {
+	p := testPolicy(t, nil, nil, nil)
+	p.Mode = ModePlan
+	if d := Decide(Input{Text: "rm x", Policy: p}); d.Action != Deny || d.Mode != ModePlan {
+		t.Errorf("policy mode plan: %s %s", d.Mode, d.Action)
+	}
+	if d := Decide(Input{Text: "rm x", Policy: p, Mode: ModeYolo}); d.Action != Allow {
+		t.Errorf("input mode overrides policy: %s", d.Action)
+	}
+	if d := Decide(Input{Text: "rm x", Mode: "turbo"}); d.Mode != ModePlan {
+		t.Errorf("invalid mode resolved to %s, want plan (fail closed)", d.Mode)
+	}
+}
+
+func TestPlanContain(t *testing.T) {
+	p := &Policy{Unknown: "contain"}
+	d := Decide(Input{Text: "python3 x.py", Mode: ModePlan, Policy: p})
+	if d.Action != Allow || !d.Contain {
+		t.Errorf("contain: %+v", d)
+	}
+	if d := Decide(Input{Text: "rm x", Mode: ModePlan, Policy: p}); d.Action != Deny || d.Contain {
+		t.Errorf("contain must not lift write: %s", d.Action)
+	}
+}
+
+func TestYoloDynamic(t *testing.T) {
+	for _, text := range []string{"$x", "$(echo rm) -rf y", "`echo rm` y", "eval \"$cmd\"", "${x:-rm} y", "sudo $cmd", "bash -c \"$s\"", "echo rm y | sh", "ls; $x"} {
+		d := Decide(Input{Text: text, Mode: ModeYolo})
+		if d.Action != Ask || !strings.Contains(d.Reason, "only known when it runs") {
+			t.Errorf("yolo %q: %s (%s), want ask for a dynamic name", text, d.Action, d.Reason)
+		}
+	}
+	for _, text := range []string{"rm -rf build", "echo $x", "python3 x.py", "ls $(pwd)"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo}); d.Action != Allow {
+			t.Errorf("yolo %q: %s (%s), want allow", text, d.Action, d.Reason)
+		}
+	}
+	if d := Decide(Input{Text: "echo 'unterminated", Mode: ModeYolo}); d.Action != Ask {
+		t.Errorf("yolo unparsable: %s", d.Action)
+	}
+}
+
+func TestSuspiciousNeverAllowed(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(echo *)", "Bash"}, nil, nil)
+	for _, text := range []string{"echo a\u00a0b", "echo a\rb", "echo \u200bhi", "echo a\u2028b", "echo a\vb", "echo a\r\n"} {
+		d := Decide(Input{Text: text, Policy: p})
+		if d.Action == Allow || d.RuleDecision == "allow" {
+			t.Errorf("%q: %s/%s, want no allow", text, d.RuleDecision, d.Action)
+		}
+	}
+}
+
+// TestSegmentCap: above MaxSegments the decision is never allow, and deny
+// rules still see every segment (the 50-no-ops bypass).
+func TestSegmentCap(t *testing.T) {
+	noops := strings.Repeat("true; ", MaxSegments+10)
+	p := testPolicy(t, []string{"Bash(true)", "Bash(curl *)"}, nil, []string{"Bash(curl *)"})
+	if d := Decide(Input{Text: noops + "curl x", Policy: p, Mode: ModeYolo}); d.Action != Deny {
+		t.Errorf("deny past the cap: %s", d.Action)
+	}
+	p = testPolicy(t, []string{"Bash(true)", "Bash(echo *)"}, nil, nil)
+	for _, mode := range []Mode{ModePlan, ModeDefault, ModeYolo} {
+		d := Decide(Input{Text: noops + "echo x", Policy: p, Mode: mode})
+		if d.Action != Ask || !strings.Contains(d.Reason, "segments") {
+			t.Errorf("%s capped: %s (%s), want ask", mode, d.Action, d.Reason)
+		}
+	}
+	short := strings.Repeat("true; ", 10) + "echo x"
+	if d := Decide(Input{Text: short, Policy: p}); d.Action != Allow {
+		t.Errorf("under the cap: %s", d.Action)
+	}
+}
+
+func TestReadOnlyCommandsPassThrough(t *testing.T) {
+	p, err := (*Policy)(nil).With(Permissions{}, []string{"mytool", "bash"}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := Decide(Input{Text: "mytool --check", Policy: p}); d.Safety != ReadOnly || d.Action != Allow {
+		t.Errorf("vouched mytool: %s %s", d.Safety, d.Action)
+	}
+	if d := Decide(Input{Text: "bash x.sh", Policy: p}); d.Safety == ReadOnly {
+		t.Error("refusal floor vouched")
+	}
+	if d := Decide(Input{Text: "mytool > out", Policy: p}); d.Safety != Write {
+		t.Errorf("vouched name kept its redirect rule: %s", d.Safety)
+	}
+}
+
+func TestInvalidText(t *testing.T) {
+	for _, text := range []string{"", "ls\x00", "ls \xff"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo}); d.Action != Deny {
+			t.Errorf("%q: %s, want deny", text, d.Action)
+		}
+	}
+}
+
+// TestSuggestions: minimal rules from what the shell runs, never a
+// launcher or an interpreter, never from a comment.
+func TestSuggestions(t *testing.T) {
+	tests := map[string][]string{
+		"git commit -m x":                    {"Bash(git commit *)"},
+		"npm run build":                      {"Bash(npm run build)"},
+		"npm run test -- --watch":            {"Bash(npm run test *)"},
+		"docker compose up -d":               {"Bash(docker compose up *)"},
+		"mytool --check && othertool":        {"Bash(mytool *)", "Bash(othertool)"},
+		"rm -rf build":                       {"Bash(rm -rf build)"},
+		"python3 x.py":                       nil,
+		"bash -c 'mytool'":                   nil,
+		"env FOO=1 mytool":                   nil,
+		"sudo mytool":                        nil,
+		"mytool $(othertool)":                nil,
+		"mytool # ; rm -rf /tmp/x":           {"Bash(mytool)"},
+		"FOO=1 mytool x":                     {"Bash(FOO=1 mytool *)"},
+		"/opt/bin/tool x":                    nil,
+		"mytool --x # it's fine ; curl evil": {"Bash(mytool *)"},
+	}
+	for text, want := range tests {
+		d := Decide(Input{Text: text})
+		if d.Action != Ask {
+			t.Errorf("%q: %s, want ask", text, d.Action)
+			continue
+		}
+		if strings.Join(d.Suggestions, "|") != strings.Join(want, "|") {
+			t.Errorf("%q: suggestions %q, want %q", text, d.Suggestions, want)
+		}
+		for _, s := range d.Suggestions {
+			if s == "Bash" || s == "Bash(*)" {
+				t.Errorf("%q: suggested %s", text, s)
+			}
+		}
+		// Applying the suggestions allows the command (unless the
+		// classifier and rules disagree on segments such as here-docs).
+		if len(d.Suggestions) > 0 {
+			p := testPolicy(t, d.Suggestions, nil, nil)
+			if d2 := Decide(Input{Text: text, Policy: p}); d2.Action != Allow {
+				t.Errorf("%q with %q: %s (%s)", text, d.Suggestions, d2.Action, d2.Reason)
+			}
+		}
+	}
+	if d := Decide(Input{Text: "git push", Policy: testPolicy(t, nil, []string{"Bash(git push)"}, nil)}); d.Suggestions != nil {
+		t.Errorf("explicit ask rule got suggestions %q", d.Suggestions)
+	}
+}
+
+// TestReasonsDistinct: each situation has its own reason text.
+func TestReasonsDistinct(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(echo *)"}, []string{"Bash(git push *)"}, []string{"Bash(curl *)"})
+	cases := map[string]Input{
+		"blacklist":  {Text: "rm -rf /", Policy: p},
+		"deny":       {Text: "curl x", Policy: p},
+		"plan-write": {Text: "rm x", Policy: p, Mode: ModePlan},
+		"ask-rule":   {Text: "git push", Policy: p},
+		"unknown":    {Text: "python3 x.py", Policy: p},
+		"write":      {Text: "rm x", Policy: p},
+		"capped":     {Text: strings.Repeat("echo; ", 300), Policy: p},
+		"suspicious": {Text: "echo a\u00a0b", Policy: p},
+		"dynamic":    {Text: "$x", Policy: p, Mode: ModeYolo},
+		"plan-once":  {Text: "python3 x.py", Policy: p, Mode: ModePlan},
+		"allow-rule": {Text: "echo $HOME", Policy: p},
+		"read-only":  {Text: "ls", Policy: p},
+		"yolo":       {Text: "rm x", Policy: p, Mode: ModeYolo},
+	}
+	seen := map[string]string{}
+	for name, in := range cases {
+		d := Decide(in)
+		head := d.Reason
+		if i := strings.IndexAny(head, ".:"); i > 0 && i+20 < len(head) {
+			head = head[:i+20]
+		}
+		if other, ok := seen[head]; ok {
+			t.Errorf("%s and %s share the reason %q", name, other, d.Reason)
+		}
+		seen[head] = name
+		if len(d.Reason) < 40 {
+			t.Errorf("%s: reason too short: %q", name, d.Reason)
+		}
+	}
+}
