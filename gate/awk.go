@@ -566,22 +566,26 @@ func (p *awkScanner) lexRegex() awkToken {
 	return awkToken{kind: akEOF}
 }
 
-// awkOps are the multi-byte operators, longest first.
-var awkOps = []string{"**=", "&&", "||", "|&", ">>", ">=", "<=", "==", "!=",
-	"!~", "++", "--", "+=", "-=", "*=", "%=", "^=", "**"}
-
+// lexPunct reads an operator: the two-byte ones, "**=", or one byte.
 func (p *awkScanner) lexPunct(c byte) awkToken {
 	rest := p.s[p.i:]
-	for _, op := range awkOps {
-		if strings.HasPrefix(rest, op) {
-			p.i += len(op)
-			return awkToken{kind: akPunct, text: op}
+	n := 1
+	if len(rest) >= 2 {
+		switch rest[:2] {
+		case "&&", "||", "|&", ">>", ">=", "<=", "==", "!=", "!~", "++", "--",
+			"+=", "-=", "*=", "%=", "^=":
+			n = 2
+		case "**":
+			n = 2
+			if len(rest) >= 3 && rest[2] == '=' {
+				n = 3
+			}
 		}
 	}
-	if strings.IndexByte("{}()[];,+-*%^!><|?:~$=", c) < 0 {
+	if n == 1 && strings.IndexByte("{}()[];,+-*%^!><|?:~$=", c) < 0 {
 		p.fail("awk program has an unexpected character")
 		return awkToken{kind: akEOF}
 	}
-	p.i++
-	return awkToken{kind: akPunct, text: rest[:1]}
+	p.i += n
+	return awkToken{kind: akPunct, text: rest[:n]}
 }

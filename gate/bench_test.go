@@ -140,10 +140,12 @@ func BenchmarkSedPathological(b *testing.B) {
 		for _, size := range []int{64 << 10, 256 << 10, 1 << 20} {
 			script := repeatTo(in.unit, size)
 			b.Run(in.name+"/"+sizeName(size), func(b *testing.B) {
+				cpu0, ok := processCPUTime()
 				for b.Loop() {
 					classifySed([]string{"-n", script})
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(script)), "ns/byte")
+				reportCPU(b, cpu0, ok, len(script))
 			})
 		}
 	}
@@ -169,10 +171,12 @@ func BenchmarkAwkPathological(b *testing.B) {
 		for _, size := range []int{64 << 10, 256 << 10, 1 << 20} {
 			prog := "{" + repeatTo(in.unit, size) + "}"
 			b.Run(in.name+"/"+sizeName(size), func(b *testing.B) {
+				cpu0, ok := processCPUTime()
 				for b.Loop() {
 					classifyAwk([]string{prog})
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(prog)), "ns/byte")
+				reportCPU(b, cpu0, ok, len(prog))
 			})
 		}
 	}
@@ -251,7 +255,7 @@ func BenchmarkGitConfigRisk(b *testing.B) {
 }
 
 // reportCPU adds a cpu-ns/op metric: process CPU time per operation
-// (divided by per), which unlike ns/op excludes time spent runnable but
+// (divided by per: then it is per command or per byte), which unlike ns/op excludes time spent runnable but
 // not running on a loaded machine.
 func reportCPU(b *testing.B, cpu0 int64, ok bool, per int) {
 	cpu1, ok1 := processCPUTime()

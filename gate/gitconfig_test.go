@@ -572,3 +572,30 @@ func TestWildmatchPath(t *testing.T) {
 		}
 	}
 }
+
+// TestGitConfigRiskConcurrent shares the cache between goroutines that
+// read while a config file keeps changing; run it with -race.
+func TestGitConfigRiskConcurrent(t *testing.T) {
+	f := newGitFixture(t)
+	f.write(f.scopePath("global"), "[alias]\n\tst = status\n")
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for i := 0; i < 200; i++ {
+				f.risk("status")
+				f.risk("log", "--oneline")
+			}
+			done <- true
+		}()
+	}
+	for i := 0; i < 50; i++ {
+		os.WriteFile(f.scopePath("local"), []byte("[core]\n\tfsmonitor = "+[]string{"false", "/x"}[i%2]+"\n"), 0o644)
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+	f.write(f.scopePath("local"), "[core]\n\tfsmonitor = /x\n")
+	if r, _ := f.risk("status"); !r {
+		t.Error("final hook not seen")
+	}
+}
