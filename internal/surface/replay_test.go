@@ -126,8 +126,8 @@ func TestReplayUpdate(t *testing.T) {
 // TestReplayApproved: "approved" approves that call only.
 func TestReplayApproved(t *testing.T) {
 	r := testRunner(t, gate.ModeDefault, gate.Permissions{Ask: []string{"Bash(touch *)"}})
-	transcript := `{"request": {"command": "touch a"}, "approved": true, "expected": {"status": "exited", "exit_code": 0, "decision": "ask"}}
-{"request": {"command": "touch b"}, "expected": {"status": "needs_approval", "decision": "ask"}}
+	transcript := `{"request": {"command": "touch a"}, "approved": true, "expected": {"status": "exited", "exit_code": 0, "decision": "ask", "rule": "Bash(touch *)"}}
+{"request": {"command": "touch b"}, "expected": {"status": "needs_approval", "decision": "ask", "rule": "Bash(touch *)"}}
 `
 	rep, diff := replay(t, r, transcript, ReplayOptions{})
 	if rep.Changed != 0 {
