@@ -8,12 +8,14 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain lets testscript re-execute this test binary as the agentexec
 // command: main calls os.Exit, which testscript.Main expects.
 func TestMain(m *testing.M) {
+	sandbox.Main() // the sandbox trampoline re-executes this binary too
 	testscript.Main(m, map[string]func(){
 		"agentexec": main,
 	})

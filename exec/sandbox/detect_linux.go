@@ -84,11 +84,12 @@ func detectNamespaces(c *Capabilities) {
 		c.Problems = append(c.Problems, "namespaces: not probed because sandbox.Main was not called at the top of main")
 		return
 	}
-	if !c.Root {
-		if err := probe(unix.CLONE_NEWUSER); err != nil {
-			c.Problems = append(c.Problems, "user namespace: "+err.Error())
+	if err := probe(unix.CLONE_NEWUSER); err != nil {
+		c.Problems = append(c.Problems, "user namespace: "+err.Error())
+		if !c.Root {
 			return
 		}
+	} else {
 		c.UserNS = true
 	}
 	try := func(flag uintptr, name string) bool {

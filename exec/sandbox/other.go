@@ -18,10 +18,8 @@ func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 	if spec.Profile == None {
 		return &Handle{report: Report{Profile: None, Network: "on"}}, nil
 	}
-	if err := checkSpec(spec); err != nil {
-		return nil, err
-	}
-	return nil, &UnavailableError{Profile: spec.Profile, Feature: "a Linux kernel", Reason: "no sandbox is implemented on " + runtime.GOOS}
+	_, err := makePlan(spec, Detect())
+	return nil, err
 }
 
 // Started does nothing outside Linux.

@@ -15,6 +15,7 @@ type plan struct {
 	PIDNS       bool
 	NetNS       bool
 	IPCNS       bool
+	LandlockNet bool // Landlock also denies TCP bind and connect (ABI 4)
 	Seccomp     bool // arch guard and the always-denied syscalls
 	SeccompNet  bool // socket families other than AF_UNIX refused
 	LandlockABI int
@@ -30,6 +31,9 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 	}
 	missing := func(feature, reason string) (plan, error) {
 		return plan{}, &UnavailableError{Profile: spec.Profile, Feature: feature, Reason: reason}
+	}
+	if caps.OS != "linux" {
+		return missing("a Linux kernel", "no sandbox is implemented on "+caps.OS)
 	}
 	if caps.LandlockABI < 1 {
 		return missing("landlock", "the kernel has no Landlock (needed to deny writes outside the writable roots)")
@@ -47,6 +51,7 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		Cgroup:      caps.CgroupPids,
 	}
 	if !spec.Network {
+		p.LandlockNet = p.LandlockABI >= 4
 		p.NetNS = caps.NetNS
 		p.SeccompNet = caps.Seccomp
 		if !p.NetNS && !p.SeccompNet {
@@ -54,6 +59,20 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// Preview returns the Report a run with spec would get on this host, or
+// the *UnavailableError Prepare would return. It starts nothing but the
+// one-time namespace probe of [Detect].
+func Preview(spec Spec) (Report, error) {
+	if spec.Profile == None {
+		return Report{Profile: None, Network: "on"}, nil
+	}
+	p, err := makePlan(spec, Detect())
+	if err != nil {
+		return Report{}, err
+	}
+	return p.report(spec), nil
 }
 
 // landlockABIWanted is the newest Landlock ABI this package asks for.
@@ -111,6 +130,7 @@ func (p plan) layers() []string {
 	add(p.UserNS, "userns")
 	add(p.MountNS, "mountns-ro")
 	add(p.NetNS, "netns")
+	add(p.LandlockNet, "landlock-net")
 	add(p.Seccomp, "seccomp")
 	add(p.SeccompNet, "seccomp-net")
 	add(p.PIDNS, "pidns")

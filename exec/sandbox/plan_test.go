@@ -18,7 +18,7 @@ func TestMakePlan(t *testing.T) {
 		layers  []string
 	}{
 		{name: "full, network off", spec: Spec{Profile: WorkspaceWrite}, network: "netns+seccomp",
-			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "netns", "seccomp", "seccomp-net", "pidns", "cgroup-pids"}},
+			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "netns", "landlock-net", "seccomp", "seccomp-net", "pidns", "cgroup-pids"}},
 		{name: "full, network on", spec: Spec{Profile: ReadOnly, Network: true}, network: "on",
 			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "seccomp", "pidns", "cgroup-pids"}},
 		{name: "newer kernel asks ABI 7", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.LandlockABI = 9 }, network: "netns+seccomp"},
@@ -29,6 +29,7 @@ func TestMakePlan(t *testing.T) {
 		{name: "no landlock, read-only", spec: Spec{Profile: ReadOnly, Network: true}, caps: func(c *Capabilities) { c.LandlockABI = 0 }, feature: "landlock"},
 		{name: "no mount ns", spec: Spec{Profile: WorkspaceWrite}, caps: func(c *Capabilities) { c.MountNS = false }, feature: "mount namespace"},
 		{name: "no network cut", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.NetNS, c.Seccomp = false, false }, feature: "network cut"},
+		{name: "not linux", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { *c = Capabilities{OS: "windows"} }, feature: "a Linux kernel"},
 		{name: "no network cut needed", spec: Spec{Profile: ReadOnly, Network: true}, caps: func(c *Capabilities) { c.NetNS, c.Seccomp = false, false }, network: "on"},
 	}
 	for _, tt := range tests {
