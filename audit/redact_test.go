@@ -161,3 +161,11 @@ func addSeedFile(f *testing.F, path string) {
 		f.Add(strings.ReplaceAll(sc.Text(), `\n`, "\n"))
 	}
 }
+
+func TestRedactProse(t *testing.T) {
+	in := "Needs the user's approval; narrow it such as Bash(curl -u bob:hunter2 https://x) or Bash(mysql -phunter2)."
+	want := "Needs the user's approval; narrow it such as Bash(curl -u bob:*** https://x) or Bash(mysql -p***)."
+	if got := Redact(in); got != want {
+		t.Errorf("Redact(%q)\n got %q\nwant %q", in, got, want)
+	}
+}

@@ -13,9 +13,17 @@ type span struct{ start, end int }
 // shell text, found by a rough single-pass lexer: words are split at blanks
 // outside quotes, commands at ; | & ( ) ` and newlines. It need not be
 // exact shell syntax: it only decides which words belong to which tool.
+//
+// It lexes twice, honoring quotes and then ignoring them: in prose (a
+// reason that says "user's") or broken shell an unbalanced quote would
+// otherwise hide every command after it.
 func redactCommandWords(text string) string {
+	return redactLexed(redactLexed(text, true), false)
+}
+
+func redactLexed(text string, quotes bool) string {
 	var reps []replacement
-	lexCommands(text, func(words []span) {
+	lexCommands(text, quotes, func(words []span) {
 		redactWords(len(words),
 			func(i int) string { return text[words[i].start:words[i].end] },
 			func(i int, w string) { reps = append(reps, replacement{words[i], w}) })
@@ -46,7 +54,7 @@ func splice(text string, reps []replacement) string {
 
 // lexCommands calls fn with the words of each simple command in text. fn
 // must not keep the slice.
-func lexCommands(text string, fn func(words []span)) {
+func lexCommands(text string, quotes bool, fn func(words []span)) {
 	var words []span
 	flush := func() {
 		if len(words) > 0 {
@@ -62,7 +70,7 @@ func lexCommands(text string, fn func(words []span)) {
 			flush()
 			i++
 		default:
-			end := wordEnd(text, i)
+			end := wordEnd(text, i, quotes)
 			words = append(words, span{i, end})
 			i = end
 		}
@@ -78,11 +86,13 @@ func isCommandBreak(c byte) bool {
 
 // wordEnd returns the end of the word starting at i. An unterminated quote
 // runs to the end of the text.
-func wordEnd(text string, i int) int {
+func wordEnd(text string, i int, quotes bool) int {
 	for i < len(text) {
 		switch c := text[i]; {
 		case isBlank(c) || isCommandBreak(c):
 			return i
+		case !quotes:
+			i++
 		case c == '\\':
 			i += 2
 		case c == '\'':
