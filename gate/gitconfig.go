@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // gitConfigRisk reports whether the git configuration and environment a git
@@ -161,20 +162,28 @@ func findGitRepo(dir string) (*gitRepo, string) {
 }
 
 // gitRepoAt looks for dir/.git (a directory or a "gitdir:" file) and for a
-// bare repository at dir itself.
+// bare repository at dir itself. Like git, it passes over a .git directory
+// that is not a valid git directory and keeps walking up.
 func gitRepoAt(dir string) (*gitRepo, string, bool) {
 	dotGit := filepath.Join(dir, ".git")
 	fi, err := os.Stat(dotGit)
 	switch {
 	case err == nil && fi.IsDir():
-		return gitRepoFromDir(dotGit)
+		repo, why := gitRepoFromDir(dotGit)
+		if why != "" {
+			return nil, why, true
+		}
+		if ok, why := validGitDir(repo, fi); why != "" || ok {
+			return repo, why, true
+		}
 	case err == nil:
 		return gitRepoFromFile(dotGit)
 	case !os.IsNotExist(err):
 		return nil, "cannot stat " + dotGit, true
 	}
 	if isBareGitDir(dir) {
-		return gitRepoFromDir(dir)
+		repo, why := gitRepoFromDir(dir)
+		return repo, why, true
 	}
 	return nil, "", false
 }
@@ -189,7 +198,8 @@ func isBareGitDir(dir string) bool {
 }
 
 // gitRepoFromFile follows a ".git" file ("gitdir: PATH", relative to the
-// file's directory), as linked worktrees and submodules use.
+// file's directory), as linked worktrees and submodules use. git refuses
+// to run with an invalid one, which is reported as risky.
 func gitRepoFromFile(path string) (*gitRepo, string, bool) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -203,28 +213,93 @@ func gitRepoFromFile(path string) (*gitRepo, string, bool) {
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(filepath.Dir(path), target)
 	}
-	return gitRepoFromDir(target)
+	fi, err := os.Stat(target)
+	if err != nil || !fi.IsDir() {
+		return nil, path + " points to a missing git directory", true
+	}
+	repo, why := gitRepoFromDir(target)
+	if why != "" {
+		return nil, why, true
+	}
+	if ok, why := validGitDir(repo, fi); !ok || why != "" {
+		return nil, path + " points to an invalid git directory", true
+	}
+	return repo, "", true
 }
 
 // gitRepoFromDir completes a repository from its git directory, following
 // a commondir file when there is one.
-func gitRepoFromDir(gitDir string) (*gitRepo, string, bool) {
+func gitRepoFromDir(gitDir string) (*gitRepo, string) {
 	repo := &gitRepo{gitDir: gitDir, commonDir: gitDir}
 	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
 	switch {
 	case err == nil:
 		c := strings.TrimRight(string(data), "\r\n")
 		if c == "" {
-			return nil, "empty commondir in " + gitDir, true
+			return nil, "empty commondir in " + gitDir
 		}
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(gitDir, c)
 		}
 		repo.commonDir = filepath.Clean(c)
 	case !os.IsNotExist(err):
-		return nil, "cannot read the commondir of " + gitDir, true
+		return nil, "cannot read the commondir of " + gitDir
 	}
-	return repo, "", true
+	return repo, ""
+}
+
+// gitDirValidity caches validGitDir by the stamps of the git and common
+// directories: adding or removing HEAD, objects or refs changes them.
+var gitDirValidity struct {
+	sync.Mutex
+	m map[string]gitDirValid
+}
+
+type gitDirValid struct {
+	git, common fileStamp
+	ok          bool
+}
+
+// validGitDir is git's is_git_directory: HEAD in the git directory, and
+// objects and refs directories in the common directory. fi is the stat of
+// the git directory, already made by the caller.
+func validGitDir(repo *gitRepo, fi os.FileInfo) (bool, string) {
+	key := gitDirValid{git: stampOf(fi)}
+	if repo.commonDir != repo.gitDir {
+		cfi, err := os.Stat(repo.commonDir)
+		if err != nil {
+			return false, "cannot stat the common git directory " + repo.commonDir
+		}
+		key.common = stampOf(cfi)
+	}
+	gitDirValidity.Lock()
+	c, hit := gitDirValidity.m[repo.gitDir]
+	gitDirValidity.Unlock()
+	if hit && c.git == key.git && c.common == key.common {
+		return c.ok, ""
+	}
+	key.ok = isFile(filepath.Join(repo.gitDir, "HEAD")) &&
+		isDir(filepath.Join(repo.commonDir, "objects")) &&
+		isDir(filepath.Join(repo.commonDir, "refs"))
+	if !isRacy(key.git) && !isRacy(key.common) {
+		gitDirValidity.Lock()
+		if gitDirValidity.m == nil || len(gitDirValidity.m) >= gitConfigCacheMax {
+			gitDirValidity.m = make(map[string]gitDirValid)
+		}
+		gitDirValidity.m[repo.gitDir] = key
+		gitDirValidity.Unlock()
+	}
+	return key.ok, ""
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // gitReadHooks are the hooks git may run during commands that only read:

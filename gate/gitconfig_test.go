@@ -397,6 +397,22 @@ func TestGitConfigRiskRepoDiscovery(t *testing.T) {
 	if r, _ := gitConfigRisk(outside, f.env, "diff", nil); !r {
 		t.Error("global diff.external outside a repo not risky")
 	}
+	// git passes over an invalid .git directory and uses the repository
+	// above it; so must we.
+	f.write(f.scopePath("global"), "")
+	f.write(f.scopePath("local"), "[core]\n\tfsmonitor = /x\n")
+	os.MkdirAll(filepath.Join(f.repo, "src", "deep", ".git"), 0o755)
+	if r, _ := f.risk("status"); !r {
+		t.Error("empty .git directory hid the enclosing repository")
+	}
+	os.Remove(filepath.Join(f.repo, "src", "deep", ".git"))
+	// A gitfile pointing nowhere makes git refuse to run: fail closed.
+	f.write(filepath.Join(f.repo, "src", "deep", ".git"), "gitdir: ../../nowhere\n")
+	if r, _ := f.risk("status"); !r {
+		t.Error("dangling gitfile not risky")
+	}
+	os.Remove(filepath.Join(f.repo, "src", "deep", ".git"))
+	f.write(f.scopePath("local"), "")
 	// A directory where the config file should be fails closed.
 	f.write(f.scopePath("global"), "")
 	os.Remove(f.scopePath("local"))
