@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -60,6 +61,17 @@ var gitHelperOptions = map[string]string{
 	"output":              "",
 	"output-directory":    "",
 }
+
+// gitHelperNames are gitHelperOptions' keys in a fixed order, so that an
+// abbreviation matching several is reported the same way every time.
+var gitHelperNames = func() []string {
+	names := make([]string, 0, len(gitHelperOptions))
+	for n := range gitHelperOptions {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}()
 
 func gitCommandRule(w *walker, a argv) finding {
 	if a.dynamic() {
@@ -183,7 +195,8 @@ func gitOption(sub, v string) (finding, bool) {
 	if name == "output" && sub != "blame" && val != "" {
 		return finding{Write, "git-output", fmt.Sprintf("`git %s --output` writes %q", sub, val)}, true
 	}
-	for full, why := range gitHelperOptions {
+	for _, full := range gitHelperNames {
+		why := gitHelperOptions[full]
 		if full != name && (name == "" || !strings.HasPrefix(full, name)) {
 			continue
 		}
