@@ -47,7 +47,37 @@ func gitConfigRisk(cwd string, env []string, sub string, args []string) (risky b
 	if why := l.hooksRisk(sub); why != "" {
 		return true, why
 	}
+	if why := l.submoduleRisk(sub); why != "" {
+		return true, why
+	}
 	return false, ""
+}
+
+// gitSubmoduleReaders are the local subcommands that, by default, run git
+// inside each submodule (to tell whether it is modified), which reads the
+// submodule's own configuration.
+var gitSubmoduleReaders = map[string]bool{"status": true, "diff": true, "describe": true}
+
+// submoduleRisk fails closed for commands that recurse into submodules:
+// their configuration (.git/modules/NAME/config or SUB/.git) is not read
+// here. A repository is taken to have submodules when it has .gitmodules or
+// .git/modules; a gitlink added without either is not detected (reading
+// the index per decision would be needed).
+func (l *gitConfigLoader) submoduleRisk(sub string) string {
+	sub = strings.ToLower(sub)
+	if l.repo == nil || (gitLocalSubcommands[sub] && !gitSubmoduleReaders[sub]) {
+		return ""
+	}
+	paths := []string{filepath.Join(l.repo.commonDir, "modules")}
+	if l.repo.workTree != "" {
+		paths = append(paths, filepath.Join(l.repo.workTree, ".gitmodules"))
+	}
+	for _, p := range paths {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			return "git " + sub + " also runs in submodules, whose configuration is not read (" + p + ")"
+		}
+	}
+	return ""
 }
 
 // gitEnv is the part of the command's environment git consults.
@@ -133,6 +163,7 @@ func gitEnvVarRisk(k, v string) string {
 type gitRepo struct {
 	gitDir    string // the worktree's git directory
 	commonDir string // where config, hooks and objects live
+	workTree  string // the directory holding .git; "" for a bare repository
 }
 
 // findGitRepo walks up from dir as git's discovery does. It returns a nil
@@ -174,10 +205,15 @@ func gitRepoAt(dir string) (*gitRepo, string, bool) {
 			return nil, why, true
 		}
 		if ok, why := validGitDir(repo, fi); why != "" || ok {
+			repo.workTree = dir
 			return repo, why, true
 		}
 	case err == nil:
-		return gitRepoFromFile(dotGit)
+		repo, why, found := gitRepoFromFile(dotGit)
+		if repo != nil {
+			repo.workTree = dir
+		}
+		return repo, why, found
 	case !os.IsNotExist(err):
 		return nil, "cannot stat " + dotGit, true
 	}
