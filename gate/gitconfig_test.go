@@ -633,3 +633,82 @@ func TestGitConfigRiskConcurrent(t *testing.T) {
 		t.Error("final hook not seen")
 	}
 }
+
+// TestGitConfigCanary runs real git with program-valued keys pointing at a
+// canary script. Where gitConfigRisk says safe, git must not run the
+// canary; the positive controls show the harness can see a run.
+func TestGitConfigCanary(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git binary not installed:", err)
+	}
+	tests := []struct {
+		config string // {c} is the canary path
+		sub    string
+		args   []string
+	}{
+		{"[credential]\n\thelper = !{c}\n", "status", nil},
+		{"[credential]\n\thelper = !{c}\n", "log", []string{"-p"}},
+		{"[core]\n\teditor = {c}\n", "status", nil},
+		{"[sequence]\n\teditor = {c}\n", "log", nil},
+		{"[core]\n\tsshCommand = {c}\n", "status", nil},
+		{"[core]\n\tgitProxy = {c}\n", "diff", nil},
+		{"[core]\n\taskPass = {c}\n", "show", nil},
+		{"[remote \"origin\"]\n\turl = ssh://example.invalid/x\n\tuploadpack = {c}\n", "status", nil},
+		{"[remote \"origin\"]\n\turl = ssh://example.invalid/x\n\tuploadpack = {c}\n", "remote", []string{"-v"}},
+		{"[gpg]\n\tprogram = {c}\n", "log", []string{"-1"}},
+		{"[alias]\n\tst = !{c}\n", "status", nil},
+		{"[core]\n\tfsmonitor = false\n", "status", nil},
+		{"[diff \"x\"]\n\txfuncname = {c}\n", "diff", nil},
+		{"[submodule \"s\"]\n\tupdate = rebase\n", "status", nil},
+		{"[extensions]\n\tpartialClone = origin\n[remote \"origin\"]\n\turl = ssh://example.invalid/x\n\tuploadpack = {c}\n", "rev-parse", []string{"HEAD"}},
+	}
+	controls := []struct {
+		config, sub string
+		args        []string
+	}{
+		{"[core]\n\tfsmonitor = {c}\n", "status", nil},
+		{"[diff]\n\texternal = {c}\n", "diff", nil},
+	}
+	run := func(t *testing.T, config, sub string, args []string) (ran, risky bool, why string) {
+		f := newGitFixture(t)
+		canary := filepath.Join(f.root, "canary.sh")
+		marker := filepath.Join(f.root, "RAN")
+		f.write(canary, "#!/bin/sh\ntouch "+marker+"\nexit 1\n")
+		os.Chmod(canary, 0o755)
+		repo := filepath.Join(f.root, "real")
+		os.MkdirAll(repo, 0o755)
+		env := append(os.Environ(), "HOME="+f.home, "GIT_CONFIG_NOSYSTEM=1", "XDG_CONFIG_HOME=",
+			"GIT_PAGER=cat", "PAGER=cat", "GIT_TERMINAL_PROMPT=0",
+			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b")
+		git := func(args ...string) {
+			cmd := exec.Command("git", args...)
+			cmd.Dir, cmd.Env = repo, env
+			cmd.Run()
+		}
+		git("init", "-q")
+		f.write(filepath.Join(repo, "a.txt"), "one\n")
+		git("add", "a.txt")
+		git("commit", "-q", "-m", "one")
+		f.write(filepath.Join(repo, "a.txt"), "two\n")
+		f.write(filepath.Join(repo, ".git", "config"), "[core]\n\trepositoryformatversion = 0\n"+strings.ReplaceAll(config, "{c}", canary))
+		cmd := exec.Command("git", append([]string{sub}, args...)...)
+		cmd.Dir, cmd.Env = repo, env
+		cmd.Run()
+		_, err := os.Stat(marker)
+		risky, why = gitConfigRisk(repo, []string{"HOME=" + f.home, "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat", "PAGER=cat"}, sub, args)
+		return err == nil, risky, why
+	}
+	for _, tt := range tests {
+		ran, risky, why := run(t, tt.config, tt.sub, tt.args)
+		if ran && !risky {
+			t.Errorf("git %s %v ran the canary with %q, but gitConfigRisk says safe", tt.sub, tt.args, tt.config)
+		}
+		t.Logf("git %s %v with %q: ran=%v risky=%v %s", tt.sub, tt.args, tt.config, ran, risky, why)
+	}
+	for _, c := range controls {
+		ran, risky, _ := run(t, c.config, c.sub, c.args)
+		if !ran || !risky {
+			t.Errorf("control git %s with %q: ran=%v risky=%v, want both", c.sub, c.config, ran, risky)
+		}
+	}
+}
