@@ -75,12 +75,17 @@ func compileExtras(extras []BlacklistExtra, source string) ([]blacklistExtra, er
 	return out, nil
 }
 
-// checkBlacklist returns the entry text hits, or nil. segs are the rule
+// checkBlacklist returns the entry text hits, or nil. parsed, when not
+// nil, is text already parsed by parseBounded. segs are the rule
 // segments, which user entries are matched against; canon are the
 // canonical spellings of every command found in the AST.
-func checkBlacklist(text string, segs, canon []string, extras []blacklistExtra) *BlacklistEntry {
+func checkBlacklist(text string, parsed *syntax.File, segs, canon []string, extras []blacklistExtra) *BlacklistEntry {
 	for _, v := range blVariants(text) {
-		if f, ok := parseBounded(v); ok {
+		f, ok := parsed, parsed != nil && v == text
+		if !ok {
+			f, ok = parseBounded(v)
+		}
+		if ok {
 			if e := (&blWalker{src: v}).file(f); e != nil {
 				return e
 			}

@@ -35,13 +35,13 @@ func TestBlacklist(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, text := range tt.hits {
-			e := checkBlacklist(text, Split(text, "bash").Segments, nil, nil)
+			e := checkBlacklist(text, nil, Split(text, "bash").Segments, nil, nil)
 			if e == nil || e.Name != tt.entry {
 				t.Errorf("%q: blacklist %v, want %s", text, e, tt.entry)
 			}
 		}
 		for _, text := range tt.near {
-			if e := checkBlacklist(text, Split(text, "bash").Segments, nil, nil); e != nil {
+			if e := checkBlacklist(text, nil, Split(text, "bash").Segments, nil, nil); e != nil {
 				t.Errorf("%q: blacklisted as %s, want no hit", text, e.Name)
 			}
 		}

@@ -111,7 +111,7 @@ func Decide(in Input) Decision {
 	facts := analyzeCalls(in.Text)
 	d.Class = Classify(in.Text, ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, ReadOnlyCommands: in.readOnly()})
 	d.Safety = d.Class.Safety.norm()
-	if e := checkBlacklist(in.Text, seg.Segments, facts.canonAll(), cp.extras); e != nil {
+	if e := checkBlacklist(in.Text, facts.file, seg.Segments, facts.canonAll(), cp.extras); e != nil {
 		d.Blacklist = e
 		return d.deny(reasonBlacklist(e))
 	}

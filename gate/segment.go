@@ -655,6 +655,7 @@ func psParenEnd(s string, i int) int {
 // deny and ask rules see each of them canonically spelt.
 type astFacts struct {
 	parsed  bool
+	file    *syntax.File // the parse, shared with the blacklist
 	calls   []callFact
 	dynamic string // the first command whose name is not static, or ""
 }
@@ -674,7 +675,7 @@ func analyzeCalls(text string) astFacts {
 	if !ok {
 		return astFacts{}
 	}
-	fa := astFacts{parsed: true}
+	fa := astFacts{parsed: true, file: f}
 	b := &blWalker{src: text}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
