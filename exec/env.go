@@ -49,7 +49,7 @@ func buildEnv(base []string, pol gate.EnvPolicy, add map[string]string, pty bool
 	if exclude == nil {
 		exclude = DefaultEnvExclude
 	}
-	m := map[string]string{}
+	m := make(map[string]string, len(base)+8)
 	for _, kv := range base {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" || !inherited(pol.Inherit, k) || matchAny(exclude, k) {
@@ -117,9 +117,38 @@ func inherited(mode, name string) bool {
 func matchAny(patterns []string, name string) bool {
 	up := strings.ToUpper(name)
 	for _, p := range patterns {
-		if ok, _ := path.Match(strings.ToUpper(p), up); ok {
+		if globMatch(strings.ToUpper(p), up) {
 			return true
 		}
 	}
 	return false
+}
+
+// globMatch is path.Match for the common patterns made of literals and
+// '*' only, without its per-call cost (this runs for every variable of
+// every run); anything else goes to path.Match.
+func globMatch(p, s string) bool {
+	if strings.ContainsAny(p, "?[\\") {
+		ok, _ := path.Match(p, s)
+		return ok
+	}
+	i := strings.IndexByte(p, '*')
+	if i < 0 {
+		return p == s
+	}
+	if !strings.HasPrefix(s, p[:i]) {
+		return false
+	}
+	s, p = s[i:], p[i+1:]
+	for {
+		j := strings.IndexByte(p, '*')
+		if j < 0 {
+			return strings.HasSuffix(s, p)
+		}
+		k := strings.Index(s, p[:j])
+		if k < 0 {
+			return false
+		}
+		s, p = s[k+j:], p[j+1:]
+	}
 }

@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"fmt"
+	"path"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -84,6 +85,25 @@ func FuzzStripANSI(f *testing.F) {
 		out := stripANSI(s)
 		if strings.ContainsRune(out, 0x1b) || len(out) > len(s) {
 			t.Fatalf("stripANSI(%q) = %q", s, out)
+		}
+	})
+}
+
+// FuzzGlobMatch confirms the fast matcher against path.Match.
+func FuzzGlobMatch(f *testing.F) {
+	for _, s := range [][2]string{{"*_TOKEN", "GITHUB_TOKEN"}, {"*SECRET*", "MY_SECRET_X"}, {"A*B*C", "AXBYC"}, {"*", ""}, {"**X", "X"}, {"AB*BA", "ABA"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, p, s string) {
+		if strings.ContainsAny(p+s, "/?[\\") {
+			return
+		}
+		want, err := path.Match(p, s)
+		if err != nil {
+			return
+		}
+		if got := globMatch(p, s); got != want {
+			t.Fatalf("globMatch(%q, %q) = %v, path.Match says %v", p, s, got, want)
 		}
 	})
 }

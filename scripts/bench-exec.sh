@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Overhead of the gated executor over plain os/exec, both running /bin/true
+# unsandboxed. Prints each benchmark's median ns/op and the ratios.
+# Usage: scripts/bench-exec.sh [COUNT] [BENCHTIME]   (defaults: 5 500x)
+set -eu
+cd "$(dirname "$0")/.."
+count=${1:-5}
+bt=${2:-500x}
+go test ./exec/ -run '^$' -bench 'OSExecTrue|RunnerTrue|DropInTrue|GateOnly' \
+	-benchtime "$bt" -count "$count" | tee /dev/stderr |
+awk '/^Benchmark/ { name=$1; sub(/-[0-9]+$/, "", name); v[name]=v[name] " " $3 }
+function median(s,   a, n, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+END {
+	base = median(v["BenchmarkOSExecTrue"])
+	for (k in v) printf "%-22s median %12.0f ns/op\n", k, median(v[k])
+	printf "RunnerTrue / OSExecTrue = %.3f\n", median(v["BenchmarkRunnerTrue"]) / base
+	printf "DropInTrue / OSExecTrue = %.3f\n", median(v["BenchmarkDropInTrue"]) / base
+	printf "gate+prepare (GateOnly) / OSExecTrue = %.2f%%\n", 100 * median(v["BenchmarkGateOnly"]) / base
+}'
