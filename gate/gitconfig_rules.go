@@ -367,10 +367,17 @@ func (l *gitConfigLoader) userPaths() []string {
 	return paths
 }
 
-// worktreeConfig reports the effective extensions.worktreeConfig so far.
+// worktreeConfig reports extensions.worktreeConfig as git reads it: from
+// the repository's own config file only, without includes (git's
+// read_repository_format). Taking it from any other scope could load a
+// config.worktree that git ignores and let it mask a risky local value.
 func (l *gitConfigLoader) worktreeConfig() bool {
-	for i := len(l.entries) - 1; i >= 0; i-- {
-		if e := &l.entries[i]; e.rule == grWorktreeConfig {
+	entries, _, err := readGitConfigFile(filepath.Join(l.repo.commonDir, "config"))
+	if err != nil {
+		return false // already reported by load
+	}
+	for i := len(entries) - 1; i >= 0; i-- {
+		if e := &entries[i]; e.rule == grWorktreeConfig {
 			return gitBool(e)
 		}
 	}

@@ -180,6 +180,14 @@ func TestGitConfigRiskPrecedence(t *testing.T) {
 	if r, _ := f.risk("status"); !r {
 		t.Error("local hook after global false not risky")
 	}
+	// Only the repository's own config turns the extension on.
+	f.write(f.scopePath("global"), "[extensions]\n\tworktreeConfig = true\n")
+	f.write(f.scopePath("local"), "[core]\n\tfsmonitor = /x\n")
+	f.write(f.scopePath("worktree"), "[core]\n\tfsmonitor = false\n")
+	if r, _ := f.risk("status"); !r {
+		t.Error("config.worktree read on a global extensions.worktreeConfig masked the local hook")
+	}
+	f.write(f.scopePath("global"), "")
 	// The worktree file comes last once the extension is on.
 	f.write(f.scopePath("local"), "[extensions]\n\tworktreeConfig = true\n[core]\n\tfsmonitor = false\n")
 	f.write(f.scopePath("worktree"), "[core]\n\tfsmonitor = /x\n")
