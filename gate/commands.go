@@ -139,7 +139,7 @@ func (w *walker) dispatch(a argv) finding {
 // tool cannot smuggle `rm` through as an argument it runs).
 func vouchedRule(a argv) finding {
 	for i, v := range a.vals {
-		if a.dyn[i] || !vouchPlainWord(v) {
+		if a.dyn[i] || !(vouchPlainWord(v) || (a.inner && v == "{}")) {
 			return finding{Unknown, "vouched-command-argument", fmt.Sprintf("vouched `%s` has an argument that is not a plain static word", a.name)}
 		}
 		for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '=' || r == ',' || r == ':' }) {
