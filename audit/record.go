@@ -1,6 +1,3 @@
-// Package audit is agentexec's tamper-evident decision log: one JSON line per
-// gate decision and per finished run, each carrying the hash of the record
-// before it.
 package audit
 
 // Record is one line of the log. The writer fills Seq, Time, Prev and Hash;

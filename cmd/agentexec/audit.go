@@ -257,9 +257,18 @@ func why(r *audit.Record) string {
 	case r.Blacklist != "":
 		return fmt.Sprintf("  (blacklist %s)", r.Blacklist)
 	case r.Reason != "":
-		return fmt.Sprintf("  (%s)", r.Reason)
+		return fmt.Sprintf("  (%s)", clip(r.Reason, 100))
 	}
 	return ""
+}
+
+// clip shortens s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 func runOutcome(r *audit.Record) string {
@@ -389,7 +398,7 @@ func decisionWhy(d *gate.Decision) string {
 	case d.Blacklist != nil:
 		return fmt.Sprintf(" (blacklist %s)", d.Blacklist.Name)
 	case d.Reason != "":
-		return fmt.Sprintf(" (%s)", d.Reason)
+		return fmt.Sprintf(" (%s)", clip(d.Reason, 100))
 	}
 	return ""
 }
