@@ -33,6 +33,7 @@ func detect() Capabilities {
 	if !c.Seccomp {
 		c.Problems = append(c.Problems, "seccomp: no filter support for this kernel or architecture")
 	}
+	c.PIDMaxNS = kernelAtLeast(6, 14)
 	c.CgroupPids = detectCgroup()
 	if c.CgroupPids == "" {
 		c.Problems = append(c.Problems, "cgroup pids: no writable pids controller (v1 or v2)")
@@ -128,4 +129,15 @@ func setIDMaps(a *syscall.SysProcAttr) {
 	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
 	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
 	a.GidMappingsEnableSetgroups = false
+}
+
+// kernelAtLeast compares the running kernel's release with major.minor.
+// Per-namespace pid_max is known by version only: writing pid_max in a PID
+// namespace of an older kernel would change the host's.
+func kernelAtLeast(major, minor int) bool {
+	var u unix.Utsname
+	if unix.Uname(&u) != nil {
+		return false
+	}
+	return releaseAtLeast(unix.ByteSliceToString(u.Release[:]), major, minor)
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-var fullCaps = Capabilities{OS: "linux", Root: true, LandlockABI: 7, MountNS: true, NetNS: true, PIDNS: true, CgroupPids: "v1", Seccomp: true}
+var fullCaps = Capabilities{OS: "linux", Root: true, LandlockABI: 7, MountNS: true, NetNS: true, PIDNS: true, PIDMaxNS: true, CgroupPids: "v1", Seccomp: true}
 
 func TestMakePlan(t *testing.T) {
 	tests := []struct {
@@ -18,9 +18,9 @@ func TestMakePlan(t *testing.T) {
 		layers  []string
 	}{
 		{name: "full, network off", spec: Spec{Profile: WorkspaceWrite}, network: "netns+seccomp",
-			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "netns", "landlock-net", "seccomp", "seccomp-net", "pidns", "cgroup-pids"}},
+			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "netns", "landlock-net", "seccomp", "seccomp-net", "pidns", "pid-max"}},
 		{name: "full, network on", spec: Spec{Profile: ReadOnly, Network: true}, network: "on",
-			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "seccomp", "pidns", "cgroup-pids"}},
+			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "seccomp", "pidns", "pid-max"}},
 		{name: "newer kernel asks ABI 7", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.LandlockABI = 9 }, network: "netns+seccomp"},
 		{name: "non-root uses userns", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.Root = false; c.UserNS = true }, network: "netns+seccomp"},
 		{name: "no netns, seccomp cuts", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.NetNS = false }, network: "seccomp"},
@@ -29,6 +29,10 @@ func TestMakePlan(t *testing.T) {
 		{name: "no landlock, read-only", spec: Spec{Profile: ReadOnly, Network: true}, caps: func(c *Capabilities) { c.LandlockABI = 0 }, feature: "landlock"},
 		{name: "no mount ns", spec: Spec{Profile: WorkspaceWrite}, caps: func(c *Capabilities) { c.MountNS = false }, feature: "mount namespace"},
 		{name: "no network cut", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.NetNS, c.Seccomp = false, false }, feature: "network cut"},
+		{name: "old kernel: cgroup", spec: Spec{Profile: ReadOnly, Network: true}, caps: func(c *Capabilities) { c.PIDMaxNS = false }, network: "on",
+			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "seccomp", "pidns", "cgroup-pids"}},
+		{name: "no pidns: cgroup", spec: Spec{Profile: ReadOnly, Network: true}, caps: func(c *Capabilities) { c.PIDNS = false }, network: "on",
+			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "seccomp", "cgroup-pids"}},
 		{name: "not linux", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { *c = Capabilities{OS: "windows"} }, feature: "a Linux kernel"},
 		{name: "no network cut needed", spec: Spec{Profile: ReadOnly, Network: true}, caps: func(c *Capabilities) { c.NetNS, c.Seccomp = false, false }, network: "on"},
 	}
@@ -88,5 +92,27 @@ func TestUnavailableErrorMessage(t *testing.T) {
 	want := "sandbox: read-only needs landlock: kernel too old (choose sandbox none to run without it)"
 	if err.Error() != want {
 		t.Errorf("got %q", err)
+	}
+}
+
+func TestReleaseAtLeast(t *testing.T) {
+	tests := []struct {
+		release string
+		want    bool
+	}{
+		{"6.18.44-fc-v669", true}, {"6.14.0", true}, {"6.13.9", false}, {"7.0", true}, {"5.15.0-91-generic", false}, {"x", false},
+	}
+	for _, tt := range tests {
+		if got := releaseAtLeast(tt.release, 6, 14); got != tt.want {
+			t.Errorf("releaseAtLeast(%q) = %v", tt.release, got)
+		}
+	}
+}
+
+func TestPIDMax(t *testing.T) {
+	for n, want := range map[uint64]int{0: DefaultProcesses + 300, 64: 364, 1: 301} {
+		if got := pidMax(n); got != want {
+			t.Errorf("pidMax(%d) = %d, want %d", n, got, want)
+		}
 	}
 }

@@ -85,7 +85,11 @@ type Limits struct {
 	AddressSpace uint64
 	FileSize     uint64
 	OpenFiles    uint64
-	Processes    uint64 // also the pids cgroup limit where one can be made
+	// Processes limits the processes (and threads) of the run: RLIMIT_NPROC
+	// when set (not enforced for root), and always the PID namespace's
+	// pid_max (Linux 6.14+; it admits up to Processes+299 before pids wrap)
+	// or else a pids cgroup, where one can be made.
+	Processes uint64
 }
 
 // DefaultProcesses is the pids cgroup limit when Limits.Processes is 0: high
@@ -136,6 +140,7 @@ type Capabilities struct {
 	MountNS     bool     `json:"mountns"`               // directly (root) or inside a user namespace
 	NetNS       bool     `json:"netns"`                 //
 	PIDNS       bool     `json:"pidns"`                 //
+	PIDMaxNS    bool     `json:"pid_max_ns"`            // pid_max is per PID namespace (Linux 6.14)
 	CgroupPids  string   `json:"cgroup_pids,omitempty"` // "v1", "v2" or ""
 	Seccomp     bool     `json:"seccomp"`               // seccomp filters for this architecture
 	Problems    []string `json:"problems,omitempty"`    // why a probe failed

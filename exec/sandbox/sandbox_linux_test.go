@@ -259,15 +259,36 @@ int main(void) {
 	}
 }
 
+// TestForkBomb runs the classic fork bomb with the per-namespace pid_max
+// and with the pids cgroup fallback.
 func TestForkBomb(t *testing.T) {
 	requireSandbox(t)
-	if Detect().CgroupPids == "" && !Detect().PIDNS {
-		t.Skip("needs a pids cgroup or a PID namespace")
-	}
+	c := Detect()
+	t.Run("pid_max", func(t *testing.T) {
+		if !c.PIDNS || !c.PIDMaxNS {
+			t.Skip("needs a PID namespace with its own pid_max (Linux 6.14)")
+		}
+		forkBomb(t, c)
+	})
+	t.Run("cgroup", func(t *testing.T) {
+		if c.CgroupPids == "" {
+			t.Skip("needs a writable pids cgroup")
+		}
+		c := c
+		c.PIDMaxNS = false
+		forkBomb(t, c)
+	})
+}
+
+func forkBomb(t *testing.T, caps Capabilities) {
+	defer func(f func() Capabilities) { detectCaps = f }(detectCaps)
+	detectCaps = func() Capabilities { return caps }
 	ws, _ := workspace(t)
 	spec := Spec{Profile: WorkspaceWrite, Cwd: ws, Limits: Limits{Processes: 64}}
-	cmd := exec.Command("/bin/bash", "-c", `:(){ :|:& };:; sleep 2; echo survived`)
+	cmd := exec.Command("/bin/bash", "-c", `:(){ :|:& };:; sleep 5; echo survived`)
 	cmd.Dir = ws
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
 	h, err := Prepare(cmd, spec)
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +313,10 @@ func TestForkBomb(t *testing.T) {
 		if !strings.Contains(string(events), "max") || strings.Contains(string(events), "max 0") {
 			t.Errorf("pids limit never hit: %s", events)
 		}
+	} else if !strings.Contains(out.String(), "Resource temporarily unavailable") {
+		t.Errorf("pid_max never hit: %.500s", out.String())
 	}
+	t.Logf("layers %v", h.Report().Layers)
 	dir := ""
 	if h.cg != nil {
 		dir = h.cg.dir

@@ -78,6 +78,9 @@ type step struct {
 
 func steps(w *wireSpec) []step {
 	var s []step
+	if w.Plan.PIDMax > 0 {
+		s = append(s, step{"pid_max", setPIDMax})
+	}
 	if w.Plan.MountNS {
 		s = append(s, step{"mounts", setupMounts})
 	}
@@ -268,4 +271,10 @@ func stdioTerminals() []string {
 		}
 	}
 	return out
+}
+
+// setPIDMax limits the pids of the new PID namespace (pid_max is per
+// namespace since Linux 6.14; the write goes to the writer's namespace).
+func setPIDMax(w *wireSpec) error {
+	return os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(w.Plan.PIDMax)), 0)
 }
