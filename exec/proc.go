@@ -62,6 +62,9 @@ func (r *Runner) start(p *plan, obs *Observation, stdout, stderr io.Writer) (*ru
 		return nil, err
 	}
 	setProcAttr(cmd, p.req.PTY)
+	if p.req.Command != "" {
+		rawCmdLine(cmd, p.shell)
+	}
 	if err := rn.prepareSandbox(spec); err != nil {
 		rn.closeAll()
 		return nil, err

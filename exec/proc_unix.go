@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agentexec/agentexec/shellcfg"
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 )
@@ -24,6 +25,9 @@ func setProcAttr(cmd *osexec.Cmd, usePTY bool) {
 	setPdeathsig(attr)
 	cmd.SysProcAttr = attr
 }
+
+// rawCmdLine matters only on Windows.
+func rawCmdLine(*osexec.Cmd, shellcfg.ShellType) {}
 
 // exitInfo returns the exit code, or the name of the signal that ended
 // the process (then the code is nil).

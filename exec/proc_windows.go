@@ -3,8 +3,11 @@ package exec
 import (
 	"os"
 	osexec "os/exec"
+	"strings"
 	"syscall"
 	"unsafe"
+
+	"github.com/agentexec/agentexec/shellcfg"
 
 	"golang.org/x/sys/windows"
 )
@@ -13,6 +16,15 @@ import (
 // by a Job Object (see tree).
 func setProcAttr(cmd *osexec.Cmd, _ bool) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP}
+}
+
+// rawCmdLine hands cmd.exe its command line verbatim: shellcfg.Argv
+// quotes the text for cmd's /s rule, and os/exec's argv escaping would
+// change it.
+func rawCmdLine(cmd *osexec.Cmd, s shellcfg.ShellType) {
+	if s == shellcfg.Cmd {
+		cmd.SysProcAttr.CmdLine = strings.Join(cmd.Args, " ")
+	}
 }
 
 // exitInfo returns the exit code; Windows has no signals.
