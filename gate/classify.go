@@ -84,6 +84,9 @@ func Classify(text string, opt ClassifyOptions) (res Result) {
 	if res, ok := precheck(text, opt); !ok {
 		return res
 	}
+	if v := envRisk(opt.Env); v.s != "" {
+		return verdictResult(v.s, v.rule, v.why)
+	}
 	res = classifyPOSIX(text, opt)
 	if res.Safety == ReadOnly && strings.Contains(text, "\\\n") {
 		res = recheckContinuations(text, opt, res)
@@ -129,6 +132,37 @@ func orDefault(v, def int) int {
 		return def
 	}
 	return v
+}
+
+// envRisk finds variables in the environment the command will run with
+// that make bash run code no rule sees: a startup file (BASH_ENV, ENV),
+// exported functions that shadow any command name (BASH_FUNC_name%%),
+// tracing that expands PS4, preloaded libraries, and a PATH with a relative
+// entry, through which `ls` may resolve to ./ls.
+func envRisk(env []string) finding {
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "BASH_ENV" || k == "ENV" || k == "SHELLOPTS" || k == "BASHOPTS" || k == "PS4":
+			return finding{Unknown, "shell-environment", fmt.Sprintf("the environment sets %s, which makes bash run or trace code before the command", k)}
+		case strings.HasPrefix(k, "BASH_FUNC_"):
+			return finding{Unknown, "shell-environment", fmt.Sprintf("the environment exports the function %s, which may shadow any command", k)}
+		case k == "LD_PRELOAD" || k == "LD_AUDIT" || k == "LD_LIBRARY_PATH":
+			return finding{Unknown, "shell-environment", fmt.Sprintf("the environment sets %s, which loads code into every program", k)}
+		case k == "PATH" && relativePath(v):
+			return finding{Unknown, "shell-environment", "PATH has an empty or relative entry, so a command name may resolve to a file in the working directory"}
+		}
+	}
+	return finding{}
+}
+
+func relativePath(path string) bool {
+	for _, dir := range strings.Split(path, ":") {
+		if !strings.HasPrefix(dir, "/") {
+			return true
+		}
+	}
+	return false
 }
 
 // recheckContinuations guards against the `"$\<newline>(cmd)"` differential

@@ -645,6 +645,14 @@ func TestClassifyInDir(t *testing.T) {
 	if r.Safety != Unknown {
 		t.Errorf("GIT_CONFIG_* env: git log = %s, want unknown", r.Safety)
 	}
+	for _, kv := range []string{"BASH_ENV=/x", "ENV=/x", "BASH_FUNC_ls%%=() { rm x; }", "LD_PRELOAD=/x.so", "PATH=.:/bin", "PATH=/bin::/usr/bin", "PS4=$(id)", "SHELLOPTS=xtrace"} {
+		if r := Classify("ls", ClassifyOptions{Env: []string{kv}}); r.Safety != Unknown {
+			t.Errorf("env %s: ls = %s, want unknown", kv, r.Safety)
+		}
+	}
+	if r := Classify("ls", ClassifyOptions{Env: []string{"PATH=/usr/bin:/bin", "HOME=/root"}}); r.Safety != ReadOnly {
+		t.Errorf("plain env: ls = %s, want read-only", r.Safety)
+	}
 	r = Classify("rg foo", ClassifyOptions{Env: []string{"RIPGREP_CONFIG_PATH=/x"}})
 	if r.Safety != Unknown {
 		t.Errorf("RIPGREP_CONFIG_PATH: rg = %s, want unknown", r.Safety)

@@ -69,7 +69,7 @@ var readOnlyCommands = []string{
 	"od", "hexdump", "strings", "column", "seq", "sleep", "tac", "rev",
 	"fold", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "nproc",
 	"arch", "grep", "egrep", "fgrep", "ps", "du", "df", "stat", "which",
-	"type", "jq", "getconf", "uptime", "free", "join",
+	"type", "jq", "getconf", "uptime", "free", "join", "exit",
 }
 
 // writeCommands change the file system by design (the seed's list and the

@@ -27,7 +27,11 @@ func TestConfirmReadOnlyWithBash(t *testing.T) {
 		t.Skip("bash not found on PATH; cannot confirm against the real shell")
 	}
 	git, gitErr := exec.LookPath("git")
-	for _, c := range readOnlyTable {
+	cases := append([]classCase(nil), readOnlyTable...)
+	for _, n := range readOnlyCommands {
+		cases = append(cases, classCase{n, ReadOnly}, classCase{n + " a.txt", ReadOnly})
+	}
+	for _, c := range cases {
 		if c.want != ReadOnly {
 			continue
 		}
