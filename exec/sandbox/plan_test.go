@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -113,6 +114,33 @@ func TestPIDMax(t *testing.T) {
 	for n, want := range map[uint64]int{0: DefaultProcesses + 300, 64: 364, 1: 301} {
 		if got := pidMax(n); got != want {
 			t.Errorf("pidMax(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+func TestDenialHints(t *testing.T) {
+	tests := []struct {
+		out  string
+		want []string // prefixes
+	}{
+		{"bash: /etc/x: Read-only file system", []string{"EROFS"}},
+		{"cat: /root/x: Permission denied", []string{"EACCES"}},
+		{"socket: Operation not permitted", []string{"EPERM"}},
+		{"connect: Network is unreachable", []string{"ENETUNREACH"}},
+		{"bash: fork: retry: Resource temporarily unavailable", []string{"EAGAIN"}},
+		{"a: Permission denied\nb: Read-only file system", []string{"EROFS", "EACCES"}},
+		{"all good", nil},
+	}
+	for _, tt := range tests {
+		got := DenialHints(tt.out)
+		if len(got) != len(tt.want) {
+			t.Errorf("DenialHints(%q) = %q", tt.out, got)
+			continue
+		}
+		for i, p := range tt.want {
+			if !strings.HasPrefix(got[i], p) {
+				t.Errorf("DenialHints(%q)[%d] = %q, want prefix %q", tt.out, i, got[i], p)
+			}
 		}
 	}
 }

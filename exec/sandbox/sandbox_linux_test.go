@@ -95,6 +95,26 @@ func TestReadOnly(t *testing.T) {
 	}
 }
 
+func TestReadableRoots(t *testing.T) {
+	requireSandbox(t)
+	ws, sibling := workspace(t)
+	spec := Spec{Profile: WorkspaceWrite, Cwd: ws, ReadableRoots: []string{filepath.Join(sibling, "file")}}
+	tests := []struct {
+		script string
+		ok     bool
+	}{
+		{`cat ../sibling/file && ls /usr/bin >/dev/null && echo x > w && cat w`, true},
+		{`ls ../sibling`, false},
+		{`cat /root/.profile || ls /var`, false},
+	}
+	for _, tt := range tests {
+		r := sh(t, spec, tt.script)
+		if tt.ok != (r.err == nil) || (!tt.ok && !denied(r.out)) {
+			t.Errorf("%s: ok=%v, got %v: %s", tt.script, tt.ok, r.err, r.out)
+		}
+	}
+}
+
 // TestWorktreeGitdir checks that a worktree's gitdir target and the main
 // repository's .git it names stay read-only.
 func TestWorktreeGitdir(t *testing.T) {

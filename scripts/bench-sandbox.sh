@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Cost of the Linux sandbox: /bin/true started by plain os/exec against the
+# same run through sandbox.Prepare (trampoline, namespaces, read-only mounts,
+# caps, Landlock, seccomp), once per iteration. Prints the median of the
+# per-run medians, the ratio and the absolute added time.
+# Usage: scripts/bench-sandbox.sh [COUNT] [BENCHTIME]   (defaults: 5 200x)
+set -eu
+cd "$(dirname "$0")/.."
+count=${1:-5}
+bt=${2:-200x}
+go test ./exec/sandbox/ -run '^$' -bench 'BenchmarkTrue' -benchtime "$bt" -count "$count" | tee /dev/stderr |
+awk '/^BenchmarkTrue/ { name=$1; sub(/-[0-9]+$/, "", name); sub(/^BenchmarkTrue\//, "", name); v[name]=v[name] " " $5 }
+function median(s,   a, n, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+END {
+	base = median(v["plain"])
+	printf "%-20s median %8.0f µs/run\n", "plain", base
+	for (k in v) if (k != "plain")
+		printf "%-20s median %8.0f µs/run  ratio %5.2f  added %6.0f µs\n", k, median(v[k]), median(v[k]) / base, median(v[k]) - base
+}'
