@@ -173,9 +173,15 @@ func (l *Log) rotate(h head) error {
 	if err := os.Rename(l.opt.Path, name); err != nil {
 		return fmt.Errorf("audit: rotate: %w", err)
 	}
-	f, err := os.OpenFile(l.opt.Path, os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := openPrivate(l.opt.Path, os.O_RDWR|os.O_APPEND)
 	if err != nil {
 		return fmt.Errorf("audit: rotate: %w", err)
+	}
+	// Only a writer holding the lock writes, so a file another process
+	// created meanwhile (opening the log) is empty.
+	if fi, err := f.Stat(); err != nil || fi.Size() != 0 {
+		f.Close()
+		return fmt.Errorf("audit: rotate: %s is not empty after the rename", l.opt.Path)
 	}
 	l.f.Close()
 	l.f = f

@@ -96,7 +96,16 @@ func Open(opt Options) (*Log, error) {
 		l.closeFiles()
 		return nil, err
 	}
-	if err := l.locked(func() error { _, err := l.current(); return err }); err != nil {
+	// The log file is opened under the lock: a writer rotating it away at
+	// this moment must not find an empty stranger in its place.
+	err := l.locked(func() (err error) {
+		if l.f, err = openPrivate(l.opt.Path, os.O_RDWR|os.O_APPEND); err != nil {
+			return err
+		}
+		_, err = l.current()
+		return err
+	})
+	if err != nil {
 		l.closeFiles()
 		return nil, err
 	}
@@ -131,10 +140,7 @@ func (l *Log) openFiles() (err error) {
 	if l.lock, err = openPrivate(l.opt.Path+".lock", os.O_RDWR); err != nil {
 		return err
 	}
-	if l.anchors, err = openPrivate(l.opt.Path+".anchors", os.O_RDWR|os.O_APPEND); err != nil {
-		return err
-	}
-	l.f, err = openPrivate(l.opt.Path, os.O_RDWR|os.O_APPEND)
+	l.anchors, err = openPrivate(l.opt.Path+".anchors", os.O_RDWR|os.O_APPEND)
 	return err
 }
 
@@ -161,6 +167,9 @@ func openPrivate(path string, flag int) (*os.File, error) {
 // not be on disk; a partial write leaves a torn line that the next writer
 // repairs.
 func (l *Log) Append(rec *Record) error {
+	if rec == nil {
+		return errors.New("audit: Append: nil record")
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {

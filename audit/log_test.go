@@ -33,7 +33,8 @@ func TestMain(m *testing.M) {
 // AUDIT_TEST_PATH.
 func helperWrite() int {
 	n, _ := strconv.Atoi(os.Getenv("AUDIT_TEST_N"))
-	l, err := Open(Options{Path: os.Getenv("AUDIT_TEST_PATH"), NoSync: os.Getenv("AUDIT_TEST_NOSYNC") != "", AnchorEvery: 16})
+	rotate, _ := strconv.ParseInt(os.Getenv("AUDIT_TEST_ROTATE"), 10, 64)
+	l, err := Open(Options{Path: os.Getenv("AUDIT_TEST_PATH"), NoSync: os.Getenv("AUDIT_TEST_NOSYNC") != "", AnchorEvery: 16, RotateBytes: rotate})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -222,6 +223,33 @@ func TestMultiProcess(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	if n := bytes.Count(data, []byte("\n")); n != 2000 {
 		t.Errorf("%d lines, want 2000", n)
+	}
+}
+
+// TestMultiProcessRotation: processes sharing a log that rotates under
+// them keep one chain across the files.
+func TestMultiProcessRotation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 4 processes")
+	}
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	var cmds []*exec.Cmd
+	for p := 0; p < 4; p++ {
+		cmd := helperCmd(t, path, 100, true)
+		cmd.Env = append(cmd.Env, "AUDIT_TEST_ROTATE=8000")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("writer: %v", err)
+		}
+	}
+	rep := mustVerify(t, path, VerifyOptions{})
+	if rep.Records != 400 || len(rep.Files) < 5 {
+		t.Errorf("%d records in %d files, want 400 in several", rep.Records, len(rep.Files))
 	}
 }
 
