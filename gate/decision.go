@@ -111,7 +111,12 @@ func Decide(in Input) Decision {
 	facts := analyzeCalls(in.Text)
 	d.Class = Classify(in.Text, ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, ReadOnlyCommands: in.readOnly()})
 	d.Safety = d.Class.Safety.norm()
-	if e := checkBlacklist(in.Text, facts.file, seg.Segments, facts.canonAll(), cp.extras); e != nil {
+	e := checkBlacklist(in.Text, facts.file, seg.Segments, facts.canonAll(), cp.extras)
+	if e == nil && !shell.IsPOSIX() {
+		e = checkWindows(in.Text, seg.Segments)
+		facts.dynamic = foreignDynamic(seg.Segments)
+	}
+	if e != nil {
 		d.Blacklist = e
 		return d.deny(reasonBlacklist(e))
 	}
