@@ -118,6 +118,11 @@ func setupMounts(w *wireSpec) error {
 			return fmt.Errorf("masking %s: %w", s, err)
 		}
 	}
+	if w.PrivateShm {
+		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=64m,mode=1777"); err != nil {
+			return fmt.Errorf("private /dev/shm: %w", err)
+		}
+	}
 	if w.Plan.PIDNS {
 		// Best effort: the old /proc, read-only by now, still works when
 		// a fresh one cannot be mounted (a user namespace over a /proc

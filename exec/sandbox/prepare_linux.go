@@ -29,8 +29,11 @@ type wireSpec struct {
 	Readable  []string `json:"readable,omitempty"`
 	Protected []string `json:"protected,omitempty"`
 	Masked    []string `json:"masked,omitempty"`
-	Limits    Limits   `json:"limits"`
-	Plan      plan     `json:"plan"`
+	// PrivateShm mounts an empty tmpfs on /dev/shm, writable: POSIX
+	// semaphores and shared memory work without writing the host's.
+	PrivateShm bool   `json:"private_shm,omitempty"`
+	Limits     Limits `json:"limits"`
+	Plan       plan   `json:"plan"`
 }
 
 // Handle is a prepared sandboxed command. Its methods are called from the
@@ -105,10 +108,15 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 	if len(w.Args) == 0 {
 		w.Args = []string{cmd.Path}
 	}
+	w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX", string(spec.Profile))
+	if !spec.Network {
+		w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX_NETWORK_DISABLED", "1")
+	}
 	if spec.Profile == WorkspaceWrite {
 		if err := h.writable(w, spec); err != nil {
 			return nil, err
 		}
+		w.PrivateShm = dirExists("/dev/shm")
 	}
 	for _, r := range spec.ReadableRoots {
 		w.Readable = append(w.Readable, resolve(r))
@@ -194,6 +202,11 @@ func protected(writable []string, spec Spec) []string {
 		}
 	}
 	return dedupe(out)
+}
+
+func dirExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 func existingSockets(paths []string) []string {

@@ -26,31 +26,52 @@
 // The trampoline runs in new mount, PID and IPC namespaces (plus a user
 // namespace when not root, and a network namespace when the network is
 // off). Before it execs the command it:
+//   - sets the PID namespace's pid_max (per namespace since Linux 6.14) to
+//     bound the number of processes; on older kernels, or without a PID
+//     namespace, the parent puts the trampoline in a pids cgroup (v1 or v2)
+//     before releasing it instead;
 //   - makes every mount read-only except the writable roots (bind mounts of
-//     themselves); the protected paths (.git, the policy file) are bound
-//     read-only again on top. This stops chmod, chown and utimes outside the
-//     roots, which Landlock does not govern;
+//     themselves); the protected paths (.git, a worktree's gitdir and its
+//     commondir, Spec.ProtectedPaths) are bound read-only again on top.
+//     This stops chmod, chown and utimes outside the roots, which Landlock
+//     does not govern;
+//   - under workspace-write, mounts a private, empty, 64 MiB tmpfs on
+//     /dev/shm, so POSIX shared memory works without touching the host's;
 //   - masks well-known host daemon sockets (docker, containerd, podman,
-//     D-Bus) with /dev/null when the network is off;
-//   - mounts a fresh read-only /proc for its PID namespace;
+//     D-Bus, systemd) with /dev/null when the network is off;
+//   - mounts a fresh read-only /proc for its PID namespace (best effort);
 //   - sets rlimits, drops every capability (bounding, ambient, effective,
 //     permitted, inheritable) and locks the securebits, then sets
 //     no_new_privs;
 //   - applies one Landlock ruleset (reads everywhere or under
-//     Spec.ReadableRoots, writes under the writable roots, /dev/null and the
-//     terminal; TCP bind/connect denied when the network is off; signals and
-//     abstract Unix sockets scoped), with audit logging of denials after
-//     exec where the kernel has Landlock ABI 7;
+//     Spec.ReadableRoots and the system directories, writes under the
+//     writable roots, /dev/null, /dev/zero, /dev/full, /dev/tty and the
+//     terminal on stdio; TCP bind/connect denied when the network is off;
+//     signals and abstract Unix sockets scoped to the sandbox);
 //   - installs a seccomp filter that refuses foreign-architecture syscalls
 //     (the i386 int 0x80 bypass), io_uring, namespace and mount syscalls,
-//     ptrace, bpf and kernel-module calls and, when the network is off,
-//     every socket family but AF_UNIX.
+//     clone(2) with namespace flags (clone3 returns ENOSYS so the C library
+//     falls back to clone), ptrace, bpf, keyrings and kernel modules and,
+//     when the network is off, every socket family but AF_UNIX;
+//   - sets PR_SET_PDEATHSIG to SIGKILL and execs the command, whose
+//     environment gains TMPDIR (workspace-write), AGENTEXEC_SANDBOX=<profile>
+//     and, with the network off, AGENTEXEC_SANDBOX_NETWORK_DISABLED=1.
 //
-// The command becomes PID 1 of its PID namespace: when it dies, the kernel
-// kills every process it left behind. A PID 1 ignores signals it has no
-// handler for, SIGTERM included, so a caller ending a run sends SIGTERM to
-// the process group and then SIGKILL; the exit status (code or signal) is
-// the command's own.
+// Any failure makes the trampoline print "agentexec-sandbox: <step>: <error>
+// (the command did not run)" and exit 126 without running the command.
+//
+// # The command is PID 1
+//
+// The trampoline execs the command instead of staying as an init, so the
+// exit status (a code, or death by a signal) is the command's own: an init
+// that waited for it could not die by the same signal, since a PID 1 cannot
+// be killed by a signal sent from inside its namespace. When the command
+// exits, the kernel kills every process it left behind. The cost: a PID 1
+// ignores signals it has no handler for, SIGTERM included (measured: a
+// sandboxed `sleep 100` with a 1 s timeout ends after the caller's grace
+// period, 4.9 s; a shell with a TERM trap after 1.6 s). Callers end a run
+// by signalling the process group with SIGTERM, then SIGKILL, which a PID
+// namespace's init always receives from outside.
 //
 // # Sharp edges
 //
@@ -58,13 +79,23 @@
 //     socket: with the network off, a host daemon socket outside the masked
 //     list stays reachable when file permissions allow it. Unix sockets in
 //     the workspace work.
-//   - RLIMIT_NPROC does nothing for root; the process limit is a pids cgroup
-//     (v1 or v2) where one can be made, else only the rlimit.
+//   - RLIMIT_NPROC does nothing for root; the process limit is pid_max or
+//     the pids cgroup. A pids cgroup costs 40-100 ms a run on a loaded
+//     host (moving a task into a v1 cgroup waits for an RCU grace period),
+//     which is why pid_max comes first.
 //   - A protected path that does not exist when the run starts is not
 //     protected: a command may create .git in a workspace that had none.
-//   - Denials show up as EACCES (Landlock), EROFS (read-only mounts) or
-//     EPERM (seccomp, capabilities). Landlock denials are also written to
-//     the kernel audit log (ABI 7), which names the rule's access right.
+//   - Without a user namespace as non-root, or a mount namespace, the
+//     profiles are refused rather than weakened: Landlock alone would let a
+//     root command chmod, chown and utime any file, and could not protect
+//     .git inside a writable root.
+//   - Which layer denied an access shows in the errno: EACCES (Landlock),
+//     EROFS (read-only mounts), EPERM (seccomp, capabilities); see
+//     [DenialHints]. Landlock denials are also written to the kernel audit
+//     log on ABI 7 kernels (the ruleset asks for logging after exec), when
+//     audit is enabled.
+//   - A caller must call [Handle.Started] or [Handle.Close] after Start: the
+//     trampoline waits for one of them before it does anything.
 package sandbox
 
 import "fmt"

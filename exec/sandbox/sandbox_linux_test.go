@@ -36,6 +36,8 @@ func TestWorkspaceWrite(t *testing.T) {
 		{"tmpdir", `echo x > "$TMPDIR/t" && cat "$TMPDIR/t"`, true},
 		{"subdir", `mkdir -p a/b && echo x > a/b/c && mv a/b/c a/d`, true},
 		{"dev null", `echo x > /dev/null`, true},
+		{"private dev shm", `echo x > /dev/shm/agentexec-probe && cat /dev/shm/agentexec-probe`, true},
+		{"env", `[ "$AGENTEXEC_SANDBOX" = workspace-write ] && [ "$AGENTEXEC_SANDBOX_NETWORK_DISABLED" = 1 ]`, true},
 		{"etc", `echo x > /etc/agentexec-sandbox-probe`, false},
 		{"home", fmt.Sprintf(`echo x > %q`, filepath.Join(home, "agentexec-sandbox-probe")), false},
 		{"sibling", `echo x > ../sibling/new`, false},
@@ -78,6 +80,7 @@ func TestReadOnly(t *testing.T) {
 		{"read", `cat /etc/passwd >/dev/null && ls / >/dev/null`, true},
 		{"cwd", `echo x > inside`, false},
 		{"tmp", `echo x > /tmp/agentexec-sandbox-probe`, false},
+		{"dev shm", `echo x > /dev/shm/agentexec-sandbox-probe`, false},
 		{"tmpdir", `echo x > "${TMPDIR:-/tmp}/t"`, false},
 		{"chmod cwd", `chmod 700 .`, false},
 	}

@@ -246,6 +246,9 @@ func landlockRules(w *wireSpec) []landlock.Rule {
 	if len(w.Writable) > 0 {
 		rules = append(rules, landlock.RWDirs(w.Writable...).WithRefer())
 	}
+	if w.PrivateShm {
+		rules = append(rules, landlock.RWDirs("/dev/shm"))
+	}
 	dev := append(append([]string(nil), devFiles...), stdioTerminals()...)
 	return append(rules, landlock.RWFiles(dev...).WithIoctlDev().IgnoreIfMissing())
 }
