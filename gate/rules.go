@@ -432,6 +432,9 @@ func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, fa astFa
 }
 
 func coversCall(allow []Rule, c callFact) bool {
+	if c.hiddenSubst {
+		return false
+	}
 	n := normalizeBlanks(c.text)
 	for _, r := range allow {
 		if c.writeRedir && r.re != nil && !strings.Contains(r.Pattern, ">") {

@@ -169,6 +169,12 @@ func TestEvalRules(t *testing.T) {
 		{nil, nil, []string{"Bash(rm *)"}, "bash -c 'rm -rf x'", "deny"},
 		{nil, nil, []string{"Bash(rm *)"}, "echo $(rm x)", "deny"},
 		{nil, nil, []string{"Bash(rm *)"}, "echo `rm x`", "deny"},
+		{nil, nil, []string{"Bash(git push *)"}, "git -C ../repo -c x=y --no-pager push origin", "deny"},
+		{nil, []string{"Bash(git push *)"}, nil, "git --git-dir=.git push", "ask"},
+		// Quoted subscripts that builtins evaluate never ride on an allow rule.
+		{[]string{"Bash(printf *)"}, nil, nil, "printf -v 'a[$(rm x)]' x", "none"},
+		{[]string{"Bash(test *)"}, nil, nil, "test -v 'a[`rm x`]'", "none"},
+		{[]string{"Bash(printf *)"}, nil, nil, "printf '%s' x", "allow"},
 		// Allow needs every segment and every parsed command.
 		{[]string{"Bash(echo *)"}, nil, nil, "echo $(rm x)", "none"},
 		{[]string{"Bash(echo *)", "Bash(rm x)"}, nil, nil, "echo $(rm x)", "allow"},

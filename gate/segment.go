@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/agentexec/agentexec/shellcfg"
@@ -667,7 +668,14 @@ type callFact struct {
 	canon      []string // static spellings: argv joined, argv[0] as basename, launcherTable unwrapped, -c payloads
 	argv       []blArg  // its words (nil for a declaration or test)
 	assigns    string   // its leading assignments' source text
+	// hiddenSubst marks a quoted "[…$(…)…]" (or backquote, or ${): bash
+	// evaluates array subscripts in printf -v, read, declare, test -v,
+	// let, [[ ]] and (( )) even from single quotes, running the
+	// substitution, so no allow rule may cover such a command.
+	hiddenSubst bool
 }
+
+var hiddenSubstRe = regexp.MustCompile("\\[[^]]*(\\$\\(|`|\\$\\{)")
 
 // analyze parses text as bash and collects its commands.
 func analyzeCalls(text string) astFacts {
@@ -710,6 +718,7 @@ func (fa *astFacts) stmt(b *blWalker, s *syntax.Stmt) {
 		return
 	}
 	c.text = strings.TrimRight(strings.TrimSpace(b.source(s)), " \t;&")
+	c.hiddenSubst = hiddenSubstRe.MatchString(c.text)
 	c.writeRedir = writesFile(s.Redirs)
 	fa.calls = append(fa.calls, c)
 }
@@ -727,6 +736,11 @@ func canonSpellings(argv []blArg, depth int) []string {
 		out = append(out, strings.Join(vals, " "))
 		if base := blName(argv[0]); base != vals[0] {
 			out = append(out, strings.Join(append([]string{base}, vals[1:]...), " "))
+		}
+		if blName(argv[0]) == "git" {
+			if g := gitWithoutGlobals(vals[1:]); len(g) != len(vals)-1 {
+				out = append(out, "git "+strings.Join(g, " "))
+			}
 		}
 		if script, ok := payloadText(blName(argv[0]), argv[1:]); ok && depth < maxPayloadDepth {
 			out = append(out, payloadCanon(script, depth+1)...)
@@ -816,4 +830,23 @@ func writesFile(rs []*syntax.Redirect) bool {
 		}
 	}
 	return false
+}
+
+// gitValued are git's global options that take the next word as value.
+var gitValued = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--config-env": true, "--exec-path": true, "--super-prefix": true}
+
+// gitWithoutGlobals drops git's global options before the subcommand, so
+// that deny and ask rules on "git push *" also see "git -C dir push".
+func gitWithoutGlobals(args []string) []string {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if gitValued[args[i]] {
+			i++
+		}
+		i++
+	}
+	if i > len(args) {
+		return nil
+	}
+	return args[i:]
 }
