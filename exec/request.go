@@ -10,7 +10,12 @@ import (
 )
 
 // Request is one run_command call: the tool arguments an agent sends.
-// Exactly one of Command and Argv is set.
+// Exactly one of Command and Argv is set. Command is text run with the
+// shell (-c); Argv runs directly, without a shell, and is quoted as bash
+// text only for the gate. Absent Stdin means /dev/null, so a command that
+// waits for input ends instead of hanging. MaxOutputBytes caps each stream
+// (head and tail kept) and is clamped to MaxOutputLimit. Rows and Cols
+// size the PTY (default 24x80).
 type Request struct {
 	Command        string            `json:"command,omitempty" jsonschema:"shell command text to run"`
 	Argv           []string          `json:"argv,omitempty" jsonschema:"structured argv; alternative to command"`

@@ -39,6 +39,9 @@ const (
 	DefaultMaxOutputBytes = 30000
 	DefaultGrace          = 2 * time.Second
 	DefaultWaitDelay      = 2 * time.Second
+	// MaxOutputLimit bounds any output cap, whoever sets it, so that a
+	// request cannot make the executor hold an unbounded amount of memory.
+	MaxOutputLimit = 16 << 20
 )
 
 // Runner runs run_command requests through the gate and the sandbox. It is
@@ -259,7 +262,7 @@ func (r *Runner) resolveCwd(p *plan) error {
 func (r *Runner) resolveLimits(p *plan) error {
 	t, _ := p.req.timeout()
 	p.timeout = firstDuration(t, r.Timeout, time.Duration(r.policy().Timeout), DefaultTimeout)
-	p.max = firstInt(p.req.MaxOutputBytes, r.MaxOutputBytes, r.policy().Output.MaxBytes, DefaultMaxOutputBytes)
+	p.max = min(MaxOutputLimit, firstInt(p.req.MaxOutputBytes, r.MaxOutputBytes, r.policy().Output.MaxBytes, DefaultMaxOutputBytes))
 	return nil
 }
 
