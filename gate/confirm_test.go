@@ -31,6 +31,8 @@ func TestConfirmReadOnlyWithBash(t *testing.T) {
 	for _, n := range readOnlyCommands {
 		cases = append(cases, classCase{n, ReadOnly}, classCase{n + " a.txt", ReadOnly})
 	}
+	template := t.TempDir()
+	confirmFixture(t, template, git, confirmEnv(t.TempDir()))
 	for _, c := range cases {
 		if c.want != ReadOnly {
 			continue
@@ -45,7 +47,9 @@ func TestConfirmReadOnlyWithBash(t *testing.T) {
 			}
 			work, home := t.TempDir(), t.TempDir()
 			env := confirmEnv(home)
-			confirmFixture(t, work, git, env)
+			if err := os.CopyFS(work, os.DirFS(template)); err != nil {
+				t.Fatal(err)
+			}
 			before := snapshot(t, work, home)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
