@@ -1,0 +1,75 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+)
+
+// TestRunAsksOnTTY runs agentexec run under a pseudo-terminal: a command
+// the gate asks about is put to the user on /dev/tty, and runs only on yes.
+func TestRunAsksOnTTY(t *testing.T) {
+	bin, err := osexec.LookPath("agentexec") // testscript.Main put it on PATH
+	if err != nil {
+		t.Skipf("agentexec test command not on PATH: %v", err)
+	}
+	tests := []struct {
+		answer string
+		code   int
+		made   bool
+	}{
+		{"y", 0, true},
+		{"n", 126, false},
+		{"", 126, false},
+	}
+	for _, tt := range tests {
+		t.Run("answer "+tt.answer, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "made")
+			cmd := osexec.Command(bin, "run", "--audit", "off", "--sandbox", "none", "--", "touch", file)
+			tty, err := pty.Start(cmd)
+			if err != nil {
+				t.Skipf("no pseudo-terminal: %v", err)
+			}
+			defer tty.Close()
+			if err := waitFor(tty, "[y/N] "); err != nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatal(err)
+			}
+			tty.WriteString(tt.answer + "\n")
+			code := 0
+			var ee *osexec.ExitError
+			if err := cmd.Wait(); errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			_, statErr := os.Stat(file)
+			if code != tt.code || (statErr == nil) != tt.made {
+				t.Fatalf("exit %d (want %d), file made %v (want %v)", code, tt.code, statErr == nil, tt.made)
+			}
+		})
+	}
+}
+
+// waitFor reads the terminal until s appears.
+func waitFor(tty *os.File, s string) error {
+	r := bufio.NewReader(tty)
+	var seen strings.Builder
+	for !strings.Contains(seen.String(), s) {
+		b, err := r.ReadByte()
+		if err != nil {
+			return errors.New("no prompt; the terminal showed: " + seen.String())
+		}
+		seen.WriteByte(b)
+	}
+	return nil
+}
