@@ -32,6 +32,8 @@ func runHelper(name string, args []string) int {
 		return helperUnixSocket()
 	case "socket":
 		return helperSocket(args)
+	case "parent":
+		return helperParent(args)
 	}
 	fmt.Fprintf(os.Stderr, "unknown helper %q\n", name)
 	return 2
@@ -155,4 +157,51 @@ func requireSandbox(t *testing.T) {
 	if _, err := makePlan(Spec{Profile: WorkspaceWrite}, c); err != nil {
 		t.Skipf("no sandbox on this host: %v (problems: %s)", err, strings.Join(c.Problems, "; "))
 	}
+}
+
+// helperParent starts args in a workspace-write sandbox of the cwd, says
+// so on stdout and waits: the test kills it to check the parent-death
+// signal.
+func helperParent(args []string) int {
+	cwd, _ := os.Getwd()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	h, err := Prepare(cmd, Spec{Profile: WorkspaceWrite, Cwd: cwd})
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err == nil {
+		err = h.Started()
+	}
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	fmt.Println("started")
+	cmd.Wait()
+	return 0
+}
+
+// marked lists the processes whose environment holds marker.
+func marked(marker string) []string {
+	var pids []string
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		if b, err := os.ReadFile("/proc/" + d.Name() + "/environ"); err == nil && bytes.Contains(b, []byte(marker)) {
+			pids = append(pids, d.Name())
+		}
+	}
+	return pids
+}
+
+// waitGone polls until no process carries marker, for up to 10s.
+func waitGone(t *testing.T, marker string) {
+	t.Helper()
+	for i := 0; i < 100; i++ {
+		if len(marked(marker)) == 0 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("processes left behind: %v", marked(marker))
 }

@@ -186,6 +186,7 @@ type UnavailableError struct {
 	Reason  string
 }
 
+// Error implements error.
 func (e *UnavailableError) Error() string {
 	msg := fmt.Sprintf("sandbox: %s needs %s", e.Profile, e.Feature)
 	if e.Reason != "" {

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -310,6 +311,9 @@ func forkBomb(t *testing.T, caps Capabilities) {
 	spec := Spec{Profile: WorkspaceWrite, Cwd: ws, Limits: Limits{Processes: 64}}
 	cmd := exec.Command("/bin/bash", "-c", `:(){ :|:& };:; sleep 5; echo survived`)
 	cmd.Dir = ws
+	marker := fmt.Sprintf("AGENTEXEC_TEST_FORKBOMB=%d", time.Now().UnixNano())
+	cmd.Env = append(os.Environ(), marker)
+	defer waitGone(t, marker)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	h, err := Prepare(cmd, spec)
@@ -428,5 +432,60 @@ func TestTempDir(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(own, "f")); err != nil {
 		t.Errorf("Spec.TempDir removed or unwritten: %v", err)
+	}
+}
+
+// TestParentDeath kills the process that started a sandbox and checks that
+// the sandboxed tree dies with it.
+func TestParentDeath(t *testing.T) {
+	requireSandbox(t)
+	ws, _ := workspace(t)
+	marker := fmt.Sprintf("AGENTEXEC_TEST_PDEATH=%d", time.Now().UnixNano())
+	cmd := exec.Command(os.Args[0], "/bin/sh", "-c", "sleep 100 & sleep 100")
+	cmd.Dir = ws
+	cmd.Env = append(os.Environ(), "SANDBOX_TEST_HELPER=parent", marker)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 8)
+	if _, err := io.ReadFull(out, line); err != nil || string(line) != "started\n" {
+		t.Fatalf("helper: %q %v", line, err)
+	}
+	for i := 0; len(marked(marker)) < 4 && i < 100; i++ {
+		time.Sleep(50 * time.Millisecond) // the trampoline, then sh and its sleeps, start
+	}
+	if n := len(marked(marker)); n < 4 {
+		t.Errorf("want the helper, sh and two sleeps, found %d processes", n)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	waitGone(t, marker)
+}
+
+func TestRlimits(t *testing.T) {
+	requireSandbox(t)
+	ws, _ := workspace(t)
+	spec := Spec{Profile: WorkspaceWrite, Cwd: ws, Limits: Limits{OpenFiles: 77, FileSize: 4096, CPUSeconds: 60}}
+	r := sh(t, spec, `ulimit -n; ulimit -f; ulimit -t; ulimit -c`)
+	if r.err != nil || strings.Fields(r.out)[0] != "77" || strings.Fields(r.out)[1] != "8" || strings.Fields(r.out)[2] != "60" || strings.Fields(r.out)[3] != "0" {
+		t.Errorf("limits: %v: %q", r.err, r.out)
+	}
+	r = sh(t, spec, `head -c 10000 /dev/zero > big`)
+	if r.err == nil {
+		t.Errorf("wrote past RLIMIT_FSIZE: %s", r.out)
+	}
+}
+
+// TestSignalsStayInside checks that the sandbox cannot signal the host.
+func TestSignalsStayInside(t *testing.T) {
+	requireSandbox(t)
+	ws, _ := workspace(t)
+	r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws}, fmt.Sprintf("kill -0 %d", os.Getpid()))
+	if r.err == nil {
+		t.Errorf("the sandbox could signal the test process: %s", r.out)
 	}
 }
