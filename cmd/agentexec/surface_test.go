@@ -147,6 +147,27 @@ func TestMCPOverStdio(t *testing.T) {
 			}
 		})
 	}
+	t.Run("hang-up", func(t *testing.T) { testMCPHangUp(t, bin) })
+}
+
+// testMCPHangUp: a client that goes away mid-call leaves no process behind.
+func testMCPHangUp(t *testing.T, bin string) {
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Skip("no /proc to look for leftover processes:", err)
+	}
+	dir, policy := workspace(t)
+	cs, _ := mcpSession(t, bin, dir, policy, "")
+	slow, arg := sleepMarker()
+	go cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "echo started; " + slow}})
+	for deadline := time.Now().Add(time.Minute); len(survivors(arg)) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the command never started")
+		}
+	}
+	cs.Close() // closes the server's stdin and waits for it to exit
+	if left := survivors(arg); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
 }
 
 func stdioCalls(t *testing.T, cs *mcp.ClientSession, dir string) {
