@@ -340,10 +340,11 @@ func (l *gitConfigLoader) load(cwd string) string {
 	if repo == nil {
 		return ""
 	}
-	if why := l.file(filepath.Join(repo.commonDir, "config"), 0); why != "" {
+	local, why := l.fileEntries(filepath.Join(repo.commonDir, "config"), 0)
+	if why != "" {
 		return why
 	}
-	if l.worktreeConfig() {
+	if worktreeConfig(local) {
 		return l.file(filepath.Join(repo.gitDir, "config.worktree"), 0)
 	}
 	return ""
@@ -371,13 +372,9 @@ func (l *gitConfigLoader) userPaths() []string {
 // the repository's own config file only, without includes (git's
 // read_repository_format). Taking it from any other scope could load a
 // config.worktree that git ignores and let it mask a risky local value.
-func (l *gitConfigLoader) worktreeConfig() bool {
-	entries, _, err := readGitConfigFile(filepath.Join(l.repo.commonDir, "config"))
-	if err != nil {
-		return false // already reported by load
-	}
-	for i := len(entries) - 1; i >= 0; i-- {
-		if e := &entries[i]; e.rule == grWorktreeConfig {
+func worktreeConfig(local []gitConfigEntry) bool {
+	for i := len(local) - 1; i >= 0; i-- {
+		if e := &local[i]; e.rule == grWorktreeConfig {
 			return gitBool(e)
 		}
 	}
@@ -387,15 +384,22 @@ func (l *gitConfigLoader) worktreeConfig() bool {
 // file appends the relevant entries of one config file, expanding its
 // includes in place.
 func (l *gitConfigLoader) file(path string, depth int) string {
+	_, why := l.fileEntries(path, depth)
+	return why
+}
+
+// fileEntries is file, also returning the file's own entries (without
+// its includes).
+func (l *gitConfigLoader) fileEntries(path string, depth int) ([]gitConfigEntry, string) {
 	if depth > gitIncludeDepth {
-		return "git config includes nest deeper than git allows at " + path
+		return nil, "git config includes nest deeper than git allows at " + path
 	}
 	entries, exists, err := readGitConfigFile(path)
 	if err != nil {
-		return "cannot read or parse git config " + path + ": " + err.Error()
+		return nil, "cannot read or parse git config " + path + ": " + err.Error()
 	}
 	if !exists {
-		return ""
+		return nil, ""
 	}
 	for i := range entries {
 		e := &entries[i]
@@ -409,10 +413,10 @@ func (l *gitConfigLoader) file(path string, depth int) string {
 			l.entries = append(l.entries, *e)
 		}
 		if why != "" {
-			return why
+			return nil, why
 		}
 	}
-	return ""
+	return entries, ""
 }
 
 // includePath resolves an include's path as git does: ~/ is HOME, and a
