@@ -226,6 +226,10 @@ var argvRules = map[string]commandRule{
 	"cd":       cdRule,
 	"pushd":    cdRule,
 	"popd":     cdRule,
+	"history":  historyRule,
+	"ulimit":   ulimitRule,
+	"command":  commandBuiltinRule,
+	"set":      setRule,
 	"sed":      sedRule,
 	"awk":      awkRule,
 	"gawk":     awkRule,
@@ -630,4 +634,71 @@ func awkRule(_ *walker, a argv) finding {
 	}
 	s, why := classifyAwk(a.vals)
 	return finding{s.norm(), "awk", a.name + ": " + why}
+}
+
+// historyRule: listing the history reads it; -c -d -s change it and -w -a
+// write the history file.
+func historyRule(_ *walker, a argv) finding {
+	switch {
+	case len(a.vals) == 0, len(a.vals) == 1 && !a.dyn[0] && digitsOnly(a.vals[0]):
+		return finding{ReadOnly, "history-list", "`history` only lists the shell history"}
+	case !a.dynamic() && (contains1(a.vals, "-w") || contains1(a.vals, "-a")):
+		return finding{Write, "history-write", "`history -w/-a` writes the history file"}
+	}
+	return finding{Unknown, "state-builtin", "`history` with options changes the shell history"}
+}
+
+// ulimitRule: options alone print limits; a value sets one.
+func ulimitRule(_ *walker, a argv) finding {
+	for i, v := range a.vals {
+		if a.dyn[i] || !strings.HasPrefix(v, "-") {
+			return finding{Unknown, "state-builtin", "`ulimit` with a value changes a resource limit for later commands"}
+		}
+	}
+	return finding{ReadOnly, "ulimit-print", "`ulimit` without a value only prints limits"}
+}
+
+// commandBuiltinRule: `command -v/-V NAME` only describes NAME; any other
+// form runs a command, bypassing functions, and is not unwrapped.
+func commandBuiltinRule(_ *walker, a argv) finding {
+	if len(a.vals) >= 2 && !a.dyn[0] && (a.vals[0] == "-v" || a.vals[0] == "-V") && !a.inner {
+		return finding{ReadOnly, "command-v", "`command -v` only prints how a name would resolve"}
+	}
+	return finding{Unknown, "wrapper", "`command` runs another command; wrappers are not unwrapped"}
+}
+
+// setOptions are the options set may toggle without changing how later
+// words are parsed or what runs: errexit, nounset, pipefail, xtrace (PS4
+// from the environment is refused separately), noglob, noclobber, verbose,
+// noexec.
+var setOptions = toSet("errexit", "nounset", "pipefail", "xtrace", "noglob", "noclobber", "verbose", "noexec")
+
+// setRule accepts `set` alone (prints variables) and the option forms
+// above; anything else (set -k, set +B, set -- args, set -T) is Unknown.
+func setRule(_ *walker, a argv) finding {
+	for i := 0; i < len(a.vals); i++ {
+		v := a.vals[i]
+		switch {
+		case a.dyn[i]:
+			return finding{Unknown, "state-builtin", "`set` has an argument computed at run time"}
+		case len(v) > 1 && (v[0] == '-' || v[0] == '+') && strings.HasSuffix(v, "o") && strings.Trim(v[1:len(v)-1], "euxfCvn") == "":
+			if i+1 >= len(a.vals) || a.dyn[i+1] || !setOptions[a.vals[i+1]] {
+				return finding{Unknown, "state-builtin", "`set -o` changes a shell option the rules do not model"}
+			}
+			i++
+		case len(v) > 1 && (v[0] == '-' || v[0] == '+') && strings.Trim(v[1:], "euxfCvn") == "":
+		default:
+			return finding{Unknown, "state-builtin", fmt.Sprintf("`set %s` changes shell state the rules do not model", v)}
+		}
+	}
+	return finding{ReadOnly, "set-options", "`set` only prints variables or toggles error-handling and tracing options"}
+}
+
+func contains1(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
 }

@@ -79,6 +79,15 @@ func TestArgvRules(t *testing.T) {
 		{"test -n x", ro}, {"test 1 -eq 1", ro}, {"test x -eq 1", ro}, {"[ \"$a\" -eq 1 ]", ro},
 		{"test -v x", ro}, {"test -v", ro}, {"test -v \"$x\"", un}, {"test -R 'a[1]'", un},
 		{"[ $a ]", ro}, {"[ -z $a ]", ro}, {"[ $a -z ]", un}, {"[ x $a y ]", un}, {"[ a = b -a $c = d ]", un},
+		// history, ulimit, command, set
+		{"history", ro}, {"history 20", ro}, {"history -w", wr}, {"history -c", un}, {"history -s x", un},
+		{"ulimit -n", ro}, {"ulimit -a", ro}, {"ulimit -n 10", un}, {"ulimit unlimited", un},
+		{"command -v go", ro}, {"command -V go ls", ro}, {"command -v", un}, {"command ls", un}, {"command -p ls", un},
+		{"set", ro}, {"set -e", ro}, {"set -euo pipefail", ro}, {"set -euo pipefail; ls", ro}, {"set +x", ro},
+		{"set -o errexit -o nounset", ro}, {"set -k", un}, {"set +B", un}, {"set -o vi", un}, {"set -- a b", un},
+		{"set -T", un}, {"set -o", un}, {"set -e; rm x", wr}, {"set $X", un},
+		// redirects to home paths
+		{"echo x >> ~/.bashrc", wr}, {"echo x > ~user/.profile", wr}, {"echo x > ~", un}, {"echo x > ~/$F", un},
 		// env, cd
 		{"env -i", un}, {"env -0", un}, {"cd", ro}, {"cd -", ro}, {"pushd /tmp", ro}, {"popd", ro},
 	})

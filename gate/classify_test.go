@@ -165,6 +165,12 @@ var readOnlyTable = []classCase{
 	{"type ls", ro},
 	{"echo $(( 2 * 3 ))", ro},
 	{"cat a.txt # ; rm x", ro},
+	{"set -euo pipefail; ls", ro},
+	{"history", ro},
+	{"ulimit -n", ro},
+	{"command -v ls", ro},
+	{"exit 0", ro},
+	{"echo x >&2 2>/dev/null | cat", ro},
 }
 
 func TestClassifyReadOnly(t *testing.T) {
@@ -364,7 +370,8 @@ func TestClassifyUnknown(t *testing.T) {
 		{"trap 'rm x' EXIT", un},
 		{"alias ls=rm", un},
 		{"enable -n echo", un},
-		{"set -x", un},
+		{"set -x", ro},
+		{"set -k", un},
 		{"shopt -s extglob", un},
 		{"source x.sh", un},
 		{". x.sh", un},

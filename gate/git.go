@@ -105,6 +105,8 @@ func gitSub(sub string, rest []string) finding {
 		return finding{Unknown, "git-help", fmt.Sprintf("`git %s --help` may start an external help viewer", sub)}
 	}
 	switch {
+	case sub == "help":
+		return finding{Unknown, "git-help", "`git help` may start an external help viewer"}
 	case gitWrite[sub]:
 		return gitWriteSub(sub, rest)
 	case gitReadOnly[sub]:

@@ -387,6 +387,8 @@ var inertTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev
 func (w *walker) outputTarget(r *syntax.Redirect) {
 	t, ok := staticWord(r.Word)
 	switch {
+	case !ok && tildePath(r.Word):
+		w.add(r, Write, "redirect-write", fmt.Sprintf("`%s` writes a file under a home directory", r.Op))
 	case !ok:
 		w.word(r.Word)
 		w.add(r, Unknown, "dynamic-redirect", fmt.Sprintf("the target of `%s` is computed at run time", r.Op))
@@ -445,6 +447,18 @@ func (w *walker) heredoc(r *syntax.Redirect) {
 	if !quoted && r.Hdoc != nil {
 		w.word(r.Hdoc)
 	}
+}
+
+// tildePath reports a word such as ~/.bashrc: static but for its leading
+// tilde, so it names a file under a home directory, never a device.
+func tildePath(wd *syntax.Word) bool {
+	lit, ok := wd.Parts[0].(*syntax.Lit)
+	if !ok || !strings.HasPrefix(lit.Value, "~") || !strings.Contains(lit.Value, "/") {
+		return false
+	}
+	rest := &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{Value: "x" + lit.Value[1:]}}, wd.Parts[1:]...)}
+	_, static := staticWord(rest)
+	return static
 }
 
 func isNetworkPath(p string) bool {
