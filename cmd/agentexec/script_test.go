@@ -38,6 +38,12 @@ func TestScript(t *testing.T) {
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exits": cmdExits},
+		Setup: func(e *testscript.Env) error {
+			// Under -race every agentexec a script starts would sleep a
+			// second at exit waiting for late race reports.
+			e.Setenv("GORACE", "atexit_sleep_ms=0")
+			return nil
+		},
 	})
 }
 
