@@ -123,6 +123,8 @@ var gitEnvProgramVars = map[string]bool{
 	"GIT_SEQUENCE_EDITOR": true, "GIT_EXEC_PATH": true,
 	"GIT_TEMPLATE_DIR": true, "GIT_PROXY_COMMAND": true,
 	"GIT_ALLOW_PROTOCOL": true, "LESSOPEN": true, "LESSCLOSE": true,
+	// status and diff rewrite the index after refreshing it: at this path.
+	"GIT_INDEX_FILE": true,
 }
 
 // risk returns why the environment alone makes git risky, or "".

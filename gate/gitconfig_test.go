@@ -238,7 +238,7 @@ func TestGitConfigRiskEnv(t *testing.T) {
 		"GIT_PAGER=less", "PAGER=more", "GIT_SSH=x", "GIT_SSH_COMMAND=x", "GIT_ASKPASS=x",
 		"SSH_ASKPASS=x", "GIT_EDITOR=x", "GIT_EXEC_PATH=/x", "GIT_TEMPLATE_DIR=/x",
 		"GIT_PROXY_COMMAND=x", "LESSOPEN=|x %s", "LESSCLOSE=x", "GIT_TRACE=/tmp/trace",
-		"GIT_TRACE2_EVENT=/tmp/t",
+		"GIT_TRACE2_EVENT=/tmp/t", "GIT_INDEX_FILE=/tmp/idx",
 	}
 	safe := []string{"GIT_PAGER=cat", "PAGER=cat", "PAGER=", "GIT_DIR=", "GIT_TRACE=1",
 		"GIT_TRACE=0", "EDITOR=vim", "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0"}
