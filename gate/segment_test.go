@@ -1,9 +1,13 @@
 package gate
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentexec/agentexec/shellcfg"
 	"mvdan.cc/sh/v3/syntax"
@@ -215,4 +219,50 @@ func mustRule(tb testing.TB, text string, a Action) Rule {
 		tb.Fatalf("ParseRule(%q): ok=%v err=%v", text, ok, err)
 	}
 	return r
+}
+
+// TestSplitOracle confirms against real bash, in a scratch directory: each
+// hiding attempt really makes bash create PWNED and is not allowed by
+// Bash(echo *) / Bash(printf *); where the comment fast path applies, bash
+// creates nothing and the text is allowed.
+func TestSplitOracle(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skipf("no bash on PATH: %v", err)
+	}
+	p := testPolicy(t, []string{"Bash(echo *)", "Bash(printf *)"}, nil, nil)
+	for _, text := range []string{
+		"echo a; touch PWNED", "echo a\ntouch PWNED", "echo a\r\ntouch PWNED",
+		`echo 'a\' ; touch PWNED`, `echo $'a\'' ; touch PWNED`, `echo "a\\" ; touch PWNED`,
+		"echo foo#; touch PWNED", `echo "#"; touch PWNED`, "echo ok # it's\ntouch PWNED",
+		"echo a\r# ; touch PWNED", "echo $(touch PWNED)", "echo `touch PWNED`",
+		"echo \"$\\\n(touch PWNED)\"", "echo x # c \\\ntouch PWNED", "echo ${x:-$(touch PWNED)}",
+		"echo <<EOF && touch PWNED\nhello\nEOF", "echo <<'EOF'; touch PWNED\nx\nEOF",
+		"printf -v 'a[$(touch PWNED)]' x", "echo a > >(touch PWNED)", "echo $(( $(touch PWNED) ))",
+		"echo 'a' # comment ; touch PWNED", "echo a # b\ntouch PWNED",
+	} {
+		ran := runsPayload(t, bash, text)
+		allowed := ruleDecision(t, p, text) == "allow"
+		fast := commentFastPath(text)
+		switch {
+		case fast && (ran || !allowed):
+			t.Errorf("%q: fast path: bash ran the payload %v, allowed %v; want inert and allowed", text, ran, allowed)
+		case !fast && !ran:
+			t.Errorf("%q: bash did not run the payload; the case tests nothing", text)
+		case !fast && allowed:
+			t.Errorf("%q: bash ran the payload, and Bash(echo *) allowed the text", text)
+		}
+	}
+}
+
+func runsPayload(t *testing.T, bash, text string) bool {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command(bash, "--norc", "--noprofile", "-c", text)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+	cmd.WaitDelay = 5 * time.Second
+	_ = cmd.Run() // the exit status does not matter, only what ran
+	_, err := os.Stat(filepath.Join(dir, "PWNED"))
+	return err == nil
 }
