@@ -230,7 +230,7 @@ func TestSplitOracle(t *testing.T) {
 	if err != nil {
 		t.Skipf("no bash on PATH: %v", err)
 	}
-	p := testPolicy(t, []string{"Bash(echo *)", "Bash(printf *)"}, nil, nil)
+	p := testPolicy(t, []string{"Bash(echo *)", "Bash(printf *)", "Bash(cat *)"}, nil, nil)
 	for _, text := range []string{
 		"echo a; touch PWNED", "echo a\ntouch PWNED", "echo a\r\ntouch PWNED",
 		`echo 'a\' ; touch PWNED`, `echo $'a\'' ; touch PWNED`, `echo "a\\" ; touch PWNED`,
@@ -238,7 +238,7 @@ func TestSplitOracle(t *testing.T) {
 		"echo a\r# ; touch PWNED", "echo $(touch PWNED)", "echo `touch PWNED`",
 		"echo \"$\\\n(touch PWNED)\"", "echo x # c \\\ntouch PWNED", "echo ${x:-$(touch PWNED)}",
 		"echo <<EOF && touch PWNED\nhello\nEOF", "echo <<'EOF'; touch PWNED\nx\nEOF",
-		"printf -v 'a[$(touch PWNED)]' x", "echo a > >(touch PWNED)", "echo $(( $(touch PWNED) ))",
+		"printf -v 'a[$(touch PWNED)]' x", "cat <(touch PWNED)", "echo $(( $(touch PWNED) ))",
 		"echo 'a' # comment ; touch PWNED", "echo a # b\ntouch PWNED",
 	} {
 		ran := runsPayload(t, bash, text)
