@@ -154,6 +154,28 @@ func TestAppendVerify(t *testing.T) {
 	}
 }
 
+// TestRedactsEveryTextField: the fields that carry command text are
+// redacted, in fresh slices.
+func TestRedactsEveryTextField(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l := openLog(t, Options{Path: path})
+	defer l.Close()
+	segs := []string{"export GITHUB_TOKEN=abc", "ls"}
+	rec := &Record{Kind: "run", Segments: segs, Reason: "such as Bash(curl -u a:hunter2 x)", Output: "token is ghp_16C7e42F292c6912E7710c838347Ae178B4a"}
+	if err := l.Append(rec); err != nil {
+		t.Fatal(err)
+	}
+	if segs[0] != "export GITHUB_TOKEN=abc" {
+		t.Error("Append modified the caller's Segments")
+	}
+	data, _ := os.ReadFile(path)
+	for _, secret := range []string{"GITHUB_TOKEN=abc", "hunter2", "ghp_16C7"} {
+		if bytes.Contains(data, []byte(secret)) {
+			t.Errorf("%q reached the log: %s", secret, data)
+		}
+	}
+}
+
 func checkMode(t *testing.T, path string, want os.FileMode) {
 	t.Helper()
 	fi, err := os.Stat(path)
