@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/agentexec/agentexec/exec/sandbox"
@@ -82,6 +83,10 @@ type Cmd struct {
 	Stdout     io.Writer
 	Stderr     io.Writer
 	ExtraFiles []*os.File
+	// SysProcAttr is passed on, except that the command always gets its
+	// own process group (or the session it asks for) so that its tree can
+	// be ended, and on Linux a Pdeathsig when none is set.
+	SysProcAttr *syscall.SysProcAttr
 
 	// Process and ProcessState are set by Start and Wait, as in os/exec.
 	Process      *os.Process
@@ -242,6 +247,9 @@ func (c *Cmd) Start() error {
 		oc.Cancel = c.cancel
 	}
 	setProcAttr(oc, false)
+	if c.SysProcAttr != nil {
+		oc.SysProcAttr = mergeProcAttr(c.SysProcAttr)
+	}
 	if err := c.prepareSandbox(); err != nil {
 		return err
 	}
@@ -271,6 +279,12 @@ func setIfNil[T comparable](dst *T, v T) {
 	if v != zero {
 		*dst = v
 	}
+}
+
+// Environ is the environment the command will run with, as in os/exec
+// (without the run id tag Start adds).
+func (c *Cmd) Environ() []string {
+	return append([]string(nil), c.environ()...)
 }
 
 func (c *Cmd) environ() []string {

@@ -56,6 +56,7 @@ func (r *Runner) start(p *plan, obs *Observation, stdout, stderr io.Writer) (*ru
 	if err != nil {
 		return nil, err
 	}
+	cmd.WaitDelay = r.waitDelay() // bounds os/exec's stdin copy once the leader exited
 	rn := &run{cmd: cmd, tree: newTree(p.runID)}
 	if err := rn.setIO(p, stdout, stderr); err != nil {
 		rn.closeAll()
@@ -149,6 +150,11 @@ func (rn *run) launch(p *plan) error {
 func (r *Runner) wait(ctx context.Context, p *plan, rn *run) {
 	done := make(chan struct{})
 	go func() {
+		// End the leftovers as soon as the leader exits (it stays a
+		// zombie, so its group id stays ours), so that a background job
+		// holding stdin does not stall os/exec's Wait.
+		waitExit(rn.cmd.Process.Pid)
+		rn.tree.cleanup()
 		rn.cmd.Wait()
 		close(done)
 	}()

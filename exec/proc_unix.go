@@ -76,3 +76,15 @@ func feedPTY(master *os.File, stdin *string) {
 	}
 	master.WriteString(text + "\x04")
 }
+
+// mergeProcAttr keeps a drop-in caller's attributes but always gives the
+// command its own process group (a new session is one too), never an
+// existing group (which tree would then signal), and Pdeathsig.
+func mergeProcAttr(user *syscall.SysProcAttr) *syscall.SysProcAttr {
+	a := *user
+	if !a.Setsid {
+		a.Setpgid, a.Pgid = true, 0
+	}
+	setPdeathsig(&a)
+	return &a
+}

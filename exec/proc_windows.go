@@ -94,3 +94,11 @@ func (t *tree) cleanup() {
 
 // children is not available without /proc.
 func children(int) []int { return nil }
+
+// mergeProcAttr keeps a drop-in caller's attributes and adds a new
+// process group.
+func mergeProcAttr(user *syscall.SysProcAttr) *syscall.SysProcAttr {
+	a := *user
+	a.CreationFlags |= windows.CREATE_NEW_PROCESS_GROUP
+	return &a
+}

@@ -303,6 +303,18 @@ func TestTimeoutEndsTheWholeTree(t *testing.T) {
 	}
 }
 
+func TestBackgroundJobHoldingStdinDoesNotStall(t *testing.T) {
+	m := uniqueSleep()
+	big := strings.Repeat("x", 4<<20) // far more than a pipe holds
+	obs := runReq(t, testRunner(), Request{Command: "sleep " + m + " & echo done", Shell: "sh", Stdin: &big, Timeout: "120s"})
+	if obs.Status != StatusExited || obs.Stdout != "done\n" {
+		t.Fatalf("%+v", obs)
+	}
+	if left := leftovers(m); len(left) > 0 {
+		t.Fatalf("left behind: %v", left)
+	}
+}
+
 // ourChildren lists this process's children (zombies included).
 func ourChildren() []int { return children(os.Getpid()) }
 

@@ -13,7 +13,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func setPdeathsig(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
+// setPdeathsig asks for SIGKILL when we die, unless a signal is set.
+func setPdeathsig(attr *syscall.SysProcAttr) {
+	if attr.Pdeathsig == 0 {
+		attr.Pdeathsig = syscall.SIGKILL
+	}
+}
 
 var subreaperOnce sync.Once
 
