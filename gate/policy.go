@@ -142,12 +142,13 @@ var agentexecKeys = map[string]bool{
 // ParsePolicy parses policy JSON; source names it in errors and rule
 // provenance.
 //
-// A file is read as a Claude Code / Qwen Code settings file when its base
-// name is settings.json or settings.local.json, when its permissions block
-// has a key agentexec does not use (defaultMode, additionalDirectories, …),
-// or when it has any top-level key that is not one of agentexec's
-// (permissions, mode, read_only_commands, unknown, sandbox, blacklist, env,
-// output, timeout, audit, $schema). From a settings file only
+// A file is read as a Claude Code / Qwen Code settings file when it has
+// any top-level key that is not one of agentexec's (permissions, mode,
+// read_only_commands, unknown, sandbox, blacklist, env, output, timeout,
+// audit, $schema), or when its permissions block has a key agentexec does
+// not use (defaultMode, additionalDirectories, …); failing both, when it
+// has none of agentexec's own sections (only permissions, env, $schema)
+// and its base name is settings.json or settings.local.json. From a settings file only
 // permissions.allow/ask/deny and permissions.defaultMode are read (plan →
 // plan, bypassPermissions → yolo, anything else → default); rules of other
 // tools (Read(...), WebFetch, mcp__…) are ignored, as they belong to those
@@ -180,14 +181,12 @@ func isSettingsFile(data []byte, source string) (bool, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return false, jsonError(err)
 	}
-	base := filepath.Base(source)
-	if base == "settings.json" || base == "settings.local.json" {
-		return true, nil
-	}
+	own := false
 	for k := range top {
 		if !agentexecKeys[k] {
 			return true, nil
 		}
+		own = own || (k != "permissions" && k != "env" && k != "$schema")
 	}
 	var perms map[string]json.RawMessage
 	if raw, ok := top["permissions"]; ok && json.Unmarshal(raw, &perms) == nil {
@@ -197,7 +196,11 @@ func isSettingsFile(data []byte, source string) (bool, error) {
 			}
 		}
 	}
-	return false, nil
+	if own {
+		return false, nil
+	}
+	base := filepath.Base(source)
+	return base == "settings.json" || base == "settings.local.json", nil
 }
 
 // parseOwn decodes agentexec's format, refusing unknown fields.

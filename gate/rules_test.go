@@ -236,6 +236,14 @@ func TestPolicyFiles(t *testing.T) {
 			t.Fatalf("settings %s: %+v, %v", mode, p, err)
 		}
 	}
+	// By name: a settings.json holding only permissions is a settings
+	// file (other tools' rules ignored); with agentexec sections it is ours.
+	if p, err = LoadPolicy(write("settings.json", `{"permissions":{"allow":["Read(x)","Bash(ls)"]}}`)); err != nil || len(p.compiled.rules.allow) != 1 {
+		t.Errorf("settings by name: %v", err)
+	}
+	if _, err = LoadPolicy(write("settings.json", `{"permissions":{"allow":["Bash(ls)"]},"sandbox":{"profle":"x"}}`)); err == nil || !strings.Contains(err.Error(), "profle") {
+		t.Errorf("agentexec sections in settings.json: %v", err)
+	}
 	// Recognized by content, any name.
 	if _, err = LoadPolicy(write("claude.json", `{"hooks":{},"permissions":{"allow":["Edit"]}}`)); err != nil {
 		t.Errorf("settings by content: %v", err)
