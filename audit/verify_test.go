@@ -2,7 +2,9 @@ package audit
 
 import (
 	"bytes"
+	"path/filepath"
 	"testing"
+	"time"
 )
 
 // verifyBytes runs the verifier over one in-memory log file and its
@@ -44,4 +46,17 @@ func FuzzVerify(f *testing.F) {
 			}
 		}
 	})
+}
+
+func BenchmarkVerify(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "audit.jsonl")
+	const n = 5000
+	writeLog(b, Options{Path: path, NoSync: true}, n)
+	start := time.Now()
+	for b.Loop() {
+		if _, err := Verify(path, VerifyOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*n)/time.Since(start).Seconds(), "records/s")
 }
