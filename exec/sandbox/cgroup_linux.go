@@ -11,34 +11,49 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // cgroupSeq makes cgroup names unique within this process.
 var cgroupSeq atomic.Uint64
 
 // detectCgroup returns "v1" or "v2" when a child pids cgroup can be made
-// under this process's own cgroup, else "".
+// under this process's own cgroup, else "". It changes nothing: v2's pids
+// controller is enabled for children only when a run needs it.
 func detectCgroup() string {
 	for _, v := range []string{"v1", "v2"} {
-		dir, err := cgroupParent(v)
-		if err != nil {
+		mnt, err1 := cgroupMount(v)
+		own, err2 := ownCgroup(v)
+		if err1 != nil || err2 != nil {
 			continue
 		}
-		probe := filepath.Join(dir, fmt.Sprintf("agentexec-probe-%d", os.Getpid()))
-		if os.Mkdir(probe, 0o755) == nil {
-			_, err := os.Stat(filepath.Join(probe, "pids.max"))
-			os.Remove(probe)
-			if err == nil {
-				return v
-			}
+		dir := filepath.Join(mnt, own)
+		if unix.Access(dir, unix.W_OK) != nil {
+			continue
+		}
+		if v == "v1" {
+			return v
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, "cgroup.controllers")); err == nil && hasField(string(b), "pids") {
+			return v
 		}
 	}
 	return ""
 }
 
+func hasField(s, f string) bool {
+	for x := range strings.FieldsSeq(s) {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
 // cgroupParent is the directory of this process's pids cgroup in hierarchy
-// v ("v1": the pids controller; "v2": the unified tree with pids enabled
-// for children).
+// v ("v1": the pids controller; "v2": the unified tree, with pids enabled
+// for its children here).
 func cgroupParent(v string) (string, error) {
 	mnt, err := cgroupMount(v)
 	if err != nil {
@@ -63,7 +78,7 @@ func enablePids(dir string) error {
 	if err != nil {
 		return err
 	}
-	if strings.Contains(" "+string(b)+" ", " pids ") || strings.Contains(string(b), "pids") {
+	if hasField(string(b), "pids") {
 		return nil
 	}
 	return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+pids"), 0)

@@ -78,9 +78,19 @@ func seccompSupported() bool {
 	return err == nil
 }
 
-// detectNamespaces starts this binary as a probe that exits at once, in the
-// namespaces a run would use, and records which ones could be made.
+// detectNamespaces records which namespaces a run can make. Root in the
+// initial user namespace can make them all unless a sysctl forbids it, so
+// it is not probed (a probe is two process starts, paid by every CLI run);
+// otherwise this binary is started as a probe that exits at once, in the
+// namespaces a run would use. A wrong guess fails closed: cmd.Start fails.
 func detectNamespaces(c *Capabilities) {
+	if c.Root && initialUserNS() {
+		c.MountNS = nsAllowed("mnt")
+		c.PIDNS = nsAllowed("pid") && nsAllowed("ipc")
+		c.NetNS = nsAllowed("net")
+		c.UserNS = nsAllowed("user")
+		return
+	}
 	if !mainCalled.Load() {
 		c.Problems = append(c.Problems, "namespaces: not probed because sandbox.Main was not called at the top of main")
 		return
@@ -108,6 +118,23 @@ func detectNamespaces(c *Capabilities) {
 	c.MountNS = try(unix.CLONE_NEWNS, "mount namespace")
 	c.PIDNS = try(unix.CLONE_NEWPID|unix.CLONE_NEWIPC, "pid namespace")
 	c.NetNS = try(unix.CLONE_NEWNET, "network namespace")
+}
+
+// initialUserNS is true when this process is in the initial user
+// namespace, whose uid_map is the identity over the full range.
+func initialUserNS() bool {
+	b, err := os.ReadFile("/proc/self/uid_map")
+	return err == nil && strings.Join(strings.Fields(string(b)), " ") == "0 0 4294967295"
+}
+
+// nsAllowed is false when /proc/sys/user/max_<kind>_namespaces is 0.
+func nsAllowed(kind string) bool {
+	b, err := os.ReadFile("/proc/sys/user/max_" + kind + "_namespaces")
+	if err != nil {
+		return true // no such limit on this kernel
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	return err == nil && n > 0
 }
 
 // probe starts this binary with argv[0] probeName in new namespaces.
