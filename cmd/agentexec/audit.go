@@ -61,9 +61,10 @@ const (
 )
 
 const verifyDescription = `Verify checks every record's hash, link (prev), sequence number and the
-anchors file, across rotated files (PATH.N) in order. A directory stands for
-every *.jsonl log in it. It prints the first broken line and why, or a
-summary per log.
+anchors file, across rotated files (PATH.N, N the file's last sequence
+number) in order: name the current file, not a rotated one. A directory
+stands for every *.jsonl log in it. It prints the first broken line and
+why, or a summary per log.
 
 Exit status: 0 intact; 1 broken (edited, removed, reordered or truncated
 records); 2 usage or read error; 3 a keyed (hmac-sha256) log checked without
