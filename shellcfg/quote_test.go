@@ -150,6 +150,9 @@ func TestQuoteConfirm(t *testing.T) {
 			}
 			out = out[n:]
 		}
+		if !slices.Equal(out, []string{""}) {
+			t.Fatalf("%s (LC_ALL=%s): %d unexpected fields after the last case: %q", sh.program, sh.locale, len(out)-1, out)
+		}
 	}
 }
 
