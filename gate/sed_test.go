@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -295,4 +296,48 @@ func FuzzSed(f *testing.F) {
 			t.Fatalf("w /tmp/x newline %q classified read-only", args[0])
 		}
 	})
+}
+
+// TestSedSandboxDifferential generates random scripts from sed's special
+// characters and asks GNU sed's own parser about each one the scanner
+// calls read-only: "sed --sandbox" refuses to compile any script with an
+// e, r, R, w or W command or an s///e or s///w flag, so it must accept
+// them. Scripts the scanner calls Write must be refused. (The atoms never
+// form "w /dev/stdout", the one write target the scanner allows.)
+func TestSedSandboxDifferential(t *testing.T) {
+	sed, err := exec.LookPath("sed")
+	if err != nil {
+		t.Skip("sed not installed:", err)
+	}
+	if out, _ := exec.Command(sed, "--version").Output(); !strings.Contains(string(out), "GNU sed") {
+		t.Skip("sed is not GNU sed")
+	}
+	atoms := []string{"s", "/", "a", "b", "w", " ", "x", ";", "\n", "\\", "[", "]", "{", "}",
+		"p", "e", "r", "R", "W", "#", ":", "i", "c", "y", "1", "$", "!", ",", "g", "I", "M",
+		"q", "l", "=", "t", "|", "^", ".", "*", "n", "v", "F", "z"}
+	rng := rand.New(rand.NewSource(1))
+	checked := 0
+	for n := 0; n < 1200; n++ {
+		var sb strings.Builder
+		for k := 1 + rng.Intn(12); k > 0; k-- {
+			sb.WriteString(atoms[rng.Intn(len(atoms))])
+		}
+		script := sb.String()
+		got, _ := classifySed(sedArgv("-n", script))
+		if got == Unknown {
+			continue
+		}
+		checked++
+		cmd := exec.Command(sed, "--sandbox", "-n", "-e", script)
+		cmd.Stdin = strings.NewReader("")
+		out, err := cmd.CombinedOutput()
+		refused := strings.Contains(string(out), "sandbox")
+		if got == ReadOnly && refused {
+			t.Errorf("scanner says read-only, sed --sandbox refuses %q: %s", script, out)
+		}
+		if got == Write && err == nil {
+			t.Errorf("scanner says write, sed --sandbox accepts %q", script)
+		}
+	}
+	t.Logf("%d scripts checked against sed --sandbox", checked)
 }
