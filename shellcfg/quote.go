@@ -21,6 +21,7 @@ type QuoteError struct {
 	Err    error  // the underlying error, e.g. a *syntax.QuoteError; may be nil
 }
 
+// Error names the shell, the argument and what it cannot carry.
 func (e *QuoteError) Error() string {
 	if e.Index < 0 {
 		return fmt.Sprintf("shellcfg: cannot quote argv for %s: %s", e.Shell, e.Reason)

@@ -341,12 +341,9 @@ func TestArgvRuns(t *testing.T) {
 }
 
 func BenchmarkQuote(b *testing.B) {
-	argv := []string{"git", "commit", "-m", "fix: it's $HOME's `id` bug", "--author", "A <a@b.c>", "é\u2028x"}
 	for _, s := range []ShellType{Bash, Sh, Cmd, PowerShell} {
+		argv := []string{"git", "commit", "-m", "fix: it's $HOME's `id` 100% bug!", "--author", "A <a@b.c>", "é\u2028x"}
 		b.Run(string(s), func(b *testing.B) {
-			if s == Cmd {
-				argv[len(argv)-1] = "é x"
-			}
 			for b.Loop() {
 				if _, err := Quote(s, argv); err != nil {
 					b.Fatal(err)

@@ -85,6 +85,9 @@ func Normalize(text string) string {
 
 // classify decodes the rune at text[off:] and names it if it is suspicious.
 func classify(text string, off int) (r rune, size int, name string) {
+	if c := text[off]; c >= 0x20 && c < 0x7f {
+		return rune(c), 1, "" // printable ASCII, the common case
+	}
 	r, size = utf8.DecodeRuneInString(text[off:])
 	if r < utf8.RuneSelf {
 		return r, size, classifyASCII(text, off, r)

@@ -23,6 +23,7 @@ type TextError struct {
 	Err     error  // ErrNUL, ErrInvalidUTF8 or ErrEmpty
 }
 
+// Error names the problem and its byte offset.
 func (e *TextError) Error() string {
 	return fmt.Sprintf("command text: %s at byte %d", e.Problem, e.Offset)
 }
