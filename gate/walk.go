@@ -289,7 +289,7 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 		return
 	}
 	w.commands = append(w.commands, name)
-	a := argv{name: name}
+	a := argv{name: name, vals: make([]string, 0, len(c.Args)-1), dyn: make([]bool, 0, len(c.Args)-1)}
 	for _, wd := range c.Args[1:] {
 		val, ok := staticWord(wd)
 		a.vals = append(a.vals, val)
