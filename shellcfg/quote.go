@@ -44,9 +44,10 @@ func (e *QuoteError) Unwrap() error { return e.Err }
 //     it unexpanded in the C locale. Only NUL is refused.
 //   - sh: syntax.Quote with LangPOSIX; where that refuses a non-printable
 //     character, the argument is single-quoted, each ' inside closing
-//     the quotes, appearing as \' and reopening them; POSIX defines
-//     single quotes to carry every byte but NUL literally, newlines
-//     and control characters included. Only NUL is refused.
+//     the quotes, appearing as \' and reopening them: POSIX (XCU 2.2.2)
+//     has single quotes preserve every character literally, newlines and
+//     control characters included, and only a single quote cannot occur
+//     inside. Only NUL, which no argv can hold, is refused.
 //   - cmd: each argument is quoted as CommandLineToArgvW reads it, then
 //     every one of ^ & | < > ( ) % ! " gets a caret. Newline, CR, NUL,
 //     other control characters and invalid UTF-8 are refused: cmd cannot
