@@ -151,7 +151,7 @@ func TestDropInMatchesOSExec(t *testing.T) {
 
 func TestDropInContextKillsTree(t *testing.T) {
 	m := uniqueSleep()
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	c := CommandContext(ctx, "sh", "-c", "setsid sleep "+m+" & sleep "+m)
 	c.Runner = &Runner{Mode: gate.ModeYolo, Sandbox: "none"}
