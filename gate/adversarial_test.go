@@ -41,6 +41,8 @@ func adversarialCases() []adversarialCase {
 		{"quoted closers", strings.Repeat("$(echo \")\" ", 3000) + "ls", big, un, "too-deep"},
 		{"4 nested backquotes", "echo `echo \\`echo \\\\\\`echo \\\\\\\\\\\\\\`rm\\\\\\\\\\\\\\`\\\\\\`\\``", ClassifyOptions{}, un, ""},
 		{"10k escaped braces", "git status " + strings.Repeat("\\{", 10000), ClassifyOptions{}, ro, ""},
+		{"5k time keywords", strings.Repeat("time ", 5000) + "ls", big, un, "too-deep"},
+		{"300 timed statements", strings.Repeat("time ls; ", 300), ClassifyOptions{}, un, "wrapper"},
 		{"500k args", "echo" + strings.Repeat(" a", 500000), big, ro, ""},
 	}
 }

@@ -255,8 +255,10 @@ func (s *prescanner) keyword(i int) int {
 		return j - 1
 	}
 	switch t[i:j] {
-	case "if", "while", "until", "case", "for", "select", "coproc", "time":
+	case "if", "while", "until", "case", "for", "select":
 		s.push('k')
+	case "time", "coproc": // each nests the next pipeline but closes with it
+		s.r.openers++
 	case "fi", "done", "esac":
 		if s.top() == 'k' {
 			s.pop()

@@ -452,6 +452,9 @@ func (w *walker) heredoc(r *syntax.Redirect) {
 // tildePath reports a word such as ~/.bashrc: static but for its leading
 // tilde, so it names a file under a home directory, never a device.
 func tildePath(wd *syntax.Word) bool {
+	if len(wd.Parts) == 0 {
+		return false
+	}
 	lit, ok := wd.Parts[0].(*syntax.Lit)
 	if !ok || !strings.HasPrefix(lit.Value, "~") || !strings.Contains(lit.Value, "/") {
 		return false
