@@ -1,3 +1,21 @@
+// Package gate decides whether a command may run: a blacklist of
+// catastrophic commands, Bash(...) allow/ask/deny rules, and a three-state
+// classifier (read-only, write, unknown) over the mvdan.cc/sh/v3 AST.
+//
+// The classifier's guarantees: a parse error, a panic, input past the size,
+// depth or operator bounds, and anything it has no rule for are Unknown,
+// never a guess; results combine write > unknown > read-only; command
+// names match literally and case-sensitively (no PATH, alias or function
+// resolution; /bin/rm and ./cat are Unknown); wrappers, shells and
+// interpreters are never unwrapped.
+//
+// What read-only does not prove: that the command is harmless. A read-only
+// command can read secrets, print a lot, run forever or load the machine.
+// The proof covers the text and the environment given to Classify; a
+// binary that is not what its name says, a kernel or filesystem with side
+// effects on read (atime, FUSE, /proc), or git configuration outside what
+// gitConfigRisk reads are outside it. The sandbox, not the classifier, is
+// what contains a command.
 package gate
 
 import (
