@@ -146,6 +146,7 @@ type blArg struct {
 type blWalker struct {
 	src   string
 	depth int
+	seen  map[*syntax.BinaryCmd]bool // pipe nodes already checked as part of a chain
 }
 
 func (b *blWalker) file(f *syntax.File) (hit *BlacklistEntry) {
@@ -489,17 +490,47 @@ var interpreterRe = regexp.MustCompile(`^(sh|bash|zsh|dash|ksh|mksh|ash|fish|bus
 
 func isShellOrInterp(name string) bool { return interpreterRe.MatchString(name) }
 
-// pipe: a download on the left of a pipe into a shell reading its script
-// from standard input.
+// pipe: a download in a pipeline feeding, further right, a shell that
+// reads its script from standard input. Each chain of pipes is flattened
+// once, at its top node, and its inner nodes are skipped, so the check
+// stays linear in the pipeline's length.
 func (b *blWalker) pipe(c *syntax.BinaryCmd) *BlacklistEntry {
-	if c.Op != syntax.Pipe && c.Op != syntax.PipeAll {
-		return nil
+	elems := b.pipeChain(c)
+	downloaded := false
+	for _, e := range elems {
+		if downloaded && b.stdinShell(e) {
+			return blEntry("download-to-shell")
+		}
+		downloaded = downloaded || b.downloads(e)
 	}
-	if !b.downloads(c.X) || !b.stdinShell(c.Y) {
-		return nil
-	}
-	return blEntry("download-to-shell")
+	return nil
 }
+
+// pipeChain returns the elements of the pipeline c heads, left to right,
+// or nil when c is no pipe or belongs to a chain already seen.
+func (b *blWalker) pipeChain(c *syntax.BinaryCmd) []*syntax.Stmt {
+	if !isPipe(c) || b.seen[c] {
+		return nil
+	}
+	if b.seen == nil {
+		b.seen = map[*syntax.BinaryCmd]bool{}
+	}
+	return b.flattenPipe(c)
+}
+
+func (b *blWalker) flattenPipe(c *syntax.BinaryCmd) []*syntax.Stmt {
+	b.seen[c] = true
+	return append(b.pipeSide(c.X), b.pipeSide(c.Y)...)
+}
+
+func (b *blWalker) pipeSide(s *syntax.Stmt) []*syntax.Stmt {
+	if n, ok := s.Cmd.(*syntax.BinaryCmd); ok && isPipe(n) && len(s.Redirs) == 0 && !s.Negated {
+		return b.flattenPipe(n)
+	}
+	return []*syntax.Stmt{s}
+}
+
+func isPipe(c *syntax.BinaryCmd) bool { return c.Op == syntax.Pipe || c.Op == syntax.PipeAll }
 
 // downloads reports whether any command in n is a downloader.
 func (b *blWalker) downloads(n syntax.Node) (found bool) {

@@ -3,6 +3,8 @@ package gate
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentexec/agentexec/shellcfg"
 )
 
 // Commands of each class, as the classifier sees them.
@@ -245,4 +247,29 @@ func TestReasonsDistinct(t *testing.T) {
 			t.Errorf("%s: reason too short: %q", name, d.Reason)
 		}
 	}
+}
+
+// FuzzDecide checks Decide never panics, and that the blacklist cannot be
+// hidden: whenever bash's parse of X+"\n"+"rm -rf /" holds that command,
+// the decision is deny even in yolo mode under a bare Bash allow rule.
+func FuzzDecide(f *testing.F) {
+	for _, s := range []string{
+		"ls", "echo 'a' # c", "cat <<EOF", "sudo -u", "env -S", "bash -c", "f() { f | f & }",
+		"echo $(", "x=1", "eval", "timeout 5", "xargs -I {}", "git -C", "echo a\\", "# c",
+	} {
+		f.Add(s)
+	}
+	p := testPolicy(f, []string{"Bash"}, nil, nil)
+	f.Fuzz(func(t *testing.T, x string) {
+		for _, sh := range []shellcfg.ShellType{shellcfg.Bash, shellcfg.Cmd, shellcfg.PowerShell} {
+			Decide(Input{Text: x, Shell: sh, Policy: p, Mode: ModeYolo})
+		}
+		text := x + "\nrm -rf /"
+		if !bashRuns(text, "rm -rf /") {
+			return
+		}
+		if d := Decide(Input{Text: text, Policy: p, Mode: ModeYolo}); d.Action != Deny {
+			t.Fatalf("%q: %s, want deny (%s)", text, d.Action, d.Reason)
+		}
+	})
 }

@@ -289,9 +289,27 @@ func assignmentPrefix(s string) int {
 	}
 }
 
-var assignRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=`)
-
-func isAssignWord(w string) bool { return assignRe.MatchString(w) }
+// isAssignWord reports a NAME=, NAME+= or NAME[sub]= word.
+func isAssignWord(w string) bool {
+	i := 0
+	for i < len(w) && (w[i] == '_' || (w[i]|0x20 >= 'a' && w[i]|0x20 <= 'z') || (i > 0 && w[i] >= '0' && w[i] <= '9')) {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	if i < len(w) && w[i] == '[' {
+		j := strings.IndexByte(w[i:], ']')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+	}
+	if i < len(w) && w[i] == '+' {
+		i++
+	}
+	return i < len(w) && w[i] == '='
+}
 
 // wordLen is the length of the shell word at the start of s: up to an
 // unquoted blank.

@@ -690,9 +690,9 @@ func analyzeCalls(text string) astFacts {
 		case *syntax.Stmt:
 			fa.stmt(b, n)
 		case *syntax.BinaryCmd:
-			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				if fa.dynamic == "" && b.stdinShell(n.Y) {
-					fa.dynamic = strings.TrimSpace(b.source(n.Y))
+			for i, e := range b.pipeChain(n) {
+				if i > 0 && fa.dynamic == "" && b.stdinShell(e) {
+					fa.dynamic = strings.TrimSpace(b.source(e))
 				}
 			}
 		}
