@@ -686,3 +686,30 @@ func TestClassifyConcurrent(t *testing.T) {
 		<-done
 	}
 }
+
+// TestWindowsAllowlistTable gives every allowlisted cmd and PowerShell
+// command a read-only case and an unknown case.
+func TestWindowsAllowlistTable(t *testing.T) {
+	for name, args := range winCmdAllow {
+		cases := []classCase{{name + " > out", un}, {name + " & del x", un}}
+		if name == "type" {
+			cases = append(cases, classCase{"type a.txt", ro})
+		} else {
+			cases = append(cases, classCase{name, ro}, classCase{strings.ToUpper(name), ro})
+		}
+		if args && name != "type" {
+			cases = append(cases, classCase{name + " src", ro})
+		}
+		runCases(t, ClassifyOptions{Shell: shellcfg.Cmd}, cases)
+	}
+	for name, params := range winPSAllow {
+		cases := []classCase{{name, ro}, {name + " -Bogus", un}, {name + " | Remove-Item", un}, {name + " $x", un}}
+		for p := range params {
+			cases = append(cases, classCase{name + " -" + p + " x", ro})
+		}
+		runCases(t, ClassifyOptions{Shell: shellcfg.PowerShell}, cases)
+	}
+	for alias := range winPSAliases {
+		runCases(t, ClassifyOptions{Shell: shellcfg.PowerShell}, []classCase{{alias, ro}, {alias + " -Bogus", un}})
+	}
+}
