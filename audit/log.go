@@ -22,7 +22,9 @@ type Options struct {
 	Path string
 	// Key, when set, makes the chain an HMAC-SHA-256 chain with this key.
 	Key []byte
-	// NoSync skips the fsync after each record (faster, less durable).
+	// NoSync skips the fsync after each record and anchor (faster, less
+	// durable: a power loss may lose the last records, or leave an anchor
+	// ahead of them). Close still fsyncs once, so NoSync batches.
 	NoSync bool
 	// RotateBytes starts a new file once the current one reaches this size
 	// (0: never). The chain continues across files.
@@ -70,6 +72,7 @@ type Log struct {
 	anchors *os.File // PATH.anchors
 	head    head     // what this Log last knew of f's tail
 	dirty   bool     // appended since the last anchor this Log wrote
+	unsync  bool     // written without fsync (NoSync)
 	closed  bool
 }
 
@@ -243,6 +246,7 @@ func (l *Log) write(line []byte) error {
 		return fmt.Errorf("audit: %w", err)
 	}
 	if l.opt.NoSync {
+		l.unsync = true
 		return nil
 	}
 	if err := l.f.Sync(); err != nil {
@@ -252,8 +256,9 @@ func (l *Log) write(line []byte) error {
 	return nil
 }
 
-// Close anchors the head, if this Log appended since its last anchor, and
-// closes the files. Close is idempotent.
+// Close anchors the head, if this Log appended since its last anchor,
+// fsyncs what NoSync left unsynced, and closes the files. Close is
+// idempotent.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -270,6 +275,9 @@ func (l *Log) Close() error {
 			}
 			return l.anchor(h)
 		})
+	}
+	if l.unsync {
+		err = errors.Join(err, l.f.Sync(), l.anchors.Sync())
 	}
 	return errors.Join(err, l.closeFiles())
 }
