@@ -373,3 +373,4 @@ func (h *Handle) Close() error {
 	}
 	return errors.Join(errs...)
 }
+
