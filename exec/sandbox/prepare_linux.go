@@ -373,4 +373,3 @@ func (h *Handle) Close() error {
 	}
 	return errors.Join(errs...)
 }
-
