@@ -4,6 +4,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -45,17 +46,29 @@ func enableSubreaper() {}
 // assigned right after start: a process the command spawns in that first
 // instant could escape it, a gap that only CREATE_SUSPENDED would close.
 type tree struct {
+	mu     sync.Mutex // kill (timeout) and cleanup (exit) may race
 	job    windows.Handle
 	pid    int
 	reaped bool
 }
 
-func waitExit(int) {}
+// waitExit blocks until pid has exited; os/exec keeps its own handle for
+// the exit code, so nothing is lost. Cleanup must not run before this.
+func waitExit(pid int) {
+	h, err := windows.OpenProcess(windows.SYNCHRONIZE, false, uint32(pid))
+	if err != nil {
+		return // already gone
+	}
+	windows.WaitForSingleObject(h, windows.INFINITE)
+	windows.CloseHandle(h)
+}
 
 func newTree(string) *tree { return &tree{} }
 
 // started puts the process in a new kill-on-close job.
 func (t *tree) started(pid int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.pid = pid
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
@@ -78,6 +91,8 @@ func (t *tree) terminate() { t.kill() }
 
 // kill terminates every process in the job.
 func (t *tree) kill() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.job != 0 {
 		windows.TerminateJobObject(t.job, 1)
 	}
@@ -85,6 +100,8 @@ func (t *tree) kill() {
 
 // cleanup ends what is left in the job and closes it.
 func (t *tree) cleanup() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.job != 0 {
 		windows.TerminateJobObject(t.job, 1)
 		windows.CloseHandle(t.job)
