@@ -170,6 +170,9 @@ func (l *Log) rotate(h head) error {
 	if _, err := os.Lstat(name); err == nil {
 		return fmt.Errorf("audit: rotate: %s already exists", name)
 	}
+	if err := l.f.Sync(); err != nil { // a rotated file is final: make it durable
+		return fmt.Errorf("audit: rotate: %w", err)
+	}
 	if err := os.Rename(l.opt.Path, name); err != nil {
 		return fmt.Errorf("audit: rotate: %w", err)
 	}
