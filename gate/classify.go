@@ -189,7 +189,10 @@ func relativePath(path string) bool {
 // disagreement fails closed.
 func recheckContinuations(text string, opt ClassifyOptions, res Result) Result {
 	joined := strings.ReplaceAll(text, "\\\n", "")
-	again := classifyPOSIX(joined, opt)
+	again, ok := precheck(joined, opt)
+	if ok {
+		again = classifyPOSIX(joined, opt)
+	}
 	if again.Safety == ReadOnly {
 		return res
 	}
