@@ -255,14 +255,12 @@ func readLines(in io.Reader, max int, lines chan<- inputLine, stop <-chan struct
 	br := bufio.NewReaderSize(in, 64<<10)
 	for n := 1; ; n++ {
 		text, tooLong, err := readLine(br, max)
-		var l inputLine
+		l := inputLine{n: n, text: text, tooLong: tooLong, max: max}
 		switch {
-		case err != nil && !errors.Is(err, io.EOF):
-			l = inputLine{n: n, err: fmt.Errorf("reading requests: %w", err)}
-		case err != nil && len(text) == 0 && !tooLong:
+		case errors.Is(err, io.EOF):
 			return
-		default:
-			l = inputLine{n: n, text: text, tooLong: tooLong, max: max}
+		case err != nil:
+			l = inputLine{n: n, err: fmt.Errorf("reading requests: %w", err)}
 		}
 		select {
 		case lines <- l:
@@ -275,12 +273,15 @@ func readLines(in io.Reader, max int, lines chan<- inputLine, stop <-chan struct
 	}
 }
 
-// readLine reads one line without its newline. A line longer than max is
-// consumed to its end but not kept: tooLong is set and text is nil. err is
-// io.EOF with the last line when it lacks a final newline.
+// readLine reads one line without its newline (and a CR before it). A line
+// longer than max is consumed to its end but not kept: tooLong is set and
+// text is nil. A last line without a newline is a line; err is io.EOF only
+// when no line is left.
 func readLine(br *bufio.Reader, max int) (text []byte, tooLong bool, err error) {
+	read := false
 	for {
 		chunk, err := br.ReadSlice('\n')
+		read = read || len(chunk) > 0
 		if !tooLong {
 			if len(text)+len(bytes.TrimSuffix(chunk, []byte("\n"))) > max {
 				tooLong, text = true, nil
@@ -290,6 +291,9 @@ func readLine(br *bufio.Reader, max int) (text []byte, tooLong bool, err error) 
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
+		}
+		if errors.Is(err, io.EOF) && read {
+			err = nil
 		}
 		text = bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r"))
 		if tooLong {

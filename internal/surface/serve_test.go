@@ -266,6 +266,8 @@ func TestReadLine(t *testing.T) {
 		{"abc\n", 3, []string{"abc"}},
 		{"abcd", 3, []string{"!"}},
 		{"\n\n", 3, []string{"", ""}},
+		{"\r", 3, []string{""}},
+		{"", 3, nil},
 		{strings.Repeat("x", 200000) + "\nok\n", 100000, []string{"!", "ok"}},
 	}
 	for _, tc := range cases {
@@ -273,13 +275,13 @@ func TestReadLine(t *testing.T) {
 		var got []string
 		for {
 			text, tooLong, err := readLine(br, tc.max)
-			if tooLong {
-				got = append(got, "!")
-			} else if err == nil || len(text) > 0 {
-				got = append(got, string(text))
-			}
 			if err != nil {
 				break
+			}
+			if tooLong {
+				got = append(got, "!")
+			} else {
+				got = append(got, string(text))
 			}
 		}
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
