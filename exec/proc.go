@@ -99,7 +99,7 @@ func (rn *run) prepareSandbox(spec sandbox.Spec) error {
 	}
 	h, err := sandbox.Prepare(rn.cmd, spec)
 	if err != nil {
-		return fmt.Errorf("sandbox %s could not be applied, so nothing ran (use --sandbox none to run unsandboxed): %w", spec.Profile, err)
+		return fmt.Errorf("sandbox %s could not be applied, so nothing ran (only the sandbox profile none runs without one): %w", spec.Profile, err)
 	}
 	rn.sb = h
 	return nil
