@@ -19,6 +19,7 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -220,7 +221,9 @@ func classifyPOSIX(text string, opt ClassifyOptions) Result {
 	}
 	f, err := parse(text, lang)
 	if err != nil {
-		return verdictResult(Unknown, "parse-error", fmt.Sprintf("the text does not parse as %s: %v", lang, err))
+		r := verdictResult(Unknown, "parse-error", fmt.Sprintf("the text does not parse as %s: %v", lang, err))
+		r.Evidence[0].Offset, r.Evidence[0].End = errorSpan(err, len(text))
+		return r
 	}
 	if len(f.Stmts) == 0 {
 		return verdictResult(Unknown, "empty", "the command has no statements")
@@ -228,6 +231,22 @@ func classifyPOSIX(text string, opt ClassifyOptions) Result {
 	w := newWalker(text, opt, f)
 	w.stmts(f.Stmts)
 	return w.result()
+}
+
+// errorSpan locates a parse error. mvdan returns ParseError and LangError
+// as values, so errors.As needs value targets (a pointer target never
+// matches).
+func errorSpan(err error, n int) (int, int) {
+	var pe syntax.ParseError
+	var le syntax.LangError
+	off := n
+	switch {
+	case errors.As(err, &pe):
+		off = int(pe.Pos.Offset())
+	case errors.As(err, &le):
+		off = int(le.Pos.Offset())
+	}
+	return min(off, n), n
 }
 
 // parse runs a pooled parser. A parser that panicked is dropped rather than

@@ -614,6 +614,17 @@ func TestClassifyReason(t *testing.T) {
 	}
 }
 
+func TestClassifyParseErrorSpan(t *testing.T) {
+	r := Classify("ls; echo )", ClassifyOptions{})
+	if r.Safety != Unknown || r.Evidence[0].Offset != 9 || r.Evidence[0].End != 10 {
+		t.Errorf("parse error evidence = %+v", r.Evidence)
+	}
+	r = Classify("a=(1)", ClassifyOptions{Shell: shellcfg.Sh})
+	if r.Safety != Unknown || r.Evidence[0].Offset != 2 {
+		t.Errorf("POSIX language error evidence = %+v", r.Evidence)
+	}
+}
+
 func TestClassifyDeterministic(t *testing.T) {
 	for _, c := range readOnlyTable {
 		a, b := Classify(c.cmd, ClassifyOptions{}), Classify(c.cmd, ClassifyOptions{})
