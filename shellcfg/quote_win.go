@@ -37,21 +37,17 @@ func quoteCmd(i int, arg string) (string, *QuoteError) {
 // quoteCmdProgram quotes the command name. cmd reads it before carets
 // matter, so a name that needs quoting gets plain double quotes, inside
 // which cmd takes & | < > ( ) ^ literally but still expands % and !, and
-// in which a trailing backslash would escape the closing quote.
+// in which a trailing backslash would escape the closing quote. No file
+// name holds a double quote.
 func quoteCmdProgram(arg string) (string, *QuoteError) {
-	if arg == "" {
+	switch i := strings.IndexAny(arg, `%!"`); {
+	case arg == "":
 		return "", &QuoteError{Reason: "empty program name"}
-	}
-	if !strings.ContainsAny(arg, cmdProgramQuote) {
-		if i := strings.IndexAny(arg, `%!"`); i >= 0 {
-			return "", &QuoteError{Offset: i, Reason: fmt.Sprintf("%q in the program name", arg[i])}
-		}
+	case i >= 0:
+		return "", &QuoteError{Offset: i, Reason: fmt.Sprintf("%q in the program name", arg[i])}
+	case !strings.ContainsAny(arg, cmdProgramQuote):
 		return arg, nil
-	}
-	if i := strings.IndexAny(arg, `%!"`); i >= 0 {
-		return "", &QuoteError{Offset: i, Reason: fmt.Sprintf("%q in a quoted program name", arg[i])}
-	}
-	if strings.HasSuffix(arg, `\`) {
+	case strings.HasSuffix(arg, `\`):
 		return "", &QuoteError{Offset: len(arg) - 1, Reason: "trailing backslash in a quoted program name"}
 	}
 	return `"` + arg + `"`, nil
