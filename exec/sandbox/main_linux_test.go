@@ -34,6 +34,15 @@ func runHelper(name string, args []string) int {
 		return helperSocket(args)
 	case "parent":
 		return helperParent(args)
+	case "dial":
+		c, err := net.Dial(args[0], args[1])
+		if err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		c.Close()
+		fmt.Println("connected")
+		return 0
 	}
 	fmt.Fprintf(os.Stderr, "unknown helper %q\n", name)
 	return 2

@@ -51,6 +51,13 @@ func TestWorkspaceWrite(t *testing.T) {
 		{"git rename", `mv .git/config .git/config2`, false},
 		{"mount", `mount -t tmpfs none ../sibling`, false},
 		{"symlink escape", `ln -s ../sibling/file link && echo x > link`, false},
+		{"rename out", `echo x > f && mv f ../sibling/f`, false},
+		{"rename in", `mv ../sibling/file stolen`, false},
+		{"hard link out", `echo x > f && ln f ../sibling/f`, false},
+		{"mkfifo outside", `mkfifo ../sibling/fifo`, false},
+		{"truncate outside", `truncate -s0 ../sibling/file`, false},
+		{"proc sys", `echo 1 > /proc/sys/vm/drop_caches`, false},
+		{"unshare", `unshare -U true`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -487,5 +494,59 @@ func TestSignalsStayInside(t *testing.T) {
 	r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws}, fmt.Sprintf("kill -0 %d", os.Getpid()))
 	if r.err == nil {
 		t.Errorf("the sandbox could signal the test process: %s", r.out)
+	}
+}
+
+// TestHostUnixSockets checks that host daemons stay out of reach with the
+// network off: an abstract socket (network namespace, Landlock scope) and a
+// masked pathname socket (/run/docker.sock, bound to /dev/null). A Unix
+// socket elsewhere on the host stays reachable (Landlock ABI < 9).
+func TestHostUnixSockets(t *testing.T) {
+	requireSandbox(t)
+	ws, _ := workspace(t)
+	off := Spec{Profile: WorkspaceWrite, Cwd: ws}
+	on := Spec{Profile: WorkspaceWrite, Cwd: ws, Network: true}
+	abstract := fmt.Sprintf("@agentexec-test-%d", os.Getpid())
+	l, err := net.Listen("unix", abstract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go acceptAll(l)
+	dial := func(spec Spec, addr string) result {
+		return run(t, spec, []string{"SANDBOX_TEST_HELPER=dial"}, os.Args[0], "unix", addr)
+	}
+	if r := dial(off, abstract); r.err == nil {
+		t.Errorf("network off: reached the host's abstract socket: %s", r.out)
+	}
+	if r := dial(on, abstract); r.err == nil {
+		t.Errorf("network on: reached the host's abstract socket across the Landlock scope: %s", r.out)
+	}
+	const docker = "/run/docker.sock"
+	if _, err := os.Lstat(docker); err == nil || os.Geteuid() != 0 {
+		t.Skipf("%s exists or not root: not faking a docker daemon", docker)
+	}
+	dl, err := net.Listen("unix", docker)
+	if err != nil {
+		t.Skipf("cannot fake %s: %v", docker, err)
+	}
+	defer os.Remove(docker)
+	defer dl.Close()
+	go acceptAll(dl)
+	if r := dial(off, docker); r.err == nil {
+		t.Errorf("network off: reached %s: %s", docker, r.out)
+	}
+	if r := dial(on, docker); r.err != nil {
+		t.Errorf("network on: %s unreachable: %v: %s", docker, r.err, r.out)
+	}
+}
+
+func acceptAll(l net.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		c.Close()
 	}
 }
