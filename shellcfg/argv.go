@@ -32,7 +32,10 @@ func Program(s ShellType) string {
 // bash and sh get no -l or -i, so they read no login or rc files, and a
 // non-interactive shell has no aliases or history expansion; the -- keeps
 // a text that starts with - (a quoted argv whose program is "-x", say)
-// from being read as shell options. cmd's /d skips
+// from being read as shell options. Sharp edge: flags cannot stop a
+// non-interactive bash from sourcing $BASH_ENV or importing BASH_FUNC_*
+// functions and SHELLOPTS; keeping those out of the environment is the
+// caller's job (the gate treats them as making a command unknown). cmd's /d skips
 // the AutoRun registry commands; /s makes cmd strip exactly the outer pair
 // of quotes, which Argv adds as part of the last element. That element must
 // reach cmd.exe verbatim: on Windows the caller sets the whole command line
