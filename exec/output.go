@@ -165,7 +165,18 @@ var ansiRE = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x
 func stripANSI(s string) string {
 	s = ansiRE.ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, "\x1b", "") // a lone or unknown escape
-	return crRE.ReplaceAllString(s, "\n")
+	s = crRE.ReplaceAllString(s, "\n")
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		// A progress bar redraws its line after each \r: keep the last.
+		if j := strings.LastIndexByte(l, '\r'); j >= 0 {
+			lines[i] = l[j+1:]
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 var crRE = regexp.MustCompile(`\r+\n`)

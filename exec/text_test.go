@@ -29,6 +29,7 @@ func TestTextGolden(t *testing.T) {
 		{"truncated", Observation{Status: StatusExited, ExitCode: intp(0), DurationMS: 150, Truncated: true, Omitted: 4999000,
 			Stdout: "abcd\n…[4999000 bytes omitted]…\nwxyz\n", StdoutBytes: 5000000}},
 		{"ansi", Observation{Status: StatusExited, ExitCode: intp(0), DurationMS: 5, Output: "\x1b[1;32mPASS\x1b[0m ok\r\n\x1b]0;title\x07done\r\n"}},
+		{"progress", Observation{Status: StatusExited, ExitCode: intp(0), DurationMS: 900, Stdout: "downloading\n 10%\r 50%\r100%\ndone\n"}},
 		{"binary", Observation{Status: StatusExited, ExitCode: intp(0), DurationMS: 5, Stdout: "\x7fELF\x02\x01\x01\x00\x00\x00", StdoutBytes: 10}},
 		{"contained", Observation{Status: StatusExited, ExitCode: intp(0), DurationMS: 8, Stdout: "v1.2\n",
 			Sandbox: &SandboxReport{Profile: "read-only", Network: "netns", Contained: true}}},
