@@ -352,10 +352,15 @@ func gitTag(rest []string) finding {
 			return finding{Unknown, "git-helper", "`git tag -v` runs gpg to verify signatures"}
 		case v == "--sort" || v == "--format":
 			i++
-		case strings.HasPrefix(v, "--sort=") || strings.HasPrefix(v, "--format=") || strings.HasPrefix(v, "-n"):
-			if strings.Contains(v, "%(") {
-				return finding{Unknown, "git-signature-format", "a tag format may ask for signature checks"}
+			if i < len(rest) && (strings.Contains(rest[i], "%(signature") || strings.Contains(rest[i], "%G")) {
+				return finding{Unknown, "git-signature-format", "a signature placeholder makes git run gpg"}
 			}
+		case strings.HasPrefix(v, "--sort=") || strings.HasPrefix(v, "--format="):
+			if strings.Contains(v, "%(signature") || strings.Contains(v, "%G") {
+				return finding{Unknown, "git-signature-format", "a signature placeholder makes git run gpg"}
+			}
+		case strings.HasPrefix(v, "-n") && digitsOnly(v[2:]+"0"):
+			list = true // -n<num> prints annotations, which implies listing
 		case gitTagList[name]:
 			list = true
 		case strings.HasPrefix(v, "-"):
