@@ -163,6 +163,9 @@ func remountReadOnly(p string) error {
 	return unix.Mount("", p, "", flags, "")
 }
 
+// stNoSymFollow is ST_NOSYMFOLLOW (statfs(2)), missing from x/sys/unix.
+const stNoSymFollow = 0x2000
+
 // keptFlags maps statfs flags to the mount flags a read-only remount must
 // repeat.
 func keptFlags(f int64) uintptr {
@@ -174,6 +177,7 @@ func keptFlags(f int64) uintptr {
 		unix.ST_NOATIME:    unix.MS_NOATIME,
 		unix.ST_NODIRATIME: unix.MS_NODIRATIME,
 		unix.ST_RELATIME:   unix.MS_RELATIME,
+		stNoSymFollow:      unix.MS_NOSYMFOLLOW,
 	} {
 		if f&st != 0 {
 			m |= ms

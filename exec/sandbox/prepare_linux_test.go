@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestMissingFeature forces a host without a feature and checks that
@@ -145,6 +147,24 @@ func TestWithin(t *testing.T) {
 	for _, tt := range tests {
 		if got := within(tt.p, tt.root); got != tt.want {
 			t.Errorf("within(%q, %q) = %v", tt.p, tt.root, got)
+		}
+	}
+}
+
+func TestKeptFlags(t *testing.T) {
+	tests := []struct {
+		statfs int64
+		want   uintptr
+	}{
+		{0, 0},
+		{unix.ST_RDONLY, 0},
+		{unix.ST_NOSUID | unix.ST_NODEV, unix.MS_NOSUID | unix.MS_NODEV},
+		{unix.ST_NOEXEC | unix.ST_RELATIME, unix.MS_NOEXEC | unix.MS_RELATIME},
+		{unix.ST_NOATIME | unix.ST_NODIRATIME | stNoSymFollow, unix.MS_NOATIME | unix.MS_NODIRATIME | unix.MS_NOSYMFOLLOW},
+	}
+	for _, tt := range tests {
+		if got := keptFlags(tt.statfs); got != tt.want {
+			t.Errorf("keptFlags(%#x) = %#x, want %#x", tt.statfs, got, tt.want)
 		}
 	}
 }
