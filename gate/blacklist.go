@@ -214,8 +214,8 @@ func (b *blWalker) command(argv []blArg) *BlacklistEntry {
 		return e
 	}
 	checks := []func(string, []blArg) *BlacklistEntry{
-		rmCheck, mkfsCheck, partitionCheck, ddCheck, shredCheck, chmodCheck,
-		powerCheck, killCheck, accountFileCheck,
+		rmCheck, findCheck, mkfsCheck, partitionCheck, ddCheck, shredCheck, chmodCheck,
+		powerCheck, killCheck, accountFileCheck, deviceCopyCheck,
 	}
 	for _, c := range checks {
 		if e := c(name, args); e != nil {
@@ -316,6 +316,48 @@ func catastrophicTarget(a blArg) bool {
 	return systemDirs[path.Clean(v)]
 }
 
+// findCheck: find starting at a catastrophic path that deletes what it
+// finds (-delete, or -exec/-execdir rm).
+func findCheck(name string, args []blArg) *BlacklistEntry {
+	if name != "find" {
+		return nil
+	}
+	root, del := false, false
+	for i, a := range args {
+		switch {
+		case a.val == "-delete":
+			del = true
+		case (a.val == "-exec" || a.val == "-execdir" || a.val == "-ok" || a.val == "-okdir") && i+1 < len(args):
+			n := blName(args[i+1])
+			del = del || n == "rm" || n == "shred"
+		case !strings.HasPrefix(a.val, "-") && catastrophicTarget(a):
+			root = true
+		}
+	}
+	if root && del {
+		return blEntry("recursive-delete-root")
+	}
+	return nil
+}
+
+// deviceCopyCheck: tee, cp or cat-style copies onto a block device.
+func deviceCopyCheck(name string, args []blArg) *BlacklistEntry {
+	_, operands := splitFlags(args)
+	switch name {
+	case "tee":
+		for _, o := range operands {
+			if o.static && isBlockDevice(o.val) {
+				return blEntry("raw-device-write")
+			}
+		}
+	case "cp", "mv", "install", "rsync", "pv":
+		if n := len(operands); n > 1 && operands[n-1].static && isBlockDevice(operands[n-1].val) {
+			return blEntry("raw-device-write")
+		}
+	}
+	return nil
+}
+
 func mkfsCheck(name string, _ []blArg) *BlacklistEntry {
 	if strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "wipefs" || name == "mkswap" {
 		return blEntry("make-filesystem")
@@ -388,7 +430,7 @@ func chmodCheck(name string, args []blArg) *BlacklistEntry {
 		return nil
 	}
 	for _, o := range operands {
-		if o.static && catastrophicTarget(o) {
+		if catastrophicTarget(o) {
 			return blEntry("recursive-chmod-root")
 		}
 	}
