@@ -27,7 +27,7 @@ func writeDiff(w io.Writer, where, command string, diffs []fieldDiff) {
 		}
 		fmt.Fprintf(w, "  %s:\n", d.name)
 		for _, l := range lineDiff(splitLines(d.expected), splitLines(d.got)) {
-			fmt.Fprintf(w, "    %s\n", l)
+			fmt.Fprintln(w, strings.TrimRight("    "+l, " "))
 		}
 	}
 }
