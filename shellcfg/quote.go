@@ -47,7 +47,11 @@ func (e *QuoteError) Unwrap() error { return e.Err }
 //     the quotes, appearing as \' and reopening them: POSIX (XCU 2.2.2)
 //     has single quotes preserve every character literally, newlines and
 //     control characters included, and only a single quote cannot occur
-//     inside. Only NUL, which no argv can hold, is refused.
+//     inside. Only NUL, which no argv can hold, is refused. Such text
+//     holds raw bytes: invalid UTF-8 fails Validate and mvdan's parser,
+//     and the parser reads a quoted CRLF as LF where sh keeps the CR;
+//     Scan reports both CR kinds, so the gate escalates rather than
+//     trusting that parse.
 //   - cmd: each argument is quoted as CommandLineToArgvW reads it, then
 //     every one of ^ & | < > ( ) % ! " gets a caret. Newline, CR, NUL,
 //     other control characters and invalid UTF-8 are refused: cmd cannot

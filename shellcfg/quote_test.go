@@ -13,7 +13,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -145,6 +147,9 @@ func TestQuoteConfirm(t *testing.T) {
 			}
 			fmt.Fprintf(&script, "printf '%%s\\0' %s\n", text)
 		}
+		for _, argv := range cases {
+			checkParse(t, sh.shell, argv)
+		}
 		out := strings.Split(runShell(t, sh.program, sh.locale, script.String()), "\x00")
 		for _, argv := range cases {
 			n := min(len(argv), len(out))
@@ -156,6 +161,52 @@ func TestQuoteConfirm(t *testing.T) {
 		}
 		if !slices.Equal(out, []string{""}) {
 			t.Fatalf("%s (LC_ALL=%s): %d unexpected fields after the last case: %q", sh.program, sh.locale, len(out)-1, out)
+		}
+	}
+}
+
+// checkParse checks that mvdan's parser, which the gate reads command text
+// with, sees the quoted argv as one simple command whose words are plain or
+// quoted literals that expand back to argv.
+func checkParse(t *testing.T, s ShellType, argv []string) {
+	t.Helper()
+	text, err := Quote(s, argv)
+	if err != nil {
+		t.Fatalf("Quote(%s, %q): %v", s, argv, err)
+	}
+	lang := syntax.LangBash
+	if s == Sh {
+		// sh text carries invalid UTF-8 and CR raw: the parser refuses
+		// the one and reads CRLF as LF; Validate and Scan stop both
+		// before the gate relies on the parse.
+		if !utf8.ValidString(text) {
+			return
+		}
+		lang = syntax.LangPOSIX
+		argv = slices.Clone(argv)
+		for i := range argv {
+			argv[i] = strings.ReplaceAll(argv[i], "\r\n", "\n")
+		}
+	}
+	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(text), "")
+	if err != nil {
+		t.Fatalf("parsing %s text %q: %v", s, text, err)
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if len(f.Stmts) != 1 || !ok || len(call.Assigns) != 0 || len(call.Args) != len(argv) {
+		t.Fatalf("%s text %q does not parse as one simple command of %d words", s, text, len(argv))
+	}
+	for i, w := range call.Args {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch n.(type) {
+			case nil, *syntax.Word, *syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted:
+			default:
+				t.Fatalf("%s text %q: word %d holds a %T", s, text, i, n)
+			}
+			return true
+		})
+		if got, err := expand.Fields(nil, w); err != nil || len(got) != 1 || got[0] != argv[i] {
+			t.Fatalf("%s text %q: word %d expands to %q, %v; want %q", s, text, i, got, err, argv[i])
 		}
 	}
 }
@@ -190,6 +241,8 @@ func FuzzQuote(f *testing.F) {
 				return
 			}
 		}
+		checkParse(t, Bash, argv)
+		checkParse(t, Sh, argv)
 		confirmHelper(t, helperDir(t, "helper"), argv)
 	})
 }
