@@ -86,7 +86,8 @@ func printDetect(w io.Writer, out detectOutput) {
 	for _, row := range [][2]string{
 		{"root", yes(c.Root)}, {"landlock", landlock}, {"user namespace", yes(c.UserNS)},
 		{"mount namespace", yes(c.MountNS)}, {"network namespace", yes(c.NetNS)},
-		{"pid namespace", yes(c.PIDNS)}, {"cgroup pids", cgroup}, {"seccomp", yes(c.Seccomp)},
+		{"pid namespace", yes(c.PIDNS)}, {"pid_max per ns", yes(c.PIDMaxNS)},
+		{"cgroup pids", cgroup}, {"seccomp", yes(c.Seccomp)},
 	} {
 		fmt.Fprintf(w, "  %-18s %s\n", row[0], row[1])
 	}
