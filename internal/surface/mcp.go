@@ -145,7 +145,7 @@ func (s *mcpServer) runCommand(ctx context.Context, call *mcp.CallToolRequest) (
 	default:
 		answer := s.answerFor(call, req)
 		if d, ask := s.wouldAsk(req); answer == nil && ask {
-			s.log.Info("run_command: asking the user", "command", commandText(req))
+			s.log.Info("run_command: asking the user to approve", "decision", d.Action)
 			return &mcp.CallToolResult{
 				InputRequests: mcp.InputRequestMap{approvalInput: elicitParams(req, d)},
 				RequestState:  s.pending.add(req),
@@ -153,7 +153,10 @@ func (s *mcpServer) runCommand(ctx context.Context, call *mcp.CallToolRequest) (
 		}
 		obs = s.asking.RunCommand(context.WithValue(ctx, approvalKey{}, &approval{answer: answer}), req)
 	}
-	s.log.Info("run_command", "command", commandText(req), "status", obs.Status, "decision", obs.Decision, "duration_ms", obs.DurationMS)
+	// The command text stays out of the log, which MCP clients keep in
+	// files: it may hold secrets the audit log would redact. The run id
+	// finds the call in the audit log.
+	s.log.Info("run_command", "run_id", obs.RunID, "status", obs.Status, "decision", obs.Decision, "duration_ms", obs.DurationMS)
 	return observationResult(obs), nil
 }
 
