@@ -45,3 +45,39 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPrescan checks the pre-scan's invariants: it never panics, every
+// level of depth was opened by a counted token, and it counts operators
+// only among the text's bytes.
+func FuzzPrescan(f *testing.F) {
+	for _, c := range adversarialSeeds {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		r := prescan(text, prescanResult{depth: 1 << 30, openers: 1 << 30, operators: 1 << 30})
+		if r.depth > r.openers || r.operators > len(text) || r.openers > len(text) {
+			t.Fatalf("prescan(%q) = %+v", text, r)
+		}
+	})
+}
+
+// FuzzClassifyWindows checks that the cmd and PowerShell allowlist never
+// calls text read-only that holds an operator, quote or expansion.
+func FuzzClassifyWindows(f *testing.F) {
+	for _, c := range []string{"dir", "type a.txt", "Get-ChildItem -Recurse", "gc a | rm", "dir & del x", "type %X%"} {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, sh := range []shellcfg.ShellType{shellcfg.Cmd, shellcfg.PowerShell} {
+			r := Classify(text, ClassifyOptions{Shell: sh})
+			if r.Safety == ReadOnly && strings.ContainsAny(text, winRejected) {
+				t.Fatalf("%s: Classify(%q) = read-only", sh, text)
+			}
+		}
+	})
+}
+
+var adversarialSeeds = []string{
+	"((((", "$($(", "${a:-${b}}", "[[ ( a ) ]]", "echo ')' (", "cat <<E\n((\nE\n(", "if if if",
+	"`a` `b`", "echo \"$(a \")\")\"", "$'\\''(", "case x in a) (", "a|b&&c;d\ne",
+}
