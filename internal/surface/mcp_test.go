@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentexec/agentexec/exec"
@@ -69,6 +70,9 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args any, out any) *
 	if err != nil {
 		t.Fatalf("%s %v: a JSON-RPC error, want a tool result: %v", tool, args, err)
 	}
+	if res.StructuredContent != nil {
+		checkOutputSchema(t, tool, res.StructuredContent)
+	}
 	if out != nil && res.StructuredContent != nil {
 		b, _ := json.Marshal(res.StructuredContent)
 		if err := json.Unmarshal(b, out); err != nil {
@@ -76,6 +80,33 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args any, out any) *
 		}
 	}
 	return res
+}
+
+// checkOutputSchema validates structured content against the tool's
+// output schema, as clients that validate (the TypeScript SDK's) do.
+func checkOutputSchema(t *testing.T, tool string, content any) {
+	t.Helper()
+	var schema *jsonschema.Schema
+	var err error
+	switch tool {
+	case ToolRunCommand:
+		schema, err = jsonschema.For[exec.Observation](nil)
+	case ToolCheckCommand:
+		schema, err = jsonschema.For[gate.Decision](nil)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(content)
+	var v any
+	json.Unmarshal(b, &v)
+	if err := resolved.Validate(v); err != nil {
+		t.Errorf("%s structured content %s does not match its output schema: %v", tool, b, err)
+	}
 }
 
 func resultText(res *mcp.CallToolResult) string {
