@@ -4,6 +4,7 @@ import (
 	"context"
 	osexec "os/exec"
 	"testing"
+	"time"
 
 	"github.com/agentexec/agentexec/gate"
 )
@@ -50,4 +51,27 @@ func BenchmarkGateOnly(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkRunnerVsOSExec alternates plain os/exec and a gated
+// RunCommand of /bin/true in each iteration, so a loaded machine slows
+// both alike, and reports their ratio.
+func BenchmarkRunnerVsOSExec(b *testing.B) {
+	r := &Runner{Mode: gate.ModeYolo, Sandbox: "none"}
+	req := Request{Argv: []string{"/bin/true"}}
+	var plain, gated time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if err := osexec.Command("/bin/true").Run(); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if obs := r.RunCommand(context.Background(), req); obs.Status != StatusExited {
+			b.Fatal(obs.Error)
+		}
+		plain, gated = plain+t1.Sub(t0), gated+time.Since(t1)
+	}
+	b.ReportMetric(float64(plain.Nanoseconds())/float64(b.N), "osexec-ns/op")
+	b.ReportMetric(float64(gated.Nanoseconds())/float64(b.N), "runner-ns/op")
+	b.ReportMetric(float64(gated)/float64(plain), "ratio")
 }

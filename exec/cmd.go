@@ -403,7 +403,6 @@ func (c *Cmd) Wait() error {
 	err := c.inner.Wait()
 	c.ProcessState = c.inner.ProcessState
 	c.tree.reaped = true // os/exec's context goroutine has ended
-	c.tree.cleanup()
 	c.closeSandbox()
 	c.auditRun()
 	return err

@@ -170,9 +170,8 @@ func (r *Runner) wait(ctx context.Context, p *plan, rn *run) {
 	if rn.timedOut {
 		rn.stop(done, r.grace())
 	}
-	<-done
+	<-done // the leftovers were ended when the leader exited
 	rn.tree.reaped = true
-	rn.tree.cleanup()
 	rn.drain(r.waitDelay())
 	rn.closeSandbox()
 }
