@@ -136,6 +136,12 @@ func TestSegmentCap(t *testing.T) {
 			t.Errorf("%s capped: %s (%s), want ask", mode, d.Action, d.Reason)
 		}
 	}
+	// Here-doc body lines are data, not commands: a long file written by a
+	// here-doc is not capped.
+	body := "cat > f <<'EOF'\n" + strings.Repeat("line\n", MaxSegments+10) + "EOF"
+	if d := Decide(Input{Text: body, Mode: ModeYolo}); d.Action != Allow {
+		t.Errorf("long here-doc in yolo: %s (%s)", d.Action, d.Reason)
+	}
 	short := strings.Repeat("true; ", 10) + "echo x"
 	if d := Decide(Input{Text: short, Policy: p}); d.Action != Allow {
 		t.Errorf("under the cap: %s", d.Action)

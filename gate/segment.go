@@ -26,8 +26,8 @@ type Segmentation struct {
 	// body lines are segments of their own besides being part of the
 	// segment around them.
 	Segments []string
-	// Total counts the segments before duplicates were dropped; the
-	// MaxSegments cap applies to it.
+	// Total counts the segments before duplicates were dropped, here-doc
+	// body lines excepted; the MaxSegments cap applies to it.
 	Total int
 	// FastPath is true when the bash comment fast path kept the whole line
 	// as one segment.
@@ -116,7 +116,7 @@ func commentStart(s string) int {
 func splitPOSIX(text string) Segmentation {
 	p := &splitter{s: text}
 	p.list(0, 0)
-	n := len(p.segs)
+	n := len(p.segs) - p.bodyLines
 	return Segmentation{Segments: dedupeSegs(p.segs), Total: n, Unbalanced: p.bad}
 }
 
@@ -139,6 +139,9 @@ type splitter struct {
 	bad   bool
 	depth int
 	hdocs []hdoc // here-documents whose bodies start at the next newline
+	// bodyLines counts here-doc body lines among segs: they are data, so
+	// the MaxSegments cap, which counts commands, leaves them out.
+	bodyLines int
 }
 
 type hdoc struct {
@@ -533,7 +536,9 @@ func (p *splitter) hdocBody(i int, h hdoc) int {
 		if line == h.delim {
 			return min(end+1, len(p.s))
 		}
+		n := len(p.segs)
 		p.emit(i, end)
+		p.bodyLines += len(p.segs) - n
 		if !h.quoted {
 			p.dquote(i, true)
 		}

@@ -2,7 +2,9 @@ package gate
 
 import (
 	"fmt"
+	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -76,7 +78,11 @@ func clip(s string) string {
 	if len(s) <= maxEvidenceText {
 		return s
 	}
-	return s[:maxEvidenceText] + "…"
+	cut := maxEvidenceText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // enter counts one level of recursion; false means the bound was hit and
@@ -97,6 +103,7 @@ func (w *walker) leave() { w.depth-- }
 
 // result turns the walk into a Result with a one-sentence reason.
 func (w *walker) result() Result {
+	sort.SliceStable(w.ev, func(i, j int) bool { return w.ev[i].Offset < w.ev[j].Offset })
 	r := Result{Safety: w.safety, Evidence: w.ev}
 	if w.safety != ReadOnly {
 		for _, e := range w.ev {
