@@ -41,7 +41,9 @@ func (e *QuoteError) Unwrap() error { return e.Err }
 //   - bash: syntax.Quote with LangBash, except that where it would use
 //     $'...' with \u escapes, Quote escapes the UTF-8 bytes as \xHH
 //     instead, because bash expands \u according to the locale and leaves
-//     it unexpanded in the C locale. Only NUL is refused.
+//     it unexpanded in the C locale. Only NUL is refused. The text is
+//     valid UTF-8 with nothing Scan reports, and mvdan's parser reads it
+//     back as exactly argv.
 //   - sh: syntax.Quote with LangPOSIX; where that refuses a non-printable
 //     character, the argument is single-quoted, each ' inside closing
 //     the quotes, appearing as \' and reopening them: POSIX (XCU 2.2.2)

@@ -174,6 +174,11 @@ func checkParse(t *testing.T, s ShellType, argv []string) {
 	if err != nil {
 		t.Fatalf("Quote(%s, %q): %v", s, argv, err)
 	}
+	// bash text escapes every byte Scan or Validate would object to, so
+	// an argv request reaches the gate as clean text.
+	if sus := Scan(text); s == Bash && (len(sus) > 0 || Validate(text) != nil) {
+		t.Fatalf("bash text %q: Scan %+v, Validate %v", text, sus, Validate(text))
+	}
 	lang := syntax.LangBash
 	if s == Sh {
 		// sh text carries invalid UTF-8 and CR raw: the parser refuses
