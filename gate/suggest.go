@@ -20,7 +20,7 @@ var knownSubcommands = map[string]bool{
 var twoLevel = map[string]bool{
 	"npm run": true, "yarn run": true, "pnpm run": true, "bun run": true,
 	"docker compose": true, "podman compose": true, "gh pr": true, "gh issue": true,
-	"kubectl rollout": true, "cargo run": false,
+	"kubectl rollout": true,
 }
 
 // launcherName matches what can run an arbitrary program: no rule naming
