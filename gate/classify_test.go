@@ -542,7 +542,7 @@ func TestClassifyVouched(t *testing.T) {
 		{"MyTool", un},
 		{"./mytool", un},
 	})
-	for _, n := range []string{"bash", "python3.12", "node20", "ruby3", "gcc-13", "go1.22", "sudo", "xargs", "rm", "eval", ".", "source", "/usr/bin/foo", "bash.exe", "kill"} {
+	for _, n := range []string{"bash", "python3.12", "node20", "ruby3", "gcc-13", "go1.22", "sudo", "xargs", "rm", "eval", ".", "source", "/usr/bin/foo", "bash.exe", "kill", "Python3", "BASH", "Sudo"} {
 		if !refusalFloor(n) {
 			t.Errorf("refusalFloor(%q) = false, want true", n)
 		}

@@ -236,12 +236,18 @@ var floorIndex = func() map[string]string {
 
 func init() { floorKinds["write-command"] = "a file-system writer" }
 
-// floorKind returns the refusal-floor kind of name, or "". Versioned and
-// suffixed spellings count as their base: python3.12, node20, ruby3,
-// gcc-13, go1.22, pip3.11, bash.exe.
+// floorKind returns the refusal-floor kind of name, or "". Versioned,
+// suffixed and differently-cased spellings count as their base:
+// python3.12, node20, ruby3, gcc-13, go1.22, pip3.11, bash.exe, Python3.
 func floorKind(name string) string {
 	if k, ok := floorIndex[name]; ok {
 		return k
+	}
+	if lower := strings.ToLower(name); lower != name {
+		// Case-insensitive file systems (macOS, Windows) run python3 for Python3.
+		if k := floorKind(lower); k != "" {
+			return k
+		}
 	}
 	base := strings.TrimSuffix(strings.TrimSuffix(name, ".exe"), ".EXE")
 	base = strings.TrimRight(base, "0123456789.")
