@@ -305,10 +305,7 @@ func (c *Cmd) runner() *Runner {
 // returns a *RejectedError unless the command may start.
 func (c *Cmd) gate() error {
 	r := c.runner()
-	argv := c.Args
-	if len(argv) == 0 {
-		argv = []string{c.Path}
-	}
+	argv := gateArgv(c.Path, c.Args)
 	text, err := quoteBash(argv)
 	if err != nil {
 		return fmt.Errorf("exec: %w", err)
@@ -334,6 +331,27 @@ func (c *Cmd) gate() error {
 		return &RejectedError{Decision: p.dec, NeedsApproval: obs.Status == StatusNeedsApproval}
 	}
 	return nil
+}
+
+// gateArgv is the argv the gate judges: Args, unless Args[0] names a
+// different program than Path (which is what actually runs), in which case
+// Path replaces it so a misleading Args[0] cannot borrow another
+// command's rules.
+func gateArgv(path string, args []string) []string {
+	if len(args) == 0 {
+		return []string{path}
+	}
+	if progName(args[0]) == progName(path) {
+		return args
+	}
+	return append([]string{path}, args[1:]...)
+}
+
+// progName is a program's base name, case-folded and without .exe, on
+// either kind of path separator.
+func progName(p string) string {
+	p = p[strings.LastIndexAny(p, `/\`)+1:]
+	return strings.TrimSuffix(strings.ToLower(p), ".exe")
 }
 
 func (c *Cmd) prepareSandbox() error {

@@ -218,6 +218,43 @@ func TestDropInNilRunnerIsGated(t *testing.T) {
 	}
 }
 
+func TestDropInGateSeesWhatRuns(t *testing.T) {
+	pol, err := gate.ParsePolicy([]byte(`{"permissions":{"deny":["Bash(touch *)"]}}`), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	touch, err := LookPath("touch")
+	if err != nil {
+		t.Skip("no touch on PATH")
+	}
+	file := filepath.Join(t.TempDir(), "made")
+	c := Command("touch", file)
+	c.Path, c.Args[0] = touch, "ls" // Args[0] lies about the program
+	c.Runner = &Runner{Mode: gate.ModeYolo, Sandbox: "none", Policy: pol}
+	var rej *RejectedError
+	if err := c.Run(); !errors.As(err, &rej) {
+		t.Fatalf("a disguised touch was not denied: %v", err)
+	}
+	if _, err := os.Stat(file); err == nil {
+		t.Fatal("it ran")
+	}
+	tests := []struct {
+		path string
+		args []string
+		want string
+	}{
+		{"/usr/bin/ls", []string{"ls", "-l"}, "ls"},
+		{"/usr/bin/rm", []string{"ls", "-l"}, "/usr/bin/rm"},
+		{`C:\Windows\cmd.exe`, []string{"CMD", "/c"}, "CMD"},
+		{"/bin/true", nil, "/bin/true"},
+	}
+	for _, tt := range tests {
+		if got := gateArgv(tt.path, tt.args)[0]; got != tt.want {
+			t.Errorf("gateArgv(%s, %q)[0] = %s, want %s", tt.path, tt.args, got, tt.want)
+		}
+	}
+}
+
 func TestDropInErrors(t *testing.T) {
 	r := &Runner{Mode: gate.ModeYolo, Sandbox: "none"}
 	c := Command("true")
