@@ -52,6 +52,14 @@ func TestApproval(t *testing.T) {
 	}
 }
 
+func TestApprovalNilPolicy(t *testing.T) {
+	in := Input{Text: "rm x"}
+	a := NewApproval(in, Decide(in))
+	if err := a.Use(Input{Text: "rm x", Policy: &Policy{}}); err != nil {
+		t.Errorf("nil and empty policy differ: %v", err)
+	}
+}
+
 func TestApprovalNotAsk(t *testing.T) {
 	in := Input{Text: "ls"}
 	if err := NewApproval(in, Decide(in)).Use(in); !errors.Is(err, ErrApprovalNotAsk) {

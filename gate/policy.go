@@ -346,10 +346,10 @@ func concatStrings(a, b []string) []string {
 // rule texts, the mode, the read-only commands, the unknown setting and
 // the blacklist extras. Approvals are bound to it.
 func (p *Policy) Digest() string {
-	h := sha256.New()
-	if p != nil {
-		enc := json.NewEncoder(h)
-		_ = enc.Encode([]any{p.Permissions, p.Mode, p.ReadOnlyCommands, p.Unknown, p.Blacklist})
+	if p == nil {
+		p = &Policy{} // no policy and an empty one decide alike
 	}
+	h := sha256.New()
+	_ = json.NewEncoder(h).Encode([]any{p.Permissions, p.Mode, p.ReadOnlyCommands, p.Unknown, p.Blacklist})
 	return hex.EncodeToString(h.Sum(nil))
 }
