@@ -157,3 +157,59 @@ func diffSnapshots(a, b map[string]fileState) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// confirmWriteCases are write cases safe to run in a scratch directory;
+// each must really change it, which checks that the write rules name real
+// behaviour (abbreviated options, clusters, permuted operands).
+var confirmWriteCases = []string{
+	"rm a.txt", "touch new", "mkdir d", "echo x > out", "echo x >> a.txt", "echo x >| out", "echo x &> out",
+	"ls >& out", "cat 3<> out", "> out", "sort -o out a.txt", "sort -oout a.txt", "sort -ruo out a.txt",
+	"sort --outp=out a.txt", "sort a.txt -o out", "uniq a.txt out", "uniq -c -- a.txt out", "tee out < a.txt",
+	"echo x | tee -a a.txt", "dd if=a.txt of=out status=none", "xxd a.txt out", "find . -name f -delete",
+	"find . -name f -fprint out", "find . -name f -exec rm {} \\;", "git branch topic", "git tag v1",
+	"git config user.name x", "git diff --output=out HEAD", "git log --output=out -1",
+	"echo $(touch new)", "cat <(touch new)", "X=$(touch new)", "ls ${x:-$(touch new)}", "cat <<E\n$(touch new)\nE",
+	"history -w", "tree -o out", "sed -i s/a/b/ a.txt", "awk 'BEGIN{print 1 > \"out\"}'",
+}
+
+func TestConfirmWriteWithBash(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("confirming against bash needs a POSIX host")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found on PATH; cannot confirm against the real shell")
+	}
+	git, _ := exec.LookPath("git")
+	template := t.TempDir()
+	confirmFixture(t, template, git, confirmEnv(t.TempDir()))
+	for _, c := range confirmWriteCases {
+		t.Run(c, func(t *testing.T) {
+			if r := Classify(c, ClassifyOptions{}); r.Safety != Write {
+				t.Fatalf("case is %s, not write: %s", r.Safety, r.Reason)
+			}
+			if name := strings.Fields(c)[0]; name != "echo" && name != "cat" && name != "ls" && name != ">" && name != "X=$(touch" {
+				if _, err := exec.LookPath(name); err != nil {
+					t.Skipf("%s not installed", name)
+				}
+			}
+			if strings.HasPrefix(c, "git") && git == "" {
+				t.Skip("git not installed")
+			}
+			work, home := t.TempDir(), t.TempDir()
+			if err := os.CopyFS(work, os.DirFS(template)); err != nil {
+				t.Fatal(err)
+			}
+			env := append(confirmEnv(home), "HISTFILE="+filepath.Join(home, "hist"))
+			before := snapshot(t, work, home)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bash, "-c", "set -o history; "+c)
+			cmd.Dir, cmd.Env = work, env
+			out, _ := cmd.CombinedOutput()
+			if diffSnapshots(before, snapshot(t, work, home)) == "" {
+				t.Errorf("write case changed nothing; output: %s", out)
+			}
+		})
+	}
+}
