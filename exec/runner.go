@@ -128,6 +128,10 @@ func (r *Runner) RunCommandStream(ctx context.Context, req Request, stdout, stde
 	if !ok {
 		return withAuditError(obs, auditErr)
 	}
+	if err := ctx.Err(); err != nil {
+		obs.Status, obs.Error = StatusError, "not started: "+err.Error()
+		return withAuditError(obs, auditErr)
+	}
 	obs = r.execute(ctx, p, obs, stdout, stderr)
 	if err := r.append(runRecord(p, approved, obs)); err != nil && auditErr == nil {
 		auditErr = err

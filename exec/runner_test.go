@@ -345,6 +345,19 @@ func TestCancelKeepsOutput(t *testing.T) {
 	}
 }
 
+func TestDoneContextStartsNothing(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	file := filepath.Join(t.TempDir(), "made")
+	obs := testRunner().RunCommand(ctx, Request{Argv: []string{"touch", file}})
+	if obs.Status != StatusError || !strings.Contains(obs.Error, "canceled") {
+		t.Fatalf("%+v", obs)
+	}
+	if _, err := os.Stat(file); err == nil {
+		t.Fatal("it ran")
+	}
+}
+
 func TestConcurrentRunsLeakNothing(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("counts /proc/self/fd")
