@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -46,8 +47,8 @@ func BenchmarkTrue(b *testing.B) {
 		network bool
 		caps    func(*Capabilities)
 	}{
-		{"netns+seccomp", false, nil},
-		{"seccomp-only", false, func(c *Capabilities) { c.NetNS = false }},
+		{"network-off", false, nil},
+		{"netns-only", false, func(c *Capabilities) { c.Seccomp = false }},
 		{"network-on", true, nil},
 		{"no-pidns-no-cgroup", true, func(c *Capabilities) { c.PIDNS, c.CgroupPids = false, "" }},
 	} {
@@ -84,4 +85,32 @@ func runSandboxed(spec Spec, argv ...string) (*os.ProcessState, error) {
 	}
 	err = cmd.Wait()
 	return cmd.ProcessState, err
+}
+
+// BenchmarkNamespaces measures what each namespace adds to starting
+// /bin/true, to choose between a network namespace and the seccomp socket
+// filter (which costs nothing measurable: a few BPF instructions).
+func BenchmarkNamespaces(b *testing.B) {
+	if !isRoot() {
+		b.Skip("needs root")
+	}
+	for _, bc := range []struct {
+		name  string
+		flags uintptr
+	}{
+		{"none", 0},
+		{"mnt", syscall.CLONE_NEWNS},
+		{"pid", syscall.CLONE_NEWPID},
+		{"ipc", syscall.CLONE_NEWIPC},
+		{"net", syscall.CLONE_NEWNET},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			benchRuns(b, func() (*os.ProcessState, error) {
+				cmd := exec.Command("/bin/true")
+				cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: bc.flags}
+				err := cmd.Run()
+				return cmd.ProcessState, err
+			})
+		})
+	}
 }

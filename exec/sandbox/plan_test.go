@@ -18,12 +18,12 @@ func TestMakePlan(t *testing.T) {
 		network string
 		layers  []string
 	}{
-		{name: "full, network off", spec: Spec{Profile: WorkspaceWrite}, network: "netns+seccomp",
-			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "netns", "landlock-net", "seccomp", "seccomp-net", "pidns", "pid-max"}},
+		{name: "full, network off", spec: Spec{Profile: WorkspaceWrite}, network: "seccomp",
+			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "landlock-net", "seccomp", "seccomp-net", "pidns", "pid-max"}},
 		{name: "full, network on", spec: Spec{Profile: ReadOnly, Network: true}, network: "on",
 			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "seccomp", "pidns", "pid-max"}},
-		{name: "newer kernel asks ABI 7", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.LandlockABI = 9 }, network: "netns+seccomp"},
-		{name: "non-root uses userns", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.Root = false; c.UserNS = true }, network: "netns+seccomp"},
+		{name: "newer kernel asks ABI 7", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.LandlockABI = 9 }, network: "seccomp"},
+		{name: "non-root uses userns", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.Root = false; c.UserNS = true }, network: "seccomp"},
 		{name: "no netns, seccomp cuts", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.NetNS = false }, network: "seccomp"},
 		{name: "no seccomp, netns cuts", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.Seccomp = false }, network: "netns"},
 		{name: "no landlock", spec: Spec{Profile: WorkspaceWrite}, caps: func(c *Capabilities) { c.LandlockABI = 0 }, feature: "landlock"},
