@@ -95,7 +95,7 @@ func Classify(text string, opt ClassifyOptions) (res Result) {
 	}()
 	switch opt.Shell {
 	case shellcfg.Cmd, shellcfg.PowerShell:
-		return classifyWindows(text, opt.Shell)
+		return classifyWindows(text, opt.Shell, opt.MaxBytes)
 	case "", shellcfg.Bash, shellcfg.Sh:
 	default:
 		return verdictResult(Unknown, "unknown-shell", fmt.Sprintf("shell %q is not one the classifier knows", opt.Shell))

@@ -57,9 +57,9 @@ func psParams(names ...string) map[string]bool {
 }
 
 // classifyWindows classifies cmd.exe or PowerShell text.
-func classifyWindows(text string, sh shellcfg.ShellType) Result {
-	if len(text) > defaultMaxBytes {
-		return verdictResult(Unknown, "too-long", "command too long for the Windows allowlist")
+func classifyWindows(text string, sh shellcfg.ShellType, maxBytes int) Result {
+	if max := orDefault(maxBytes, defaultMaxBytes); len(text) > max {
+		return verdictResult(Unknown, "too-long", fmt.Sprintf("command too long: %d bytes is over the %d-byte limit", len(text), max))
 	}
 	words, bad := winTokens(text)
 	if bad != "" {
