@@ -182,6 +182,7 @@ func TestSuggestions(t *testing.T) {
 		"docker compose up -d":               {"Bash(docker compose up *)"},
 		"mytool --check && othertool":        {"Bash(mytool *)", "Bash(othertool)"},
 		"rm -rf build":                       {"Bash(rm -rf build)"},
+		"git diff | grep x > out.txt":        {"Bash(git diff)", "Bash(grep x > out.txt)"},
 		"python3 x.py":                       nil,
 		"bash -c 'mytool'":                   nil,
 		"env FOO=1 mytool":                   nil,

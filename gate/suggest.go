@@ -50,12 +50,16 @@ func suggestFor(calls []callFact) []string {
 
 // suggestCall proposes one rule for one command.
 func suggestCall(c callFact) (string, bool) {
-	if len(c.argv) == 0 || !allStaticArgs(c.argv) || c.writeRedir {
+	if len(c.argv) == 0 || !allStaticArgs(c.argv) || c.hiddenSubst {
 		return "", false
 	}
 	root := c.argv[0].val
 	if launcherName.MatchString(root) || strings.ContainsAny(root, "*/") && !strings.HasPrefix(root, "./") {
 		return "", false
+	}
+	if c.writeRedir {
+		// Only a rule spelling the redirection covers it: this one.
+		return exactRule(c)
 	}
 	words := []string{root}
 	rest := c.argv[1:]
