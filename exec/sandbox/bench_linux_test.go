@@ -41,6 +41,16 @@ func BenchmarkTrue(b *testing.B) {
 			return cmd.ProcessState, err
 		})
 	})
+	// The floor of any re-exec trampoline: this binary started and exiting
+	// in Main, with no namespace and no layer.
+	b.Run("reexec-only", func(b *testing.B) {
+		benchRuns(b, func() (*os.ProcessState, error) {
+			cmd := exec.Command("/proc/self/exe")
+			cmd.Args = []string{probeName}
+			err := cmd.Run()
+			return cmd.ProcessState, err
+		})
+	})
 	ws := b.TempDir()
 	for _, bc := range []struct {
 		name    string

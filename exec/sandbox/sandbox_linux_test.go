@@ -575,3 +575,37 @@ func acceptAll(l net.Listener) {
 		c.Close()
 	}
 }
+
+// TestConcurrent runs sandboxes side by side, as a server does.
+func TestConcurrent(t *testing.T) {
+	requireSandbox(t)
+	ws, _ := workspace(t)
+	spec := Spec{Profile: WorkspaceWrite, Cwd: ws}
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			cmd := exec.Command("/bin/sh", "-c", fmt.Sprintf("echo %d > f%d && cat f%d", i, i, i))
+			cmd.Dir = ws
+			h, err := Prepare(cmd, spec)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer h.Close()
+			if err := cmd.Start(); err != nil {
+				errs <- err
+				return
+			}
+			if err := h.Started(); err != nil {
+				errs <- err
+				return
+			}
+			errs <- cmd.Wait()
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
