@@ -177,7 +177,7 @@ var floorKinds = map[string]string{
 	"wrapper":       "a wrapper that runs another command",
 	"build-tool":    "a build or package tool, which runs project code and scripts",
 	"state-builtin": "a builtin that changes shell state for later commands",
-	"network":       "a network client",
+	"viewer":        "a pager or editor, which can run commands",
 }
 
 // refusalFloor lists, by kind, the names a user can never vouch read-only.
@@ -191,8 +191,9 @@ var floorNames = map[string][]string{
 		"scala", "kotlin", "Rscript", "R", "julia", "guile", "racket", "osascript",
 		"swift", "dotnet", "erl", "escript", "elixir", "iex", "ghci", "runghc",
 		"gdb", "lldb", "sqlite3", "psql", "mysql", "awk", "gawk", "mawk", "nawk",
-		"sed", "jq", "vim", "vi", "nvim", "emacs", "ed", "ex", "less", "more",
-		"man", "git", "find", "php-cgi"},
+		"php-cgi"},
+	"viewer": {"vim", "vi", "nvim", "view", "emacs", "nano", "ed", "ex", "less",
+		"more", "most", "pg", "man", "info"},
 	"wrapper": {"env", "xargs", "sudo", "doas", "su", "runuser", "pkexec", "exec",
 		"eval", "setsid", "nohup", "timeout", "nice", "ionice", "renice", "time",
 		"command", "builtin", "watch", "flock", "chroot", "unshare", "nsenter",
