@@ -69,7 +69,9 @@ type ServeAnswer struct {
 // When in ends, or ctx is done (a signal), Serve reads no more, lets running
 // requests finish within the grace period, then cancels the rest, waits for
 // their answers and returns. It returns nil then; an error only when in or
-// out fails.
+// out fails. in is read by a goroutine of its own, which a return on ctx
+// leaves blocked in in.Read until that returns (at exit for a process's
+// stdin).
 func Serve(ctx context.Context, r *exec.Runner, in io.Reader, out io.Writer, opts ServeOptions) error {
 	opts = opts.withDefaults()
 	runCtx, cancelRuns := context.WithCancel(context.WithoutCancel(ctx))
