@@ -136,28 +136,38 @@ func (s *mcpServer) runCommand(ctx context.Context, call *mcp.CallToolRequest) (
 	if err != nil {
 		return observationResult(exec.Observation{Status: exec.StatusError, Error: err.Error()}), nil
 	}
-	var obs exec.Observation
-	switch {
-	case !canElicit(call.ClientCapabilities()):
-		obs = s.plain.RunCommand(ctx, req)
-	case legacySession(call.Session):
-		obs = s.asking.RunCommand(context.WithValue(ctx, approvalKey{}, &approval{session: call.Session}), req)
-	default:
-		answer := s.answerFor(call, req)
-		if d, ask := s.wouldAsk(req); answer == nil && ask {
-			s.log.Info("run_command: asking the user to approve", "decision", d.Action)
-			return &mcp.CallToolResult{
-				InputRequests: mcp.InputRequestMap{approvalInput: elicitParams(req, d)},
-				RequestState:  s.pending.add(req),
-			}, nil
-		}
-		obs = s.asking.RunCommand(context.WithValue(ctx, approvalKey{}, &approval{answer: answer}), req)
+	ctx, r, ask := s.route(ctx, call, req)
+	if ask != nil {
+		s.log.Info("run_command: asking the user to approve")
+		return ask, nil
 	}
+	obs := r.RunCommand(ctx, req)
 	// The command text stays out of the log, which MCP clients keep in
 	// files: it may hold secrets the audit log would redact. The run id
 	// finds the call in the audit log.
 	s.log.Info("run_command", "run_id", obs.RunID, "status", obs.Status, "decision", obs.Decision, "duration_ms", obs.DurationMS)
 	return observationResult(obs), nil
+}
+
+// route picks how this call may reach the user: not at all (the plain
+// Runner), by a server-initiated elicitation (a session before 2026-07-28),
+// or by the answer a retried multi round-trip call carries. A call that must
+// still ask gets the input-request result to return instead of a Runner.
+func (s *mcpServer) route(ctx context.Context, call *mcp.CallToolRequest, req exec.Request) (context.Context, *exec.Runner, *mcp.CallToolResult) {
+	switch {
+	case !canElicit(call.ClientCapabilities()):
+		return ctx, s.plain, nil
+	case legacySession(call.Session):
+		return context.WithValue(ctx, approvalKey{}, &approval{session: call.Session}), s.asking, nil
+	}
+	answer := s.answerFor(call, req)
+	if d, ask := s.wouldAsk(req); answer == nil && ask {
+		return ctx, nil, &mcp.CallToolResult{
+			InputRequests: mcp.InputRequestMap{approvalInput: elicitParams(req, d)},
+			RequestState:  s.pending.add(req),
+		}
+	}
+	return context.WithValue(ctx, approvalKey{}, &approval{answer: answer}), s.asking, nil
 }
 
 // answerFor returns the user's answer carried by a retried call in the
