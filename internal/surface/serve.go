@@ -144,7 +144,7 @@ func (s *server) handle(ctx context.Context, l inputLine) bool {
 	select {
 	case s.slots <- struct{}{}:
 	case <-ctx.Done():
-		s.answer(ServeAnswer{ID: id, Error: "not run: agentexec serve is shutting down"})
+		s.answer(ServeAnswer{ID: id, Error: "not run: serve is shutting down"})
 		return false
 	}
 	s.wg.Add(1)
