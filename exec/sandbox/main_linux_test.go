@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestMain makes the test binary its own trampoline, and its own helper
@@ -34,6 +35,14 @@ func runHelper(name string, args []string) int {
 		return helperSocket(args)
 	case "parent":
 		return helperParent(args)
+	case "tiocsti":
+		c := byte('x')
+		_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, 0, syscall.TIOCSTI, uintptr(unsafe.Pointer(&c)))
+		if errno != 0 {
+			fmt.Println("TIOCSTI:", errno)
+			return 1
+		}
+		return 0
 	case "dial":
 		c, err := net.Dial(args[0], args[1])
 		if err != nil {

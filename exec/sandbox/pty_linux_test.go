@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -53,5 +54,47 @@ func TestPTY(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q (wait: %v):\n%s", want, werr, got)
 		}
+	}
+}
+
+// TestNoTIOCSTI checks that a sandboxed command cannot type into its
+// controlling terminal (which may be the caller's), while the same command
+// unsandboxed can on this kernel.
+func TestNoTIOCSTI(t *testing.T) {
+	requireSandbox(t)
+	if !Detect().Seccomp {
+		t.Skip("no seccomp")
+	}
+	ws, _ := workspace(t)
+	tiocsti := func(profile Profile) error {
+		ptmx, tty, err := pty.Open()
+		if err != nil {
+			t.Skipf("no pseudo-terminals: %v", err)
+		}
+		defer ptmx.Close()
+		defer tty.Close()
+		cmd := exec.Command(os.Args[0])
+		cmd.Dir = ws
+		cmd.Env = append(cmd.Environ(), "SANDBOX_TEST_HELPER=tiocsti")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+		h, err := Prepare(cmd, Spec{Profile: profile, Cwd: ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.Started(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd.Wait()
+	}
+	if err := tiocsti(None); err != nil {
+		t.Skipf("TIOCSTI fails even unsandboxed (dev.tty.legacy_tiocsti=0?): %v", err)
+	}
+	if err := tiocsti(WorkspaceWrite); err == nil {
+		t.Error("TIOCSTI worked inside the sandbox")
 	}
 }

@@ -41,6 +41,7 @@ const (
 	offNr   = 0  // seccomp_data.nr
 	offArch = 4  // seccomp_data.arch
 	offArg0 = 16 // low half of seccomp_data.args[0] (little endian)
+	offArg1 = 24 // low half of seccomp_data.args[1]
 )
 
 // seccompProgram builds the filter. The arch guard comes first: a syscall
@@ -60,6 +61,7 @@ func seccompProgram(denyNet bool) ([]bpf.RawInstruction, error) {
 	}
 	a.jeq(unix.SYS_CLONE3, "enosys")
 	a.jeq(unix.SYS_CLONE, "clone")
+	a.jeq(unix.SYS_IOCTL, "ioctl")
 	if denyNet {
 		a.jeq(unix.SYS_SOCKET, "socket")
 		a.jeq(unix.SYS_SOCKETPAIR, "socket")
@@ -68,6 +70,13 @@ func seccompProgram(denyNet bool) ([]bpf.RawInstruction, error) {
 	a.label("clone")
 	a.add(bpf.LoadAbsolute{Off: offArg0, Size: 4})
 	a.jset(cloneNSFlags, "eperm")
+	a.ret(retAllow)
+	// TIOCSTI pushes input into a terminal: with the caller's terminal on
+	// stdio, the command could type into the shell that outlives it.
+	a.label("ioctl")
+	a.add(bpf.LoadAbsolute{Off: offArg1, Size: 4})
+	a.jeq(unix.TIOCSTI, "eperm")
+	a.jeq(unix.TIOCLINUX, "eperm")
 	a.ret(retAllow)
 	a.label("socket")
 	a.add(bpf.LoadAbsolute{Off: offArg0, Size: 4})

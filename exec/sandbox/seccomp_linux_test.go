@@ -12,12 +12,14 @@ import (
 
 // seccompData encodes struct seccomp_data as the classic BPF VM reads it
 // (big endian words at the kernel's offsets), so that the VM sees the same
-// values as the kernel does on a little-endian machine.
+// values as the kernel does on a little-endian machine. arg0 fills the
+// first two arguments.
 func seccompData(arch, nr, arg0 uint32) []byte {
 	b := make([]byte, 64)
 	binary.BigEndian.PutUint32(b[offNr:], nr)
 	binary.BigEndian.PutUint32(b[offArch:], arch)
 	binary.BigEndian.PutUint32(b[offArg0:], arg0)
+	binary.BigEndian.PutUint32(b[offArg1:], arg0) // ioctl's request: the filter reads one or the other
 	return b
 }
 
@@ -48,6 +50,8 @@ func TestSeccompProgram(t *testing.T) {
 		{"clone newuser", auditArch, unix.SYS_CLONE, unix.CLONE_NEWUSER | uint32(unix.SIGCHLD), false, retEPERM},
 		{"clone newnet", auditArch, unix.SYS_CLONE, unix.CLONE_NEWNET, false, retEPERM},
 		{"clone3", auditArch, unix.SYS_CLONE3, 0, false, retENOSYS},
+		{"ioctl TIOCSTI", auditArch, unix.SYS_IOCTL, unix.TIOCSTI, false, retEPERM},
+		{"ioctl TIOCGWINSZ", auditArch, unix.SYS_IOCTL, unix.TIOCGWINSZ, false, retAllow},
 	}
 	if x32Bit != 0 {
 		tests = append(tests, struct {
