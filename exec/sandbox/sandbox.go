@@ -53,8 +53,10 @@
 //   - installs a seccomp filter that refuses foreign-architecture syscalls
 //     (the i386 int 0x80 bypass), io_uring, namespace and mount syscalls,
 //     clone(2) with namespace flags (clone3 returns ENOSYS so the C library
-//     falls back to clone), ptrace, bpf, keyrings and kernel modules and,
-//     when the network is off, every socket family but AF_UNIX;
+//     falls back to clone), ptrace, bpf, keyrings, kernel modules, the
+//     TIOCSTI and TIOCLINUX ioctls (typing into a terminal the caller
+//     shares) and, when the network is off, every socket family but
+//     AF_UNIX;
 //   - sets PR_SET_PDEATHSIG to SIGKILL and execs the command, whose
 //     environment gains TMPDIR (workspace-write), AGENTEXEC_SANDBOX=<profile>
 //     and, with the network off, AGENTEXEC_SANDBOX_NETWORK_DISABLED=1.
