@@ -19,17 +19,33 @@ import (
 func TestPTY(t *testing.T) {
 	requireSandbox(t)
 	ws, _ := workspace(t)
+	checkPTY(t, Spec{Profile: ReadOnly, Cwd: ws})
+}
+
+func checkPTY(t *testing.T, spec Spec) {
+	t.Helper()
+	got, err := ptyRun(t, spec, `tty; echo via-dev-tty > /dev/tty; stty size; echo done`)
+	for _, want := range []string{"/dev/pts/", "via-dev-tty", "33 77", "done"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q (wait: %v):\n%s", want, err, got)
+		}
+	}
+}
+
+// ptyRun runs script on a new 33x77 pseudo-terminal in the sandbox.
+func ptyRun(t *testing.T, spec Spec, script string) (string, error) {
+	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Skipf("no pseudo-terminals: %v", err)
 	}
 	defer ptmx.Close()
-	cmd := exec.Command("/bin/sh", "-c", `tty; echo via-dev-tty > /dev/tty; stty size; echo done`)
-	cmd.Dir = ws
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.Dir = spec.Cwd
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGKILL}
 	pty.Setsize(ptmx, &pty.Winsize{Rows: 33, Cols: 77})
-	h, err := Prepare(cmd, Spec{Profile: ReadOnly, Cwd: ws})
+	h, err := Prepare(cmd, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,12 +65,7 @@ func TestPTY(t *testing.T) {
 	case <-copied:
 	case <-time.After(5 * time.Second):
 	}
-	got := strings.ReplaceAll(out.String(), "\r", "")
-	for _, want := range []string{"/dev/pts/", "via-dev-tty", "33 77", "done"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("output lacks %q (wait: %v):\n%s", want, werr, got)
-		}
-	}
+	return strings.ReplaceAll(out.String(), "\r", ""), werr
 }
 
 // TestNoTIOCSTI checks that a sandboxed command cannot type into its

@@ -61,6 +61,7 @@ func TestAsNobody(t *testing.T) {
 	if !containsLayer(r.report, "userns") {
 		t.Errorf("report lacks userns: %+v", r.report)
 	}
+	checkPTY(t, spec)
 	for _, script := range []string{`echo x > /tmp/agentexec-nobody-probe`, `echo x > .git/x`, `touch -d 2000-01-01 /tmp`} {
 		if r := sh(t, spec, script); r.err == nil || !denied(r.out) {
 			t.Errorf("%s: want a denial, got %v: %s", script, r.err, r.out)
