@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -166,5 +167,39 @@ func TestKeptFlags(t *testing.T) {
 		if got := keptFlags(tt.statfs); got != tt.want {
 			t.Errorf("keptFlags(%#x) = %#x, want %#x", tt.statfs, got, tt.want)
 		}
+	}
+}
+
+// TestTrampolineRefusesBadStart checks that the trampoline started without
+// a spec, or with a malformed one, exits 126 and runs nothing.
+func TestTrampolineRefusesBadStart(t *testing.T) {
+	garbage, err := os.CreateTemp(t.TempDir(), "spec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage.WriteString("{not json")
+	garbage.Seek(0, 0)
+	goR, goW, _ := os.Pipe()
+	defer goW.Close()
+	tests := []struct {
+		name  string
+		args  []string
+		files []*os.File
+		want  string
+	}{
+		{"no fds", nil, nil, "not started by sandbox.Prepare"},
+		{"bad fd numbers", []string{"x", "y"}, nil, "invalid syntax"},
+		{"malformed spec", []string{"3", "4"}, []*os.File{garbage, goR}, "reading the spec"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command("/proc/self/exe", tt.args...)
+			cmd.Args[0] = trampolineName
+			cmd.ExtraFiles = tt.files
+			out, err := cmd.CombinedOutput()
+			if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != exitSetup || !strings.Contains(string(out), tt.want) {
+				t.Errorf("got %v: %s", err, out)
+			}
+		})
 	}
 }
