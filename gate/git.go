@@ -18,6 +18,36 @@ var gitHarmlessGlobals = toSet("--no-pager", "-P", "--no-optional-locks",
 	"--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
 	"--icase-pathspecs", "--no-replace-objects", "--no-lazy-fetch", "--no-advice")
 
+// gitSafeConfigKeys are configuration keys `git -c` may set without
+// making git run anything: display settings. Matching ignores case.
+var gitSafeConfigKeys = toSet("core.quotepath", "diff.noprefix", "diff.mnemonicprefix",
+	"column.ui", "log.decorate", "log.abbrevcommit", "log.date", "status.short",
+	"status.branch", "status.relativepaths", "grep.linenumber", "grep.fullname")
+
+// gitSafeConfigOpt returns how many words a `-c key=value` (or
+// `-ckey=value`) at args[i] spans when key only affects display (color.*,
+// advice.* or gitSafeConfigKeys), and 0 otherwise.
+func gitSafeConfigOpt(args []string, i int) int {
+	kv, n := "", 0
+	switch {
+	case args[i] == "-c" && i+1 < len(args):
+		kv, n = args[i+1], 2
+	case strings.HasPrefix(args[i], "-c") && len(args[i]) > 2:
+		kv, n = args[i][2:], 1
+	default:
+		return 0
+	}
+	key, _, _ := strings.Cut(kv, "=")
+	key = strings.ToLower(key)
+	if strings.Count(key, ".") != 1 {
+		return 0 // subsections (diff.<driver>.command …) are never display-only
+	}
+	if gitSafeConfigKeys[key] || strings.HasPrefix(key, "color.") || strings.HasPrefix(key, "advice.") {
+		return n
+	}
+	return 0
+}
+
 // gitReadOnly are subcommands that only read the repository.
 var gitReadOnly = toSet("blame", "cat-file", "diff", "grep", "log", "ls-files",
 	"rev-parse", "show", "status", "describe", "shortlog", "ls-tree", "rev-list",
@@ -79,8 +109,14 @@ func gitCommandRule(w *walker, a argv) finding {
 	}
 	args := a.vals
 	i := 0
-	for i < len(args) && gitHarmlessGlobals[args[i]] {
-		i++
+	for i < len(args) {
+		if gitHarmlessGlobals[args[i]] {
+			i++
+		} else if n := gitSafeConfigOpt(args, i); n > 0 {
+			i += n
+		} else {
+			break
+		}
 	}
 	if i == len(args) {
 		return finding{ReadOnly, "git-usage", "`git` without a subcommand prints its usage"}

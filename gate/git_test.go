@@ -13,6 +13,10 @@ func TestGitRules(t *testing.T) {
 		{"git -P log", ro}, {"git --no-optional-locks status", ro}, {"git --literal-pathspecs ls-files", ro},
 		{"git --bare log", un}, {"git --work-tree=. status", un}, {"git --namespace=x log", un},
 		{"git --version status", un}, {"git --help", ro}, {"git -h", un},
+		{"git -c color.ui=always log", ro}, {"git -c core.quotePath=off status", ro}, {"git -ccolor.diff=never diff", ro},
+		{"git -c advice.detachedHead=false log", ro}, {"git -c core.pager=cat log", un}, {"git -c color.x.y=1 log", un},
+		{"git -c diff.x.textconv=cat diff", un}, {"git -c alias.st=status st", un}, {"git -c", un},
+		{"git -c color.ui=always push", wr}, {"git -c include.path=x log", un}, {"git -c core.fsmonitor=x status", un},
 		// read-only subcommands, both directions
 		{"git blame f", ro}, {"git blame --contents x f", ro},
 		{"git cat-file -p HEAD", ro}, {"git cat-file --textconv HEAD:f", un},
