@@ -524,7 +524,7 @@ func xxdRule(_ *walker, a argv) finding {
 		case xxdFlags[name]:
 		case xxdValues[name]:
 			i++
-		case xxdValues[name[:1]]:
+		case name != "" && xxdValues[name[:1]]:
 		default:
 			return finding{Unknown, "unknown-option", fmt.Sprintf("`xxd` option %q is not one the rules know", v)}
 		}

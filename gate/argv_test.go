@@ -73,7 +73,7 @@ func TestArgvRules(t *testing.T) {
 		{"hostname -f", ro}, {"hostname -b", wr}, {"hostname -F f", wr}, {"hostname -z", un},
 		{"file -b --mime-type a", ro}, {"file --compile", wr}, {"file -p a", un}, {"file --uncompress a", un},
 		{"xxd -c 8 -g 1 a", ro}, {"xxd -c8 a", ro}, {"xxd -s 0x10 -l 4 a", ro}, {"xxd a /dev/null", ro},
-		{"xxd -Q a", un}, {"xxd -r a out", wr}, {"xxd $X", un},
+		{"xxd -Q a", un}, {"xxd --", un}, {"xxd -", ro}, {"xxd -r a out", wr}, {"xxd $X", un},
 		{"base64 -d a", ro}, {"base64 -w0 a", ro}, {"base64 -o out a", wr}, {"base64 --output=x", wr}, {"base64 -q", un},
 		// test and [
 		{"test -n x", ro}, {"test 1 -eq 1", ro}, {"test x -eq 1", ro}, {"[ \"$a\" -eq 1 ]", ro},
