@@ -284,7 +284,7 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 		return
 	}
 	if len(c.Assigns) > 0 {
-		w.add(c, Unknown, "env-prefix", fmt.Sprintf("the assignment `%s=` changes how the command behaves (PATH, LD_PRELOAD, PAGER, GIT_* …)", c.Assigns[0].Name.Value))
+		w.add(c, Unknown, "env-prefix", fmt.Sprintf("the assignment `%s=` changes how the command behaves (PATH, LD_PRELOAD, PAGER, GIT_* …)", assignName(c.Assigns[0])))
 	}
 	name, ok := staticWord(c.Args[0])
 	if !ok {
@@ -312,7 +312,14 @@ func (w *walker) assignOnly(s *syntax.Stmt, c *syntax.CallExpr) {
 		w.add(c, ReadOnly, "assignment", "a standalone assignment changes only this shell's variables")
 		return
 	}
-	w.add(c, Unknown, "shared-assignment", fmt.Sprintf("the assignment `%s=` persists for the other commands in the text, which may read it (PATH, LD_PRELOAD, GIT_* …)", c.Assigns[0].Name.Value))
+	w.add(c, Unknown, "shared-assignment", fmt.Sprintf("the assignment `%s=` persists for the other commands in the text, which may read it (PATH, LD_PRELOAD, GIT_* …)", assignName(c.Assigns[0])))
+}
+
+func assignName(a *syntax.Assign) string {
+	if a.Name == nil {
+		return "?"
+	}
+	return a.Name.Value
 }
 
 // checkName rejects command names that must not be matched to a known
