@@ -1,0 +1,68 @@
+package exec
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentexec/agentexec/gate"
+)
+
+// sandboxedRunner runs in the default workspace-write sandbox, skipping
+// the test when this host cannot provide it.
+func sandboxedRunner(t *testing.T) *Runner {
+	t.Helper()
+	r := &Runner{Mode: gate.ModeYolo, Cwd: t.TempDir(), Grace: 200e6}
+	obs := runReq(t, r, Request{Argv: []string{"true"}})
+	if obs.Status == StatusError && strings.Contains(obs.Error, "sandbox") {
+		t.Skipf("workspace-write sandbox unavailable on this host: %s", obs.Error)
+	}
+	if obs.Status != StatusExited || obs.Sandbox == nil || obs.Sandbox.Profile != "workspace-write" {
+		t.Fatalf("%+v", obs)
+	}
+	return r
+}
+
+func TestSandboxedTimeoutEndsTheWholeTree(t *testing.T) {
+	r := sandboxedRunner(t)
+	for _, cmd := range []string{
+		"echo before; setsid sleep %[1]s & sleep %[1]s",
+		"echo before; (setsid nohup sleep %[1]s >/dev/null 2>&1 &); exit 0",
+	} {
+		m := uniqueSleep()
+		obs := runReq(t, r, Request{Command: fmt.Sprintf(cmd, m), Shell: "bash", Timeout: "500ms"})
+		if obs.Status != StatusTimedOut && obs.Status != StatusExited {
+			t.Fatalf("%+v", obs)
+		}
+		if left := leftovers(m); len(left) > 0 {
+			t.Fatalf("left behind: %v", left)
+		}
+		if z := ourChildren(); len(z) > 0 {
+			t.Fatalf("unreaped children: %v", z)
+		}
+	}
+}
+
+func TestSandboxedRunsLeakNothing(t *testing.T) {
+	r := sandboxedRunner(t)
+	fds := countFDs()
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := Request{Command: fmt.Sprintf("echo %d", i), Shell: "sh", PTY: i%2 == 1}
+			if obs := r.RunCommand(t.Context(), req); obs.Status != StatusExited {
+				t.Errorf("%d: %+v", i, obs)
+			}
+		}()
+	}
+	wg.Wait()
+	if got := countFDs(); got > fds {
+		t.Errorf("fds: %d before, %d after", fds, got)
+	}
+	if z := ourChildren(); len(z) > 0 {
+		t.Errorf("children left: %v", z)
+	}
+}
