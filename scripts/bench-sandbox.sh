@@ -21,3 +21,26 @@ END {
 	for (k in v) if (k != "plain")
 		printf "%-20s median %8.0f µs/run  ratio %5.2f  added %6.0f µs\n", k, median(v[k]), median(v[k]) / base, median(v[k]) - base
 }'
+
+# The same through the agentexec CLI (gate, audit off): the trampoline is
+# the agentexec binary itself here, with its package initialization.
+bin=$(mktemp -d)/agentexec
+go build -o "$bin" ./cmd/agentexec
+ws=$(mktemp -d)
+cli() { # profile runs -> median µs
+	local i s e
+	for ((i = 0; i < $2; i++)); do
+		s=$(date +%s%N)
+		(cd "$ws" && "$bin" run --audit off --mode yolo --sandbox "$1" -- /bin/true) >/dev/null 2>&1
+		e=$(date +%s%N)
+		echo $(((e - s) / 1000))
+	done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+n=${CLI_RUNS:-50}
+none=$(cli none "$n")
+ww=$(cli workspace-write "$n")
+ro=$(cli read-only "$n")
+echo "cli none             median ${none} µs/run"
+echo "cli workspace-write  median ${ww} µs/run  ratio $(awk "BEGIN{printf \"%.2f\", $ww/$none}")  added $((ww - none)) µs"
+echo "cli read-only        median ${ro} µs/run  ratio $(awk "BEGIN{printf \"%.2f\", $ro/$none}")  added $((ro - none)) µs"
+rm -rf "$ws" "$(dirname "$bin")"
