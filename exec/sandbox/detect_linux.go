@@ -18,9 +18,10 @@ var (
 	detected   Capabilities
 )
 
-// Detect reports what this host lets the sandbox enforce. It probes once per
-// process (the namespace probe starts this binary again, so [Main] must have
-// been called) and returns the cached answer afterwards.
+// Detect reports what this host lets the sandbox enforce. It looks once per
+// process and returns the cached answer afterwards. Root in the initial user
+// namespace is not probed; otherwise the namespace probe starts this binary
+// again, so [Main] must have been called.
 func Detect() Capabilities {
 	detectOnce.Do(func() { detected = detect() })
 	return detected

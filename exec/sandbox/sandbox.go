@@ -173,8 +173,8 @@ type Capabilities struct {
 	LandlockABI int      `json:"landlock_abi"`          // 0: no Landlock
 	UserNS      bool     `json:"userns"`                // an unprivileged user namespace can be made
 	MountNS     bool     `json:"mountns"`               // directly (root) or inside a user namespace
-	NetNS       bool     `json:"netns"`                 //
-	PIDNS       bool     `json:"pidns"`                 //
+	NetNS       bool     `json:"netns"`                 // a network namespace can be made
+	PIDNS       bool     `json:"pidns"`                 // PID (and IPC) namespaces can be made
 	PIDMaxNS    bool     `json:"pid_max_ns"`            // pid_max is per PID namespace (Linux 6.14)
 	CgroupPids  string   `json:"cgroup_pids,omitempty"` // "v1", "v2" or ""
 	Seccomp     bool     `json:"seccomp"`               // seccomp filters for this architecture
