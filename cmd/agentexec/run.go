@@ -4,10 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/agentexec/agentexec/exec"
 	"github.com/agentexec/agentexec/gate"
@@ -54,6 +58,9 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 		return exitRunError
 	}
 	defer closer.Close()
+	// A closed stdout must come back as EPIPE (see brokenPipe), not kill
+	// agentexec before it has ended the command's tree and audited the run.
+	signal.Ignore(syscall.SIGPIPE)
 	if haveTTY() {
 		r.Approver = ttyApprover()
 	}
@@ -90,10 +97,34 @@ func (f *runFlags) run(ctx context.Context, c *cli, r *exec.Runner, req exec.Req
 		b, _ := json.Marshal(obs)
 		fmt.Fprintf(c.stdout, "%s\n", b)
 	} else {
-		obs = r.RunCommandStream(ctx, req, c.stdout, c.stderr)
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		out := &brokenPipe{w: c.stdout, cancel: cancel}
+		obs = r.RunCommandStream(ctx, req, out, c.stderr)
+		if out.broken.Load() {
+			return 128 + signalNumber("SIGPIPE") // as a shell pipeline reports it
+		}
 		reportRun(c, obs)
 	}
 	return exitStatus(obs)
+}
+
+// brokenPipe ends the run when the reader of our output has gone away
+// (agentexec run -- git log | head), as SIGPIPE would end the command
+// itself in a shell pipeline; the run is still audited and its tree ended.
+type brokenPipe struct {
+	w      io.Writer
+	cancel context.CancelFunc
+	broken atomic.Bool
+}
+
+func (b *brokenPipe) Write(p []byte) (int, error) {
+	n, err := b.w.Write(p)
+	if err != nil && errors.Is(err, syscall.EPIPE) {
+		b.broken.Store(true)
+		b.cancel()
+	}
+	return n, err
 }
 
 // reportRun tells the user on stderr what the streamed output does not.

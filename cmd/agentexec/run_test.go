@@ -5,9 +5,11 @@ package main
 import (
 	"bufio"
 	"errors"
+	"io"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -57,6 +59,38 @@ func TestRunAsksOnTTY(t *testing.T) {
 				t.Fatalf("exit %d (want %d), file made %v (want %v)", code, tt.code, statErr == nil, tt.made)
 			}
 		})
+	}
+}
+
+// TestRunBrokenPipe: when the reader of agentexec's output goes away
+// (agentexec run -- yes | head), the command's tree is ended and
+// agentexec exits 141 like a pipeline member killed by SIGPIPE.
+func TestRunBrokenPipe(t *testing.T) {
+	bin, err := osexec.LookPath("agentexec")
+	if err != nil {
+		t.Skipf("agentexec test command not on PATH: %v", err)
+	}
+	m := "307." + strconv.Itoa(os.Getpid())
+	cmd := osexec.Command(bin, "run", "--audit", "off", "--sandbox", "none", "--mode", "yolo", "-c", "sleep "+m+" & yes")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4)
+	if _, err := io.ReadFull(out, buf); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	var ee *osexec.ExitError
+	if err := cmd.Wait(); !errors.As(err, &ee) || ee.ExitCode() != 141 {
+		t.Fatalf("exit %v, want 141", err)
+	}
+	b, _ := osexec.Command("pgrep", "-f", "sleep "+m).Output()
+	if len(b) > 0 {
+		t.Fatalf("left behind: %s", b)
 	}
 }
 
