@@ -677,7 +677,10 @@ func payloadText(name string, args []blArg) (string, bool) {
 		}
 		return strings.Join(parts, " "), len(parts) > 0
 	}
-	if !isShellOrInterp(name) && name != "su" {
+	if name == "watch" {
+		return watchPayload(args)
+	}
+	if !isShellOrInterp(name) && name != "su" && name != "script" && name != "flock" {
 		return "", false
 	}
 	for i, a := range args {
@@ -689,6 +692,27 @@ func payloadText(name string, args []blArg) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// watchPayload is the command watch runs through sh -c: its operands
+// joined by spaces.
+func watchPayload(args []blArg) (string, bool) {
+	var parts []string
+	skip := false
+	for _, a := range args {
+		switch {
+		case skip:
+			skip = false
+		case len(parts) == 0 && a.static && (a.val == "-n" || a.val == "-d" || a.val == "--interval"):
+			skip = a.val != "-d"
+		case len(parts) == 0 && a.static && strings.HasPrefix(a.val, "-"):
+		case !a.static:
+			return "", false
+		default:
+			parts = append(parts, a.val)
+		}
+	}
+	return strings.Join(parts, " "), len(parts) > 0
 }
 
 // forkBomb: a function that calls itself at least twice, at least once in
@@ -775,6 +799,8 @@ var launcherTable = map[string]launcherSpec{
 	"strace":     {valued: "-o -e -p -s -u -E"},
 	"ltrace":     {valued: "-o -e -p -s -u"},
 	"watch":      {valued: "-n -d --interval"},
+	"pkexec":     {valued: "--user"},
+	"run0":       {valued: "-u --user -g --group -D --chdir"},
 }
 
 // unwrap returns the command a launcherSpec runs, or false when argv[0] is not

@@ -25,6 +25,7 @@ func TestBlacklist(t *testing.T) {
 			"if true; then rm -rf /; fi", "(rm -rf /)", "bash -c 'rm -rf /'", "sh -c \"sudo rm -rf /\"",
 			"eval 'rm -rf /'", "bash -c \"bash -c 'rm -rf ~'\"", "ls; rm -rf /", "env -S 'rm -rf /'",
 			"rm -rf -- /", "rm -rf /\u00a0", "rm\u00a0-rf /",
+			"pkexec rm -rf /", "script -qc 'rm -rf /' /dev/null", "watch -n 5 rm -rf /", "flock /tmp/l -c 'rm -rf ~'",
 			"find / -delete", "find / -exec rm -rf {} +", "sudo find /etc -execdir rm {} \\;", "find ~ -delete",
 		}, []string{"find . -delete", "find / -name x", "find / -exec cat {} +", "rm -rf ./build", "rm -rf /tmp/x", "rm /", "rm -f ~/.cache/x", "rm -rf ~/project/build", "echo rm -rf /", "rm -rf $HOMEDIR"}},
 		{"no-preserve-root", []string{"rm -rf --no-preserve-root /", "rm --no-preserve-root -r x"}, []string{"rm --preserve-root -rf x"}},
