@@ -72,6 +72,29 @@ func TestServeParallel(t *testing.T) {
 	}
 }
 
+// TestServeBound: never more than Parallel requests run at once. Each
+// request counts the requests running beside it by their marker files.
+func TestServeBound(t *testing.T) {
+	const parallel = 3
+	var in strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&in, `{"id":%d,"request":{"command":"touch run.$$; sleep 0.05; ls run.* | wc -l; rm run.$$"}}`+"\n", i)
+	}
+	as := serve(t, testRunner(t, gate.ModeYolo, gate.Permissions{}), in.String(), ServeOptions{Parallel: parallel})
+	if len(as) != 12 {
+		t.Fatalf("%d answers, want 12", len(as))
+	}
+	for _, a := range as {
+		var n int
+		if a.Observation == nil || a.Observation.Status != exec.StatusExited {
+			t.Fatalf("id %s: %+v", a.ID, a)
+		}
+		if _, err := fmt.Sscan(a.Observation.Stdout, &n); err != nil || n < 1 || n > parallel {
+			t.Errorf("id %s saw %q requests running, want 1 to %d", a.ID, a.Observation.Stdout, parallel)
+		}
+	}
+}
+
 func TestServeMalformed(t *testing.T) {
 	cases := []struct {
 		line   string
