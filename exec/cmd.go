@@ -238,7 +238,7 @@ func (c *Cmd) Start() error {
 	}
 	oc := c.osCmd()
 	oc.Path, oc.Args, oc.Dir, oc.ExtraFiles, oc.WaitDelay = c.Path, c.Args, c.Dir, c.ExtraFiles, c.WaitDelay
-	oc.Env = append(c.environ(), RunIDEnv+"="+c.plan.runID)
+	oc.Env = append(c.Environ(), RunIDEnv+"="+c.plan.runID) // a copy: c.Env is the caller's
 	setIfNil(&oc.Stdin, c.Stdin)
 	setIfNil(&oc.Stdout, c.Stdout)
 	setIfNil(&oc.Stderr, c.Stderr)

@@ -363,6 +363,27 @@ func TestMCPElicitation(t *testing.T) {
 	}
 }
 
+// TestMCPElicitationFails: when the user cannot be asked (the client's
+// handler fails), the call is an error result that says so, not a claim
+// that the user declined, and nothing runs.
+func TestMCPElicitationFails(t *testing.T) {
+	r := testRunner(t, gate.ModeDefault, gate.Permissions{Ask: []string{"Bash(touch *)"}})
+	cs := connect(t, r, "2025-06-18", &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, fmt.Errorf("no display")
+		},
+	})
+	file := filepath.Join(r.Cwd, "unasked-marker")
+	var obs exec.Observation
+	res := call(t, cs, ToolRunCommand, map[string]any{"command": "touch " + file}, &obs)
+	if !res.IsError || obs.Status != exec.StatusError || !strings.Contains(resultText(res), "could not ask the user") {
+		t.Errorf("isError=%v status %q text %q", res.IsError, obs.Status, resultText(res))
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("the command ran unapproved: %v", err)
+	}
+}
+
 // TestMCPApprovalIsBound: an accept the server did not ask for, or asked
 // for about another command, runs nothing: the server asks again.
 func TestMCPApprovalIsBound(t *testing.T) {
