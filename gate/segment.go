@@ -551,12 +551,14 @@ func (p *splitter) hdocBody(i int, h hdoc) int {
 // and then each piece with the conservative POSIX splitter.
 func splitForeign(text string, shell shellcfg.ShellType) Segmentation {
 	var pieces []string
+	var out Segmentation
 	if shell == shellcfg.Cmd {
 		pieces = splitCmd(text)
 	} else {
-		pieces = splitPowerShell(text, 0)
+		ps := &psSplitter{}
+		pieces = ps.split(text, 0)
+		out.Unbalanced = ps.bad
 	}
-	var out Segmentation
 	for _, piece := range pieces {
 		s := splitPOSIX(piece)
 		out.Segments = append(out.Segments, s.Segments...)
@@ -568,22 +570,26 @@ func splitForeign(text string, shell shellcfg.ShellType) Segmentation {
 }
 
 // splitCmd splits cmd.exe text on & && || | and line breaks; "…" quotes
-// and ^ escapes the next byte.
+// (up to the end of the line) and ^ escapes the next byte.
 func splitCmd(s string) []string {
 	var out []string
 	start, quoted := 0, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
+		case c == '\n' || c == '\r':
+			// cmd reads line by line: a line break ends any quote.
+			out = append(out, s[start:i])
+			start, quoted = i+1, false
 		case c == '"':
 			quoted = !quoted
 		case quoted:
 		case c == '^':
 			i++
 		case c == '&' && isRedirAmp(s, i):
-		case c == '&' || c == '|' || c == '\n' || c == '\r':
+		case c == '&' || c == '|':
 			out = append(out, s[start:i])
-			for i+1 < len(s) && strings.IndexByte("&|\r\n", s[i+1]) >= 0 {
+			for i+1 < len(s) && strings.IndexByte("&|", s[i+1]) >= 0 {
 				i++
 			}
 			start = i + 1
@@ -592,25 +598,30 @@ func splitCmd(s string) []string {
 	return append(out, s[start:])
 }
 
-// splitPowerShell splits PowerShell text on ; | & && || and line breaks;
-// '…' (with ” inside) and "…" (with backquote escapes) quote; $( … ) and
-// @( … ) bodies are split again as pieces of their own.
-func splitPowerShell(s string, depth int) []string {
+// psSplitter splits PowerShell text on ; | & && || and line breaks;
+// '…' (with ” inside), "…" (with backquote escapes) and the here-strings
+// @'…'@ and @"…"@ quote; $( … ) and @( … ) bodies are split again as pieces
+// of their own. A quote that never closes marks the split unbalanced.
+type psSplitter struct{ bad bool }
+
+func (p *psSplitter) split(s string, depth int) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c == '\'':
-			i = psQuoteEnd(s, i+1, '\'')
-		case c == '"':
-			i = psQuoteEnd(s, i+1, '"')
+		case c == '@' && i+2 < len(s) && (s[i+1] == '\'' || s[i+1] == '"') && (s[i+2] == '\n' || s[i+2] == '\r'):
+			i = p.hereString(s, i+1)
+		case c == '\'' || c == '"':
+			i = p.quoteEnd(s, i+1, c)
 		case c == '`':
 			i++
 		case (c == '$' || c == '@') && i+1 < len(s) && s[i+1] == '(':
 			end := psParenEnd(s, i+2)
 			if depth < maxSplitDepth {
-				out = append(out, splitPowerShell(s[i+2:end], depth+1)...)
+				out = append(out, p.split(s[i+2:end], depth+1)...)
+			} else {
+				p.bad = true
 			}
 			i = end
 		case c == '&' && isRedirAmp(s, i):
@@ -620,6 +631,26 @@ func splitPowerShell(s string, depth int) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// hereString returns the offset of the '@' closing a here-string whose
+// quote is at s[i]: a line starting with the quote and '@'.
+func (p *psSplitter) hereString(s string, i int) int {
+	end := strings.Index(s[i:], "\n"+string(s[i])+"@")
+	if end < 0 {
+		p.bad = true
+		return len(s) - 1
+	}
+	return i + end + 2
+}
+
+// quoteEnd returns the offset of the closing quote.
+func (p *psSplitter) quoteEnd(s string, i int, q byte) int {
+	end := psQuoteEnd(s, i, q)
+	if end >= len(s) || s[end] != q || end < i {
+		p.bad = true
+	}
+	return end
 }
 
 // psQuoteEnd returns the offset of the closing quote (or the last byte).

@@ -135,6 +135,8 @@ func TestSplitShells(t *testing.T) {
 		{shellcfg.PowerShell, "echo $(Remove-Item y)", []string{"Remove-Item y", "echo $(Remove-Item y)"}},
 		{shellcfg.PowerShell, "echo 'a; b'", []string{"echo 'a; b'"}},
 		{shellcfg.PowerShell, "a\nb", []string{"a", "b"}},
+		{shellcfg.Cmd, "echo \"a\ndel x & echo \"", []string{"del x"}},
+		{shellcfg.PowerShell, "$s = @'\nit's; here\n'@; Remove-Item x", []string{"Remove-Item x"}},
 	}
 	for _, tt := range tests {
 		got := Split(tt.in, tt.shell)
@@ -143,6 +145,17 @@ func TestSplitShells(t *testing.T) {
 				t.Errorf("Split(%q, %s) = %q, missing %q", tt.in, tt.shell, got.Segments, w)
 			}
 		}
+	}
+}
+
+func TestSplitForeignUnbalanced(t *testing.T) {
+	for _, text := range []string{"echo 'a; Remove-Item x", "echo \"a; rm x", "$s = @'\nx; rm y", "echo $(rm x"} {
+		if got := Split(text, shellcfg.PowerShell); !got.Unbalanced {
+			t.Errorf("PowerShell %q: %+v, want unbalanced", text, got)
+		}
+	}
+	if got := Split("echo 'a' ; echo ''", shellcfg.PowerShell); got.Unbalanced {
+		t.Errorf("balanced PowerShell quotes: %+v", got)
 	}
 }
 
