@@ -618,6 +618,7 @@ func (p *psSplitter) split(s string, depth int) []string {
 			i++
 		case (c == '$' || c == '@') && i+1 < len(s) && s[i+1] == '(':
 			end := psParenEnd(s, i+2)
+			p.bad = p.bad || end >= len(s)
 			if depth < maxSplitDepth {
 				out = append(out, p.split(s[i+2:end], depth+1)...)
 			} else {
