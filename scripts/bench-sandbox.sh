@@ -9,17 +9,25 @@ cd "$(dirname "$0")/.."
 count=${1:-5}
 bt=${2:-200x}
 go test ./exec/sandbox/ -run '^$' -bench 'BenchmarkTrue' -benchtime "$bt" -count "$count" | tee /dev/stderr |
-awk '/^BenchmarkTrue/ { name=$1; sub(/-[0-9]+$/, "", name); sub(/^BenchmarkTrue\//, "", name); v[name]=v[name] " " $5 }
+awk '/^BenchmarkTrue/ {
+	name=$1; sub(/-[0-9]+$/, "", name); sub(/^BenchmarkTrue\//, "", name)
+	for (i = 3; i < NF; i += 2) {
+		if ($(i+1) == "median-µs/run") wall[name] = wall[name] " " $i
+		if ($(i+1) == "median-cpu-µs/run") cpu[name] = cpu[name] " " $i
+	}
+}
 function median(s,   a, n, i, j, t) {
 	n = split(s, a, " ")
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 END {
-	base = median(v["plain"])
-	printf "%-20s median %8.0f µs/run\n", "plain", base
-	for (k in v) if (k != "plain")
-		printf "%-20s median %8.0f µs/run  ratio %5.2f  added %6.0f µs\n", k, median(v[k]), median(v[k]) / base, median(v[k]) - base
+	bw = median(wall["plain"]); bc = median(cpu["plain"])
+	printf "%-20s wall %7.0f µs  cpu %7.0f µs\n", "plain", bw, bc
+	for (k in wall) if (k != "plain")
+		printf "%-20s wall %7.0f µs (x%.2f, +%.0f)  cpu %7.0f µs (x%.2f, +%.0f)\n", k,
+			median(wall[k]), median(wall[k]) / bw, median(wall[k]) - bw,
+			median(cpu[k]), median(cpu[k]) / bc, median(cpu[k]) - bc
 }'
 
 # The same through the agentexec CLI (gate, audit off): the trampoline is
