@@ -203,3 +203,25 @@ func TestTrampolineRefusesBadStart(t *testing.T) {
 		})
 	}
 }
+
+// TestPrepareBadSpec checks that a bad Spec is refused with its field named.
+func TestPrepareBadSpec(t *testing.T) {
+	requireSandbox(t)
+	tests := []struct {
+		spec  Spec
+		field string
+	}{
+		{Spec{Profile: WorkspaceWrite, Cwd: "/nonexistent/agentexec/ws"}, "Spec.Cwd"},
+		{Spec{Profile: "write-everything"}, "Spec.Profile"},
+		{Spec{Profile: ReadOnly, WritableRoots: []string{"relative"}}, "Spec.WritableRoots"},
+	}
+	for _, tt := range tests {
+		cmd := exec.Command("/bin/true")
+		if h, err := Prepare(cmd, tt.spec); err == nil || !strings.Contains(err.Error(), tt.field) {
+			if h != nil {
+				h.Close()
+			}
+			t.Errorf("Prepare(%+v) = %v, want an error naming %s", tt.spec, err, tt.field)
+		}
+	}
+}
