@@ -46,6 +46,9 @@ type peerCase struct {
 	// GitConfig, when set, runs the case in a fresh git repository with
 	// these local config key/value pairs (Cwd set for Classify/Decide).
 	GitConfig [][2]string `json:"git_config,omitempty"`
+	// GitRepo runs the case in a fresh, unconfigured git repository, so a
+	// read-only verdict on git is made with the config check active.
+	GitRepo bool `json:"git_repo,omitempty"`
 
 	// Soft marks an expectation we aim for but may deliberately not meet
 	// (e.g. Codex's safe list): a mismatch is counted and logged only.
@@ -211,7 +214,7 @@ func logPeerTally(t *testing.T, tally map[string]*peerTally) {
 // runPeerCase returns one line per expectation the gate did not meet.
 func runPeerCase(t *testing.T, c peerCase) []string {
 	cwd := ""
-	if len(c.GitConfig) > 0 {
+	if c.GitRepo || len(c.GitConfig) > 0 {
 		cwd = peerGitRepo(t, c.GitConfig)
 	}
 	var problems []string
