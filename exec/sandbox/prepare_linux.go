@@ -138,6 +138,8 @@ func (h *Handle) writable(w *wireSpec, spec Spec) error {
 			return fmt.Errorf("sandbox: making the per-run temp dir: %w", err)
 		}
 		h.tempDir = tmp
+	} else if !dirExists(tmp) {
+		return fmt.Errorf("sandbox: Spec.TempDir: %s is not a directory", tmp)
 	}
 	tmp = resolve(tmp)
 	w.Env = setEnv(w.Env, "TMPDIR", tmp)

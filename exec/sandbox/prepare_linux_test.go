@@ -213,6 +213,7 @@ func TestPrepareBadSpec(t *testing.T) {
 	}{
 		{Spec{Profile: WorkspaceWrite, Cwd: "/nonexistent/agentexec/ws"}, "Spec.Cwd"},
 		{Spec{Profile: "write-everything"}, "Spec.Profile"},
+		{Spec{Profile: WorkspaceWrite, TempDir: "/nonexistent/agentexec/tmp"}, "Spec.TempDir"},
 		{Spec{Profile: ReadOnly, WritableRoots: []string{"relative"}}, "Spec.WritableRoots"},
 	}
 	for _, tt := range tests {
