@@ -236,8 +236,9 @@ func resolveFrom(dir, p string) string {
 	return filepath.Clean(p)
 }
 
-// hostSockets are daemon sockets masked with /dev/null when the network is
-// off: Landlock ABI 7 cannot stop a connect to a pathname Unix socket.
+// hostSockets are daemon sockets masked with /dev/null in every sandbox:
+// Landlock ABI 7 cannot stop a connect to a pathname Unix socket, and these
+// daemons act with root's full powers for whoever talks to them.
 var hostSockets = []string{
 	"/var/run/docker.sock", "/run/docker.sock",
 	"/run/containerd/containerd.sock", "/run/podman/podman.sock",

@@ -122,9 +122,10 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 		w.Readable = append(w.Readable, resolve(r))
 	}
 	w.Protected = protected(w.Writable, spec)
-	if !spec.Network {
-		w.Masked = existingSockets(hostSockets)
-	}
+	// Masked whatever the network: a command that reaches the Docker or
+	// containerd socket can start a privileged container and write
+	// anywhere, which no profile but none allows.
+	w.Masked = existingSockets(hostSockets)
 	return w, nil
 }
 

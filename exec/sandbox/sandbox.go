@@ -40,7 +40,8 @@
 //   - under workspace-write, mounts a private, empty, 64 MiB tmpfs on
 //     /dev/shm, so POSIX shared memory works without touching the host's;
 //   - masks well-known host daemon sockets (docker, containerd, podman,
-//     D-Bus, systemd) with /dev/null when the network is off;
+//     D-Bus, systemd) with /dev/null, whatever the network: talking to
+//     them can start a privileged container, a write anywhere;
 //   - mounts a fresh read-only /proc for its PID namespace (best effort);
 //   - sets rlimits, drops every capability (bounding, ambient, effective,
 //     permitted, inheritable) and locks the securebits, then sets

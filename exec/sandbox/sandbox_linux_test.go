@@ -522,10 +522,10 @@ func TestSignalsStayInside(t *testing.T) {
 	}
 }
 
-// TestHostUnixSockets checks that host daemons stay out of reach with the
-// network off: an abstract socket (network namespace, Landlock scope) and a
-// masked pathname socket (/run/docker.sock, bound to /dev/null). A Unix
-// socket elsewhere on the host stays reachable (Landlock ABI < 9).
+// TestHostUnixSockets checks that host daemons stay out of reach: an
+// abstract socket (Landlock scope) and a masked pathname socket
+// (/run/docker.sock, bound to /dev/null), with the network on or off. A
+// Unix socket elsewhere on the host stays reachable (Landlock ABI < 9).
 func TestHostUnixSockets(t *testing.T) {
 	requireSandbox(t)
 	ws, _ := workspace(t)
@@ -561,8 +561,11 @@ func TestHostUnixSockets(t *testing.T) {
 	if r := dial(off, docker); r.err == nil {
 		t.Errorf("network off: reached %s: %s", docker, r.out)
 	}
-	if r := dial(on, docker); r.err != nil {
-		t.Errorf("network on: %s unreachable: %v: %s", docker, r.err, r.out)
+	if r := dial(on, docker); r.err == nil {
+		t.Errorf("network on: reached %s: %s", docker, r.out)
+	}
+	if r := run(t, Spec{Profile: None}, []string{"SANDBOX_TEST_HELPER=dial"}, os.Args[0], "unix", docker); r.err != nil {
+		t.Errorf("sandbox none: %s unreachable: %v: %s", docker, r.err, r.out)
 	}
 }
 
