@@ -108,6 +108,11 @@ func setupMounts(w *wireSpec) error {
 	if err := remountAllReadOnly(w.Writable); err != nil {
 		return err
 	}
+	for _, a := range pinnedDirs(w.Protected, w.Writable) {
+		if err := unix.Mount(a, a, "", unix.MS_BIND|unix.MS_REC, ""); err != nil && !errors.Is(err, unix.ENOENT) {
+			return fmt.Errorf("pinning %s: %w", a, err)
+		}
+	}
 	for _, p := range w.Protected {
 		if err := bindReadOnly(p); err != nil {
 			return fmt.Errorf("protecting %s: %w", p, err)
@@ -244,4 +249,25 @@ var hostSockets = []string{
 	"/run/containerd/containerd.sock", "/run/podman/podman.sock",
 	"/run/dbus/system_bus_socket", "/var/run/dbus/system_bus_socket",
 	"/run/systemd/private", "/run/snapd.socket",
+}
+
+// pinnedDirs lists, parents first, the directories between a writable root
+// and a protected path below it. Each is bound onto itself, so that it is a
+// mount point: renaming or removing it fails with EBUSY, and a command
+// cannot move a protected file aside and plant a new one in its place.
+func pinnedDirs(protected, writable []string) []string {
+	var dirs []string
+	for _, p := range protected {
+		for _, r := range writable {
+			if p == r || !within(p, r) {
+				continue
+			}
+			var chain []string
+			for a := filepath.Dir(p); a != r && within(a, r); a = filepath.Dir(a) {
+				chain = append([]string{a}, chain...)
+			}
+			dirs = append(dirs, chain...)
+		}
+	}
+	return dedupe(dirs)
 }

@@ -226,3 +226,11 @@ func TestPrepareBadSpec(t *testing.T) {
 		}
 	}
 }
+
+func TestPinnedDirs(t *testing.T) {
+	got := pinnedDirs([]string{"/ws/a/b/p", "/ws/top", "/ws/a/q", "/other/x", "/ws"}, []string{"/ws", "/tmp/t"})
+	want := []string{"/ws/a", "/ws/a/b"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("pinnedDirs = %q, want %q", got, want)
+	}
+}

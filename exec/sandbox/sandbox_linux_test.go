@@ -163,6 +163,25 @@ func TestProtectedPaths(t *testing.T) {
 	if r := sh(t, spec, `echo x >> .agentexec.json`); r.err == nil || !denied(r.out) {
 		t.Fatalf("policy file writable: %v: %s", r.err, r.out)
 	}
+	// A protected file deeper in the workspace cannot be moved aside and
+	// replaced: the directories above it are pinned.
+	deep := filepath.Join(ws, "conf", "sub", "policy.json")
+	os.MkdirAll(filepath.Dir(deep), 0o755)
+	os.WriteFile(deep, []byte("{}"), 0o644)
+	spec.ProtectedPaths = append(spec.ProtectedPaths, deep)
+	for _, script := range []string{
+		`mv conf/sub conf/moved && mkdir conf/sub && echo x > conf/sub/policy.json`,
+		`mv conf elsewhere && mkdir -p conf/sub && echo x > conf/sub/policy.json`,
+		`rm -rf conf`,
+	} {
+		r := sh(t, spec, script)
+		if b, _ := os.ReadFile(deep); r.err == nil || string(b) != "{}" {
+			t.Errorf("%s: replaced the protected file: %v: %s", script, r.err, r.out)
+		}
+	}
+	if r := sh(t, spec, `echo x > conf/sub/other && echo x > conf/other`); r.err != nil {
+		t.Errorf("pinned directories not writable: %v: %s", r.err, r.out)
+	}
 	// Without ProtectGit, .git is part of the workspace.
 	if r := sh(t, spec, `echo x > .git/hooks/pre-commit`); r.err != nil {
 		t.Fatalf("ProtectGit off: %v: %s", r.err, r.out)
