@@ -49,6 +49,8 @@ type peerCase struct {
 	// GitRepo runs the case in a fresh, unconfigured git repository, so a
 	// read-only verdict on git is made with the config check active.
 	GitRepo bool `json:"git_repo,omitempty"`
+	// GitHooks names executable hooks to create in .git/hooks.
+	GitHooks []string `json:"git_hooks,omitempty"`
 
 	// Soft marks an expectation we aim for but may deliberately not meet
 	// (e.g. Codex's safe list): a mismatch is counted and logged only.
@@ -214,8 +216,8 @@ func logPeerTally(t *testing.T, tally map[string]*peerTally) {
 // runPeerCase returns one line per expectation the gate did not meet.
 func runPeerCase(t *testing.T, c peerCase) []string {
 	cwd := ""
-	if c.GitRepo || len(c.GitConfig) > 0 {
-		cwd = peerGitRepo(t, c.GitConfig)
+	if c.GitRepo || len(c.GitConfig) > 0 || len(c.GitHooks) > 0 {
+		cwd = peerGitRepo(t, c.GitConfig, c.GitHooks)
 	}
 	var problems []string
 	if c.Want != "" {
@@ -284,7 +286,7 @@ func containsString(list []string, s string) bool {
 
 // peerGitRepo makes a real repository with the given local config, as the
 // peers' own tests do (git init, then git config KEY VALUE).
-func peerGitRepo(t *testing.T, config [][2]string) string {
+func peerGitRepo(t *testing.T, config [][2]string, hooks []string) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not on PATH: the case needs a real repository")
@@ -293,6 +295,15 @@ func peerGitRepo(t *testing.T, config [][2]string) string {
 	runGit(t, dir, "init", "-q")
 	for _, kv := range config {
 		runGit(t, dir, "config", kv[0], kv[1])
+	}
+	for _, h := range hooks {
+		path := filepath.Join(dir, ".git", "hooks", h)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dir
 }
