@@ -49,6 +49,8 @@ type peerCase struct {
 	// GitRepo runs the case in a fresh, unconfigured git repository, so a
 	// read-only verdict on git is made with the config check active.
 	GitRepo bool `json:"git_repo,omitempty"`
+	// ReadOnlyCommands are user-vouched roots (Qwen's extraReadOnlyRoots).
+	ReadOnlyCommands []string `json:"read_only_commands,omitempty"`
 	// GitHooks names executable hooks to create in .git/hooks.
 	GitHooks []string `json:"git_hooks,omitempty"`
 
@@ -221,7 +223,7 @@ func runPeerCase(t *testing.T, c peerCase) []string {
 	}
 	var problems []string
 	if c.Want != "" {
-		res := Classify(c.Command, ClassifyOptions{Shell: c.shell(), Cwd: cwd})
+		res := Classify(c.Command, ClassifyOptions{Shell: c.shell(), Cwd: cwd, ReadOnlyCommands: c.ReadOnlyCommands})
 		if !safetyMatches(c.Want, res.Safety) {
 			problems = append(problems, fmt.Sprintf("classify: want %s, got %s (%s)", c.Want, res.Safety, res.Reason))
 		}
@@ -241,8 +243,11 @@ func safetyMatches(want string, got Safety) bool {
 
 func checkPeerDecision(t *testing.T, c peerCase, cwd string) []string {
 	var p *Policy
-	if len(c.Allow)+len(c.Ask)+len(c.Deny) > 0 {
-		data, err := json.Marshal(map[string]Permissions{"permissions": {Allow: c.Allow, Ask: c.Ask, Deny: c.Deny}})
+	if len(c.Allow)+len(c.Ask)+len(c.Deny)+len(c.ReadOnlyCommands) > 0 {
+		data, err := json.Marshal(map[string]any{
+			"permissions":        Permissions{Allow: c.Allow, Ask: c.Ask, Deny: c.Deny},
+			"read_only_commands": c.ReadOnlyCommands,
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
