@@ -34,9 +34,11 @@
 //     before releasing it instead;
 //   - makes every mount read-only except the writable roots (bind mounts of
 //     themselves); the protected paths (.git, a worktree's gitdir and its
-//     commondir, Spec.ProtectedPaths) are bound read-only again on top.
-//     This stops chmod, chown and utimes outside the roots, which Landlock
-//     does not govern;
+//     commondir, Spec.ProtectedPaths) are bound read-only again on top, and
+//     the directories between a root and a protected path are bound onto
+//     themselves so that they cannot be renamed or removed (EBUSY) to move
+//     a protected file aside. The read-only view stops chmod, chown and
+//     utimes outside the roots, which Landlock does not govern;
 //   - under workspace-write, mounts a private, empty, 64 MiB tmpfs on
 //     /dev/shm, so POSIX shared memory works without touching the host's;
 //   - masks well-known host daemon sockets (docker, containerd, podman,
