@@ -10,9 +10,26 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agentexec/agentexec/shellcfg"
 )
+
+// The peer conformance suite. testdata/peer/*.jsonl holds test tables ported
+// from the gates of Qwen Code, Codex CLI and Gemini CLI, plus a corpus of
+// real-world bypasses. The peers' verdicts map onto ours as follows:
+//
+//   - Qwen classifyShellCommandSafety: our Safety exactly (hard).
+//   - Qwen boolean isShellCommandReadOnly*: false means not read-only (hard);
+//     true is only a soft read-only claim, since the boolean may be wider.
+//   - Codex/Gemini "known safe": soft read-only; "not safe": not read-only
+//     (hard); "dangerous": not read-only and not allowed in default mode.
+//   - Qwen PermissionManager verdicts: deny = rule_decision and action deny;
+//     a rule allow = rule_decision allow; the tool-default "ask" = our
+//     rule_decision none, with the mode deciding.
+//
+// A case where we deliberately differ (more precise and still safe) carries
+// a "deviation" reason and is skipped with that reason logged.
 
 // peerCase is one line of testdata/peer/*.jsonl: an input and expectation
 // ported from a peer gate's own test suite (Qwen Code, Codex CLI, Gemini
@@ -323,8 +340,12 @@ func runGit(t *testing.T, dir string, args ...string) {
 }
 
 func clipPeer(s string) string {
-	if len(s) > 120 {
-		return s[:120] + fmt.Sprintf("…(%d bytes)", len(s))
+	if len(s) <= 120 {
+		return s
 	}
-	return s
+	cut := 120
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut-- // never split a rune: the name goes into test output
+	}
+	return s[:cut] + fmt.Sprintf("…(%d bytes)", len(s))
 }
