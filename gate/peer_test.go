@@ -59,6 +59,9 @@ type peerCase struct {
 	// WantAction is allow, ask, deny, or not-allow (a peer's "dangerous":
 	// ask or deny are both acceptable).
 	WantAction string `json:"want_action,omitempty"`
+	// WantSuggestions are the "Always allow" rules an ask should propose
+	// (Qwen extractCommandRules), compared as a set.
+	WantSuggestions []string `json:"want_suggestions,omitempty"`
 
 	// GitConfig, when set, runs the case in a fresh git repository with
 	// these local config key/value pairs (Cwd set for Classify/Decide).
@@ -153,7 +156,7 @@ func (c peerCase) validate() error {
 	default:
 		return fmt.Errorf("want_rule_decision: %q is not allow, ask, deny or none", c.WantRuleDecision)
 	}
-	if c.Want == "" && c.WantAction == "" && c.WantRuleDecision == "" && c.WantSegments == nil && c.WantHasSegment == "" {
+	if c.Want == "" && !c.needsDecide() {
 		return fmt.Errorf("case %q has no expectation", c.Command)
 	}
 	return nil
@@ -167,7 +170,8 @@ func (c peerCase) shell() shellcfg.ShellType {
 }
 
 func (c peerCase) needsDecide() bool {
-	return c.WantAction != "" || c.WantRuleDecision != "" || c.WantSegments != nil || c.WantHasSegment != ""
+	return c.WantAction != "" || c.WantRuleDecision != "" || c.WantSegments != nil || c.WantHasSegment != "" ||
+		c.WantSuggestions != nil
 }
 
 // TestPeerSuites runs every ported peer case. Hard mismatches fail; soft
@@ -284,6 +288,9 @@ func checkPeerDecision(t *testing.T, c peerCase, cwd string) []string {
 	if c.WantHasSegment != "" && !containsString(d.Segments, c.WantHasSegment) {
 		problems = append(problems, fmt.Sprintf("segments: want one equal to %q, got %q", c.WantHasSegment, d.Segments))
 	}
+	if c.WantSuggestions != nil && !sameSet(c.WantSuggestions, d.Suggestions) {
+		problems = append(problems, fmt.Sprintf("suggestions: want %q, got %q", c.WantSuggestions, d.Suggestions))
+	}
 	if c.WantAction != "" && !actionMatches(c.WantAction, d.Action) {
 		problems = append(problems, fmt.Sprintf("action: want %s, got %s (%s)", c.WantAction, d.Action, d.Reason))
 	}
@@ -295,6 +302,18 @@ func actionMatches(want string, got Action) bool {
 		return got == Ask || got == Deny
 	}
 	return Action(want) == got
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !containsString(b, x) {
+			return false
+		}
+	}
+	return true
 }
 
 func containsString(list []string, s string) bool {
