@@ -1,6 +1,10 @@
 package gate
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
 
 // The awk scanner is a single-pass lexer over the program text with a small
 // amount of state: parenthesis nesting, whether a print statement is open,
@@ -38,7 +42,21 @@ var awkWriteOptions = []string{"pretty-print", "profile", "dump-variables"}
 //
 // Only -F, -v and -- are modelled. awk does not permute options: the first
 // operand is the program and the rest are files or var=value assignments.
+//
+// Qwen Code's awk rules (qwenAwk) are the reference contract: whenever they
+// do not prove the command read-only, their class wins, so the gate is never
+// more permissive than the peer and matches its write/unknown split exactly.
+// The scan below only decides when the peer says read-only, and may then
+// still be stricter.
 func classifyAwk(args []string) (Safety, string) {
+	if s, why := qwenAwk(args); s != ReadOnly {
+		return s, why
+	}
+	return classifyAwkScan(args)
+}
+
+// classifyAwkScan is this package's own lexer-based classification.
+func classifyAwkScan(args []string) (Safety, string) {
 	var v verdict
 	i, progFile := awkOptions(args, &v)
 	if v.safety == Write {
@@ -588,4 +606,161 @@ func (p *awkScanner) lexPunct(c byte) awkToken {
 	}
 	p.i += n
 	return awkToken{kind: akPunct, text: rest[:n]}
+}
+
+// Qwen Code's awk rules, ported from shell-safety-rules.ts
+// (classifyAwkCommandSafety and its helpers) so that every verdict matches
+// the peer's. The peer's static-write pattern uses a lookahead, which RE2
+// lacks: qwenAwkStaticWrite checks it by hand around qwenAwkWriteTail.
+
+var (
+	// qwenAwkWriteTail is what follows print/printf in a statement the
+	// peer calls a write: anything but quotes and > | outside strings, then
+	// > or >> and a string literal ending the statement.
+	qwenAwkWriteTail = regexp.MustCompile(`^(?:"(?:\\(?s:.)|[^"\\])*"|[^">|])*>>?` + jsSpace + `*"[^"]*"` + jsSpace + `*$`)
+	qwenAwkUnknownOp = regexp.MustCompile(`(?:system|close)` + jsSpace + `*\(|getline\b`)
+	qwenAwkPrint     = regexp.MustCompile(`\b(?:print|printf)\b`)
+	qwenAwkAttached  = regexp.MustCompile(`^-[Fv].+`)
+)
+
+const qwenAwkWhy = "the peer's (Qwen Code) awk rules: "
+
+// qwenAwk is the peer's classifyAwkCommandSafety.
+func qwenAwk(args []string) (Safety, string) {
+	prog := -1
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			prog = i + 1
+			break
+		}
+		if a == "-F" || a == "-v" {
+			i++
+			if i >= len(args) || args[i] == "" {
+				return Unknown, qwenAwkWhy + "awk " + a + " without a value"
+			}
+			continue
+		}
+		if qwenAwkAttached.MatchString(a) {
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			return Unknown, qwenAwkWhy + "awk option " + a + " is not on its list"
+		}
+		prog = i
+		break
+	}
+	if prog < 0 {
+		return ReadOnly, ""
+	}
+	if prog >= len(args) {
+		return Unknown, qwenAwkWhy + "awk -- without a program"
+	}
+	if s, why := qwenAwkScript(args[prog]); s != ReadOnly {
+		return s, why
+	}
+	if s, _ := qwenAwkScript(strings.Join(args, " ")); s != ReadOnly {
+		return Unknown, qwenAwkWhy + "the words after the program, read as awk text, are not read-only"
+	}
+	return ReadOnly, ""
+}
+
+// qwenAwkScript is the peer's classifyAwkScriptSafety.
+func qwenAwkScript(script string) (Safety, string) {
+	stmts, ambiguousSlash, at := qwenAwkSplit(script)
+	if !ambiguousSlash {
+		for _, st := range stmts {
+			if qwenAwkStaticWrite(st) {
+				return Write, "awk print > \"file\" writes a file"
+			}
+		}
+	}
+	if at {
+		return Unknown, qwenAwkWhy + "@ (gawk indirect calls, @include, @load)"
+	}
+	if qwenAwkUnknownOp.MatchString(script) {
+		return Unknown, qwenAwkWhy + "system(), close() or getline"
+	}
+	if qwenAwkPrint.MatchString(script) && strings.ContainsAny(script, ">|") {
+		return Unknown, qwenAwkWhy + "print with a > or | it cannot prove harmless"
+	}
+	return ReadOnly, ""
+}
+
+// qwenAwkStaticWrite is the peer's AWK_STATIC_WRITE:
+// ^\s*(?:print|printf)\b(?!\s*\()TAIL.
+func qwenAwkStaticWrite(st string) bool {
+	rest := strings.TrimLeftFunc(st, isJSSpace)
+	kw := 0
+	for _, w := range []string{"printf", "print"} {
+		if strings.HasPrefix(rest, w) && (len(rest) == len(w) || !isWordByte(rest[len(w)])) {
+			kw = len(w)
+			break
+		}
+	}
+	if kw == 0 {
+		return false
+	}
+	rest = rest[kw:]
+	if strings.HasPrefix(strings.TrimLeftFunc(rest, isJSSpace), "(") {
+		return false
+	}
+	return qwenAwkWriteTail.MatchString(rest)
+}
+
+// isWordByte is JavaScript's \w.
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// qwenAwkSplit is the peer's splitAwkStatements: it cuts the program at
+// ";", braces and newlines outside strings, regex literals and comments, and
+// reports a "/" it could not place and any "@".
+func qwenAwkSplit(script string) (stmts []string, ambiguousSlash, at bool) {
+	start := 0
+	escaped, inString, inRegex := false, false, false
+	prev := rune(-1) // none yet
+	for i := 0; i < len(script); {
+		r, size := utf8.DecodeRuneInString(script[i:])
+		next := i + size
+		switch {
+		case escaped:
+			escaped = false
+		case (inString || inRegex) && r == '\\':
+			escaped = true
+		case inString:
+			inString = r != '"'
+		case inRegex:
+			inRegex = r != '/'
+		case r == '"':
+			inString = true
+		case r == '/' && (prev < 0 || strings.ContainsRune("({[=,:;!~?&|", prev)):
+			inRegex = true
+		case r == '#':
+			stmts = append(stmts, script[start:i])
+			nl := strings.IndexByte(script[next:], '\n')
+			if nl < 0 {
+				return stmts, ambiguousSlash, at
+			}
+			start = next + nl + 1
+			next = start
+			prev = '\n'
+		case r == ';' || r == '{' || r == '}' || r == '\n':
+			stmts = append(stmts, script[start:i])
+			start = next
+			prev = r
+		default:
+			if r == '/' {
+				ambiguousSlash = true
+			}
+			if r == '@' {
+				at = true
+			}
+			if !isJSSpace(r) {
+				prev = r
+			}
+		}
+		i = next
+	}
+	return append(stmts, script[start:]), ambiguousSlash, at
 }

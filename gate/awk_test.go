@@ -12,9 +12,13 @@ import (
 
 type awkCase struct {
 	args []string
+	// want is classifyAwk's class: Qwen Code's rules as a floor over the
+	// lexer scan. Where the two differ the line says so, naming the Qwen
+	// rule and the scan's own class.
 	want Safety
 	// oracle: run the system awk (mawk or gawk) and require that it writes
-	// a file exactly when want is Write. Only set for POSIX programs.
+	// a file exactly when the lexer scan (classifyAwkScan) says Write, and
+	// never when want is ReadOnly. Only set for POSIX programs.
 	oracle bool
 }
 
@@ -35,25 +39,25 @@ var awkCases = []awkCase{
 	{sedArgv("/a\\/b/", "f"), ReadOnly, true},
 	{sedArgv("$0 ~ /x[0-9]+/ {c++} END {print c}", "f"), ReadOnly, true},
 	{sedArgv("NR==1 {print; next} {print $2}", "f"), ReadOnly, true},
-	{sedArgv("{ if ($1 > 3) print $1 }", "f"), ReadOnly, true},
-	{sedArgv("$3 > 100 { print }", "f"), ReadOnly, true},
-	{sedArgv("{ print ($1 > $2) }", "f"), ReadOnly, true},
-	{sedArgv("{ print > \"/dev/stderr\" }", "f"), ReadOnly, true},
-	{sedArgv("{ printf \"%s\\n\", $1 > \"/dev/stdout\" }", "f"), ReadOnly, true},
-	{sedArgv("{ print \"x\" >> \"/dev/null\"; print }", "f"), ReadOnly, true},
-	{sedArgv("BEGIN { while ((getline line < \"f\") > 0) n++; print n }"), ReadOnly, true},
-	{sedArgv("{ getline; print }", "f"), ReadOnly, true},
-	{sedArgv("{ getline x; print x }", "f"), ReadOnly, true},
-	{sedArgv("{ getline a[1] < \"f\"; print a[1] }", "f"), ReadOnly, true},
-	{sedArgv("BEGIN { FS = \":\" } { print $1 | \"\" ; }"), Write, false},
-	{sedArgv("# print > \"out\"\n{ print }", "f"), ReadOnly, true},
-	{sedArgv("{ print \"> out\" }", "f"), ReadOnly, true},
+	{sedArgv("{ if ($1 > 3) print $1 }", "f"), Unknown, true},                             // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: read-only
+	{sedArgv("$3 > 100 { print }", "f"), Unknown, true},                                   // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: read-only
+	{sedArgv("{ print ($1 > $2) }", "f"), Unknown, true},                                  // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: read-only
+	{sedArgv("{ print > \"/dev/stderr\" }", "f"), Write, true},                            // Qwen: awk print > "file" writes a file; GNU scan alone: read-only
+	{sedArgv("{ printf \"%s\\n\", $1 > \"/dev/stdout\" }", "f"), Write, true},             // Qwen: awk print > "file" writes a file; GNU scan alone: read-only
+	{sedArgv("{ print \"x\" >> \"/dev/null\"; print }", "f"), Write, true},                // Qwen: awk print > "file" writes a file; GNU scan alone: read-only
+	{sedArgv("BEGIN { while ((getline line < \"f\") > 0) n++; print n }"), Unknown, true}, // Qwen: system(), close() or getline; GNU scan alone: read-only
+	{sedArgv("{ getline; print }", "f"), Unknown, true},                                   // Qwen: system(), close() or getline; GNU scan alone: read-only
+	{sedArgv("{ getline x; print x }", "f"), Unknown, true},                               // Qwen: system(), close() or getline; GNU scan alone: read-only
+	{sedArgv("{ getline a[1] < \"f\"; print a[1] }", "f"), Unknown, true},                 // Qwen: system(), close() or getline; GNU scan alone: read-only
+	{sedArgv("BEGIN { FS = \":\" } { print $1 | \"\" ; }"), Unknown, false},               // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: write
+	{sedArgv("# print > \"out\"\n{ print }", "f"), Unknown, true},                         // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: read-only
+	{sedArgv("{ print \"> out\" }", "f"), Unknown, true},                                  // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: read-only
 	{sedArgv("{ print \"a\" \\\n  \"b\" }", "f"), ReadOnly, true},
 	{sedArgv("{ a[$1]++ } END { for (k in a) print k, a[k] }", "f"), ReadOnly, true},
 	{sedArgv("length > 3", "f"), ReadOnly, true},
 	{sedArgv("{ print length / 2 }", "f"), ReadOnly, true},
 	{sedArgv("{ print ENVIRON[\"HOME\"] }", "f"), ReadOnly, true},
-	{sedArgv("{ close(\"x\"); fflush() }", "f"), ReadOnly, true},
+	{sedArgv("{ close(\"x\"); fflush() }", "f"), Unknown, true}, // Qwen: system(), close() or getline; GNU scan alone: read-only
 	{sedArgv("{ print }", "f", "n=1", "/dev/stdin"), ReadOnly, false},
 	{sedArgv("{ print }", "-i"), ReadOnly, false},
 	{sedArgv("function f(x) { return x / 2 } { print f($1) }", "f"), ReadOnly, true},
@@ -62,30 +66,30 @@ var awkCases = []awkCase{
 	{sedArgv("{ x = 1\n}\n/re/ { print }", "f"), ReadOnly, true},
 
 	// Write.
-	{sedArgv("BEGIN{system(\"touch out\")}"), Write, true},
-	{sedArgv("{ system (\"touch out\") }", "f"), Write, true},
+	{sedArgv("BEGIN{system(\"touch out\")}"), Unknown, true},    // Qwen: system(), close() or getline; GNU scan alone: write
+	{sedArgv("{ system (\"touch out\") }", "f"), Unknown, true}, // Qwen: system(), close() or getline; GNU scan alone: write
 	{sedArgv("{ print > \"out\" }", "f"), Write, true},
 	{sedArgv("{ print >> \"out\" }", "f"), Write, true},
-	{sedArgv("{ print $2 > $1 }", "f"), Write, true},
-	{sedArgv("{ print > \"/dev/stderr\" \"x\" }", "f"), Write, false},
-	{sedArgv("{ printf(\"%s\\n\", $1) > \"out\" }", "f"), Write, true},
-	{sedArgv("{ print(1) > \"out\" }", "f"), Write, true},
-	{sedArgv("NR==1 {print; next} {print $2 > 3}", "f"), Write, true},
-	{sedArgv("{ print a,\n b > \"out\" }", "f"), Write, true},
-	{sedArgv("{ print | \"cat > out\" }", "f"), Write, true},
-	{sedArgv("{ print | \"sort\" }", "f"), Write, false},
-	{sedArgv("{ \"date\" |& getline d }", "f"), Write, false},
-	{sedArgv("{ if (NR) print > \"out\"; else print }", "f"), Write, true},
-	{sedArgv("-o", "{print}", "f"), Write, false},
-	{sedArgv("-ofile", "{print}", "f"), Write, false},
-	{sedArgv("-p", "{print}", "f"), Write, false},
-	{sedArgv("-d", "{print}", "f"), Write, false},
-	{sedArgv("--pretty-print=x", "{print}", "f"), Write, false},
-	{sedArgv("--profile", "{print}", "f"), Write, false},
-	{sedArgv("--dump-variables", "{print}", "f"), Write, false},
-	{sedArgv("--dump", "{print}", "f"), Write, false},
-	{sedArgv("-W", "dump-variables", "{print}", "f"), Write, false},
-	{sedArgv("-bo", "{print}", "f"), Write, false},
+	{sedArgv("{ print $2 > $1 }", "f"), Unknown, true},                       // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: write
+	{sedArgv("{ print > \"/dev/stderr\" \"x\" }", "f"), Unknown, false},      // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: write
+	{sedArgv("{ printf(\"%s\\n\", $1) > \"out\" }", "f"), Unknown, true},     // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: write
+	{sedArgv("{ print(1) > \"out\" }", "f"), Unknown, true},                  // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: write
+	{sedArgv("NR==1 {print; next} {print $2 > 3}", "f"), Unknown, true},      // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: write
+	{sedArgv("{ print a,\n b > \"out\" }", "f"), Unknown, true},              // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: write
+	{sedArgv("{ print | \"cat > out\" }", "f"), Unknown, true},               // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: write
+	{sedArgv("{ print | \"sort\" }", "f"), Unknown, false},                   // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: write
+	{sedArgv("{ \"date\" |& getline d }", "f"), Unknown, false},              // Qwen: system(), close() or getline; GNU scan alone: write
+	{sedArgv("{ if (NR) print > \"out\"; else print }", "f"), Unknown, true}, // Qwen: print with a > or | it cannot prove harmless; GNU scan alone: write
+	{sedArgv("-o", "{print}", "f"), Unknown, false},                          // Qwen: awk option -o is not on its list; GNU scan alone: write
+	{sedArgv("-ofile", "{print}", "f"), Unknown, false},                      // Qwen: awk option -ofile is not on its list; GNU scan alone: write
+	{sedArgv("-p", "{print}", "f"), Unknown, false},                          // Qwen: awk option -p is not on its list; GNU scan alone: write
+	{sedArgv("-d", "{print}", "f"), Unknown, false},                          // Qwen: awk option -d is not on its list; GNU scan alone: write
+	{sedArgv("--pretty-print=x", "{print}", "f"), Unknown, false},            // Qwen: awk option --pretty-print=x is not on its list; GNU scan alone: write
+	{sedArgv("--profile", "{print}", "f"), Unknown, false},                   // Qwen: awk option --profile is not on its list; GNU scan alone: write
+	{sedArgv("--dump-variables", "{print}", "f"), Unknown, false},            // Qwen: awk option --dump-variables is not on its list; GNU scan alone: write
+	{sedArgv("--dump", "{print}", "f"), Unknown, false},                      // Qwen: awk option --dump is not on its list; GNU scan alone: write
+	{sedArgv("-W", "dump-variables", "{print}", "f"), Unknown, false},        // Qwen: awk option -W is not on its list; GNU scan alone: write
+	{sedArgv("-bo", "{print}", "f"), Unknown, false},                         // Qwen: awk option -bo is not on its list; GNU scan alone: write
 
 	// Unknown.
 	{sedArgv("BEGIN{\"date\" | getline d; print d}"), Unknown, false},
@@ -138,8 +142,8 @@ func TestClassifyAwk(t *testing.T) {
 }
 
 // TestAwkOracle runs the system awk on the POSIX cases in a scratch
-// directory and checks that it writes a file exactly when the scanner says
-// Write.
+// directory and checks that it writes a file exactly when the lexer scan
+// says Write, and never when classifyAwk says read-only.
 func TestAwkOracle(t *testing.T) {
 	awk, err := exec.LookPath("awk")
 	if err != nil {
@@ -159,8 +163,11 @@ func TestAwkOracle(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		cancel()
 		wrote := dirState(t, dir) != before
-		if wrote != (tt.want == Write) {
-			t.Errorf("awk %q: real awk wrote=%v (err %v, %q), scanner says %s", tt.args, wrote, err, out, tt.want)
+		if scan, _ := classifyAwkScan(tt.args); wrote != (scan == Write) {
+			t.Errorf("awk %q: real awk wrote=%v (err %v, %q), scanner says %s", tt.args, wrote, err, out, scan)
+		}
+		if wrote && tt.want == ReadOnly {
+			t.Errorf("awk %q: real awk wrote, classifyAwk says read-only", tt.args)
 		}
 	}
 }
@@ -170,14 +177,24 @@ func TestAwkLinear(t *testing.T) {
 	if got, why := classifyAwk(sedArgv(big)); got != ReadOnly {
 		t.Errorf("long program: %s (%s)", got, why)
 	}
+	stmts := strings.Repeat("print \"a\" \"b\" x / 2; ", 1<<15)
+	if got, why := classifyAwk(sedArgv("{" + stmts + "}")); got != ReadOnly {
+		t.Errorf("many print statements: %s (%s)", got, why)
+	}
+	if got, why := classifyAwk(sedArgv("{" + stmts + "print > \"out\" }")); got != Unknown {
+		// Qwen: a "/" it cannot place turns off its write rule, and print
+		// with > is then unknown.
+		t.Errorf("many print statements then a write: %s (%s)", got, why)
+	}
 	deep := strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000)
 	if got, why := classifyAwk(sedArgv("BEGIN { x = " + deep + " }")); got != ReadOnly {
 		t.Errorf("deep parens: %s (%s)", got, why)
 	}
 }
 
-// FuzzAwk checks the awk scanner never panics, is deterministic, and that
-// a system() call or a file-writing option always prevents read-only. The
+// FuzzAwk checks the awk scanner never panics, is deterministic, that a
+// system() call or a file-writing option always prevents read-only (and -o
+// is Write to the scan), and that read-only is proved by both layers. The
 // input is the argument list joined with NUL bytes.
 func FuzzAwk(f *testing.F) {
 	for _, tt := range awkCases {
@@ -192,8 +209,20 @@ func FuzzAwk(f *testing.F) {
 		if got != ReadOnly && got != Write && got != Unknown {
 			t.Fatalf("invalid class %q", got)
 		}
-		if r, _ := classifyAwk(append([]string{"-o"}, args...)); r != Write {
+		if r, _ := classifyAwk(append([]string{"-o"}, args...)); r == ReadOnly {
 			t.Fatalf("-o %q classified %s", args, r)
+		}
+		if r, _ := classifyAwkScan(append([]string{"-o"}, args...)); r != Write {
+			t.Fatalf("scan: -o %q classified %s", args, r)
+		}
+		if got == ReadOnly {
+			// Read-only needs both layers' proof.
+			if s, _ := classifyAwkScan(args); s != ReadOnly {
+				t.Fatalf("%q read-only, the scan says %s", args, s)
+			}
+			if q, _ := qwenAwk(args); q != ReadOnly {
+				t.Fatalf("%q read-only, Qwen's rules say %s", args, q)
+			}
 		}
 		prog := "BEGIN { system(\"touch x\") }\n" + args[0]
 		if r, _ := classifyAwk([]string{prog}); r == ReadOnly {

@@ -1,6 +1,9 @@
 package gate
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // The sed scanner follows GNU sed 4.9 (compile.c) byte for byte where it
 // matters for safety: how a script is split into commands, where a regex,
@@ -48,7 +51,21 @@ type sedCall struct {
 // after an operand still counts: "sed p f -i" edits f in place) and
 // unambiguous long-option abbreviations of --in-place. Scripts from several
 // -e options are joined with newlines, as GNU sed concatenates them.
+//
+// Qwen Code's sed rules (qwenSed) are the reference contract: whenever they
+// do not prove the command read-only, their class wins, so the gate is never
+// more permissive than the peer and matches its write/unknown split exactly.
+// The GNU-exact scan below only decides when the peer says read-only, and
+// may then still be stricter.
 func classifySed(args []string) (Safety, string) {
+	if s, why := qwenSed(args); s != ReadOnly {
+		return s, why
+	}
+	return classifySedGNU(args)
+}
+
+// classifySedGNU is the GNU-exact scan of a sed command line.
+func classifySedGNU(args []string) (Safety, string) {
 	c := &sedCall{}
 	c.parse(args)
 	if c.v.safety == Write {
@@ -613,4 +630,310 @@ func (p *sedScanner) transliterate() {
 	if p.delimited(d, false) && p.delimited(d, false) {
 		p.endOfCommand()
 	}
+}
+
+// Qwen Code's sed rules, ported from shell-safety-rules.ts
+// (classifySedCommandSafety and its helpers) so that every verdict matches
+// the peer's. The JavaScript regular expressions become RE2 ones, which run
+// in linear time; jsSpace reproduces JavaScript's \s so that a blank the
+// peer sees as whitespace is seen the same way here.
+
+// jsSpace is JavaScript's \s class.
+const jsSpace = `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]`
+
+var (
+	qwenSedAddress = regexp.MustCompile(`^` + jsSpace + `*(?:(?:[0-9]+|\$)(?:` + jsSpace + `*,` + jsSpace +
+		`*(?:[0-9]+|\$))?|/(?:\\(?s:.)|[^/\\])*/)?` + jsSpace + `*`)
+	// qwenSedCompat is the peer's compatibility rule: an e, w or r followed
+	// by whitespace anywhere (not after a backslash) might be a command.
+	qwenSedCompat     = regexp.MustCompile(`(?:^|[^\\])[ewr]` + jsSpace)
+	qwenSedSafeOption = regexp.MustCompile(`^(?:-[nElrsuz]|--(?:quiet|silent|line-length(?:=.*)?))$`)
+	qwenSedAttachedE  = regexp.MustCompile(`^-[nErsuz]*e.+`)
+	qwenSedInPlace    = regexp.MustCompile(`^(?:-[nErsuz]*[iI]|--in-place(?:=|$))`)
+	qwenSedHelp       = regexp.MustCompile(`(?i)^(?:--help|--version)$`)
+	qwenSedLineLength = regexp.MustCompile(`^(?:-l|--line-length)$`)
+	qwenSedFile       = regexp.MustCompile(`^(?:-f|--file(?:=|$))`)
+	qwenSedExprValue  = regexp.MustCompile(`^(?:-e.+|--expression=)`)
+	qwenSedLongLine   = regexp.MustCompile(`^--line-length(?:=|$)`)
+	qwenSedSafeFlags  = regexp.MustCompile(`^[0-9gIpM]*$`)
+)
+
+// qwenSedValueOptions take the next word as their value.
+var qwenSedValueOptions = map[string]bool{
+	"-f": true, "--file": true, "-e": true, "--expression": true, "-l": true, "--line-length": true,
+}
+
+// isJSSpace reports whether r is in JavaScript's \s class.
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
+func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
+
+const qwenSedWhy = "the peer's (Qwen Code) sed rules: "
+
+// qwenSed is the peer's classifySedCommandSafety.
+func qwenSed(args []string) (Safety, string) {
+	if s, why := qwenSedOptions(args); s != ReadOnly {
+		return s, why
+	}
+	scripts, used, s, why := qwenSedScripts(args)
+	if s != ReadOnly {
+		return s, why
+	}
+	res, resWhy := ReadOnly, "sed script only prints and edits the stream"
+	for _, sc := range scripts {
+		switch s, why := qwenSedScript(sc); s {
+		case Write:
+			return Write, why
+		case Unknown:
+			res, resWhy = Unknown, why
+		}
+	}
+	var rest []string
+	for i, a := range args {
+		if !used[i] {
+			rest = append(rest, a)
+		}
+	}
+	if qwenSedCompat.MatchString(strings.Join(rest, " ")) {
+		return Unknown, qwenSedWhy + "an operand has e, w or r before a blank and might be a script"
+	}
+	return res, resWhy
+}
+
+// qwenSedOptions is the peer's first pass: help/version anywhere before
+// "--" (not as an option value) is Unknown, in-place editing is Write.
+func qwenSedOptions(args []string) (Safety, string) {
+	opts := args
+	for i, a := range args {
+		if a == "--" {
+			opts = args[:i]
+			break
+		}
+	}
+	for i, a := range opts {
+		if qwenSedHelp.MatchString(a) && (i == 0 || !qwenSedValueOptions[opts[i-1]]) {
+			return Unknown, qwenSedWhy + "sed " + a + " is not a filter"
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return ReadOnly, ""
+		case qwenSedValueOptions[a]:
+			i++
+		case qwenSedAttachedE.MatchString(a):
+		case qwenSedInPlace.MatchString(a):
+			return Write, "sed -i edits files in place"
+		}
+	}
+	return ReadOnly, ""
+}
+
+// qwenSedScripts is the peer's second pass: it collects the scripts (and
+// the indexes of the words they came from) and rejects every option it
+// does not know.
+func qwenSedScripts(args []string) ([]string, map[int]bool, Safety, string) {
+	var scripts []string
+	used := map[int]bool{}
+	add := func(i int, s string) {
+		scripts = append(scripts, s)
+		used[i] = true
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			if len(scripts) == 0 {
+				if i+1 >= len(args) || strings.HasPrefix(args[i+1], "-") {
+					return nil, nil, Unknown, qwenSedWhy + "the script after -- is missing or starts with -"
+				}
+				add(i+1, args[i+1])
+			}
+			break
+		}
+		if qwenSedLineLength.MatchString(a) {
+			i++
+			if i >= len(args) || args[i] == "" {
+				return nil, nil, Unknown, qwenSedWhy + "sed " + a + " without a value"
+			}
+		}
+		switch {
+		case qwenSedFile.MatchString(a):
+			return nil, nil, Unknown, "sed -f reads its script from a file"
+		case a == "-e" || a == "--expression":
+			i++
+			if i >= len(args) || args[i] == "" || strings.HasPrefix(args[i], "-") {
+				return nil, nil, Unknown, qwenSedWhy + "sed " + a + " without a script, or one starting with -"
+			}
+			add(i, args[i])
+		case qwenSedExprValue.MatchString(a):
+			s := a[2:]
+			if !strings.HasPrefix(a, "-e") {
+				s = a[len("--expression="):]
+			}
+			if strings.HasPrefix(s, "-") {
+				return nil, nil, Unknown, qwenSedWhy + "sed script starts with -"
+			}
+			add(i, s)
+		case strings.HasPrefix(a, "--") && !qwenSedLongLine.MatchString(a):
+			return nil, nil, Unknown, qwenSedWhy + "sed option " + a + " is not on its list"
+		case strings.HasPrefix(a, "-") && !qwenSedSafeOption.MatchString(a):
+			return nil, nil, Unknown, qwenSedWhy + "sed option " + a + " is not on its list"
+		case !strings.HasPrefix(a, "-") && len(scripts) == 0:
+			add(i, a)
+		}
+	}
+	return scripts, used, ReadOnly, ""
+}
+
+// qwenSedScript is the peer's classifySedScriptSafety: it walks the
+// commands separated by ";" or newline (a separator inside a regex or
+// replacement of s is skipped; one inside an address is not).
+func qwenSedScript(script string) (Safety, string) {
+	res, resWhy := ReadOnly, ""
+	for start := 0; start < len(script); {
+		off := start + len(qwenSedAddress.FindString(script[start:]))
+		if off == len(script) {
+			break
+		}
+		cmd := script[off]
+		switch {
+		case cmd == 'w' || cmd == 'W':
+			if s, why := qwenSedSingle(script[start:]); s == Write {
+				return Write, why
+			}
+			return Unknown, qwenSedWhy + "sed w without a file name"
+		case strings.IndexByte("eErR", cmd) >= 0:
+			return Unknown, qwenSedWhy + "sed e, r or R command"
+		case cmd != 's' && !qwenSafeSedCommand(cmd):
+			return Unknown, qwenSedWhy + "sed command " + string(rune(cmd)) + " is not on its list"
+		}
+		from := off + 1
+		if cmd == 's' {
+			f, ok := qwenSedSubstEnd(script, off)
+			if !ok {
+				return Unknown, qwenSedWhy + "sed s command it cannot delimit"
+			}
+			from = f
+		}
+		sep := qwenSedSeparator(script, from)
+		switch s, why := qwenSedSingle(script[start:sep]); s {
+		case Write:
+			return Write, why
+		case Unknown:
+			res, resWhy = Unknown, why
+		}
+		if sep == len(script) {
+			break
+		}
+		start = sep + 1
+	}
+	if res == ReadOnly {
+		resWhy = "sed script only prints and edits the stream"
+	}
+	return res, resWhy
+}
+
+func qwenSafeSedCommand(c byte) bool { return strings.IndexByte("dDgGhHlnNpPqQxz=", c) >= 0 }
+
+func qwenSedSeparator(s string, from int) int {
+	if i := strings.IndexAny(s[from:], ";\n"); i >= 0 {
+		return from + i
+	}
+	return len(s)
+}
+
+// qwenSedSubstEnd returns where the flags of the s command at off start.
+func qwenSedSubstEnd(script string, off int) (int, bool) {
+	if off+1 >= len(script) {
+		return 0, false
+	}
+	d := script[off+1]
+	if d == '\\' || d >= 0x80 || isJSSpace(rune(d)) {
+		// A non-ASCII delimiter is one UTF-16 unit to the peer but
+		// several bytes here: refuse it rather than guess.
+		return 0, false
+	}
+	repl := qwenScanDelimited(script, off+2, d)
+	if repl < 0 {
+		return 0, false
+	}
+	flags := qwenScanDelimited(script, repl, d)
+	return flags, flags >= 0
+}
+
+// qwenScanDelimited returns the index after the unescaped delimiter d at or
+// after start, or -1.
+func qwenScanDelimited(s string, start int, d byte) int {
+	for i := start; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case d:
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// qwenSedSingle is the peer's classifySingleSedCommandSafety on one
+// command's text.
+func qwenSedSingle(script string) (Safety, string) {
+	compat := qwenSedCompat.MatchString(script)
+	off := len(qwenSedAddress.FindString(script))
+	if off == len(script) {
+		return ReadOnly, ""
+	}
+	cmd := script[off]
+	switch {
+	case cmd == 'w' || cmd == 'W':
+		if jsTrim(script[off+1:]) != "" {
+			return Write, "sed w command writes a file"
+		}
+		return Unknown, qwenSedWhy + "sed w without a file name"
+	case strings.IndexByte("eErR", cmd) >= 0:
+		return Unknown, qwenSedWhy + "sed e, r or R command"
+	case cmd == 's':
+		return qwenSedSubst(script, off, compat)
+	case strings.ContainsAny(script[off+1:], ";\n{}"):
+		return Unknown, qwenSedWhy + "sed command with ; newline or braces after it"
+	case !qwenSafeSedCommand(cmd):
+		return Unknown, qwenSedWhy + "sed command " + string(rune(cmd)) + " is not on its list"
+	}
+	return qwenSedCompatResult(compat)
+}
+
+// qwenSedSubst classifies an s command by its flags.
+func qwenSedSubst(script string, off int, compat bool) (Safety, string) {
+	start, ok := qwenSedSubstEnd(script, off)
+	if !ok {
+		return Unknown, qwenSedWhy + "sed s command it cannot delimit"
+	}
+	flags := jsTrim(script[start:])
+	if strings.ContainsAny(flags, ";\n{}") {
+		return Unknown, qwenSedWhy + "sed s flags with ; newline or braces"
+	}
+	if w := strings.IndexByte(flags, 'w'); w >= 0 {
+		if jsTrim(flags[w+1:]) != "" {
+			return Write, "sed s///w flag writes a file"
+		}
+		return Unknown, qwenSedWhy + "sed s///w without a file name"
+	}
+	if strings.ContainsAny(flags, "eErRwW") || !qwenSedSafeFlags.MatchString(flags) {
+		return Unknown, qwenSedWhy + "sed s flag is not on its list"
+	}
+	return qwenSedCompatResult(compat)
+}
+
+func qwenSedCompatResult(compat bool) (Safety, string) {
+	if compat {
+		return Unknown, qwenSedWhy + "e, w or r before a blank might be a command (compatibility rule)"
+	}
+	return ReadOnly, ""
 }

@@ -14,9 +14,13 @@ import (
 
 type sedCase struct {
 	args []string
+	// want is classifySed's class: Qwen Code's rules as a floor over the
+	// GNU-exact scan. Where the two differ the line says so, naming the
+	// Qwen rule and the GNU scan's own class.
 	want Safety
 	// oracle: run GNU sed on it and require that it writes a file exactly
-	// when want is Write (false where sed would reject the command line or
+	// when the GNU-exact scan (classifySedGNU) says Write, and never when
+	// want is ReadOnly (false where sed would reject the command line or
 	// where the result is Unknown).
 	oracle bool
 }
@@ -29,72 +33,72 @@ var sedCases = []sedCase{
 	{sedArgv("-n", "1,5p", "f"), ReadOnly, true},
 	{sedArgv("s/a/b/g", "f"), ReadOnly, true},
 	{sedArgv("-E", `s/(x)/\1/`, "f"), ReadOnly, true},
-	{sedArgv("-e", "p", "-e", "d", "f"), ReadOnly, true},
-	{sedArgv("-n", "/foo/,/bar/p", "f"), ReadOnly, true},
+	{sedArgv("-e", "p", "-e", "d", "f"), Unknown, true}, // Qwen: an operand has e, w or r before a blank and might be a script; GNU scan alone: read-only
+	{sedArgv("-n", "/foo/,/bar/p", "f"), Unknown, true}, // Qwen: sed command , is not on its list; GNU scan alone: read-only
 	{sedArgv("10q", "f"), ReadOnly, true},
 	{sedArgv("-n", "$p", "f"), ReadOnly, true},
-	{sedArgv("y/abc/xyz/", "f"), ReadOnly, true},
+	{sedArgv("y/abc/xyz/", "f"), Unknown, true}, // Qwen: sed command y is not on its list; GNU scan alone: read-only
 	{sedArgv("-n", "=", "f"), ReadOnly, true},
 	{sedArgv("-n", "l", "f"), ReadOnly, true},
 	{sedArgv("-n", "l 40", "f"), ReadOnly, true},
 	{sedArgv("-s", "-n", "1p", "f", "g"), ReadOnly, true},
 	{sedArgv("-z", "s/x/y/", "f"), ReadOnly, true},
-	{sedArgv("--posix", "-n", "p", "f"), ReadOnly, true},
+	{sedArgv("--posix", "-n", "p", "f"), Unknown, true}, // Qwen: sed option --posix is not on its list; GNU scan alone: read-only
 	{sedArgv("-l", "10", "-n", "l", "f"), ReadOnly, true},
 	{sedArgv("--line-length=5", "-n", "l", "f"), ReadOnly, true},
-	{sedArgv("--quiet", "p", "f"), ReadOnly, true},
-	{sedArgv("--silent", "--expression=p", "f"), ReadOnly, true},
+	{sedArgv("--quiet", "p", "f"), Unknown, true},               // Qwen: sed option --quiet is not on its list; GNU scan alone: read-only
+	{sedArgv("--silent", "--expression=p", "f"), Unknown, true}, // Qwen: sed option --silent is not on its list; GNU scan alone: read-only
 	{sedArgv("--expression", "p", "f"), ReadOnly, true},
-	{sedArgv("--null-data", "--separate", "--regexp-extended", "--unbuffered", "p", "f"), ReadOnly, true},
-	{sedArgv("--debug", "p", "f"), ReadOnly, true},
-	{sedArgv("--sandbox", "p", "f"), ReadOnly, true},
-	{sedArgv("-u", "-r", "p", "f"), ReadOnly, true},
-	{sedArgv(`:a;N;$!ba;s/\n/ /g`, "f"), ReadOnly, true},
-	{sedArgv("a hello; w out", "f"), ReadOnly, true},
-	{sedArgv("1i\\\nw out", "f"), ReadOnly, true},
-	{sedArgv("$a\\text w out", "f"), ReadOnly, true},
-	{sedArgv("c\\\nline one\\\nw out", "f"), ReadOnly, true},
-	{sedArgv("-e", "a\\", "-e", "w out", "f"), ReadOnly, true},
-	{sedArgv("-e", "a foo\\", "-e", "w out", "f"), ReadOnly, true},
-	{sedArgv("/x/{p;d}", "f"), ReadOnly, true},
-	{sedArgv("/x/{p;d};p", "f"), ReadOnly, true},
+	{sedArgv("--null-data", "--separate", "--regexp-extended", "--unbuffered", "p", "f"), Unknown, true}, // Qwen: sed option --null-data is not on its list; GNU scan alone: read-only
+	{sedArgv("--debug", "p", "f"), Unknown, true},                                                        // Qwen: sed option --debug is not on its list; GNU scan alone: read-only
+	{sedArgv("--sandbox", "p", "f"), Unknown, true},                                                      // Qwen: sed option --sandbox is not on its list; GNU scan alone: read-only
+	{sedArgv("-u", "-r", "p", "f"), Unknown, true},                                                       // Qwen: an operand has e, w or r before a blank and might be a script; GNU scan alone: read-only
+	{sedArgv(`:a;N;$!ba;s/\n/ /g`, "f"), Unknown, true},                                                  // Qwen: sed command : is not on its list; GNU scan alone: read-only
+	{sedArgv("a hello; w out", "f"), Unknown, true},                                                      // Qwen: sed command a is not on its list; GNU scan alone: read-only
+	{sedArgv("1i\\\nw out", "f"), Unknown, true},                                                         // Qwen: sed command i is not on its list; GNU scan alone: read-only
+	{sedArgv("$a\\text w out", "f"), Unknown, true},                                                      // Qwen: sed command a is not on its list; GNU scan alone: read-only
+	{sedArgv("c\\\nline one\\\nw out", "f"), Unknown, true},                                              // Qwen: sed command c is not on its list; GNU scan alone: read-only
+	{sedArgv("-e", "a\\", "-e", "w out", "f"), Write, true},                                              // Qwen: sed w command writes a file; GNU scan alone: read-only
+	{sedArgv("-e", "a foo\\", "-e", "w out", "f"), Write, true},                                          // Qwen: sed w command writes a file; GNU scan alone: read-only
+	{sedArgv("/x/{p;d}", "f"), Unknown, true},                                                            // Qwen: sed command { is not on its list; GNU scan alone: read-only
+	{sedArgv("/x/{p;d};p", "f"), Unknown, true},                                                          // Qwen: sed command { is not on its list; GNU scan alone: read-only
 	{sedArgv("s/a/b/3", "f"), ReadOnly, true},
 	{sedArgv("s/a/b/gI", "f"), ReadOnly, true},
 	{sedArgv("s/a/b/ p", "f"), ReadOnly, true},
 	{sedArgv("s|/usr|/opt|g", "f"), ReadOnly, true},
-	{sedArgv("s/[/]/x/", "f"), ReadOnly, true},
-	{sedArgv("s/[[:space:]/]/x/", "f"), ReadOnly, true},
-	{sedArgv("s/[]/]/x/", "f"), ReadOnly, true},
+	{sedArgv("s/[/]/x/", "f"), Unknown, true},          // Qwen: sed s flag is not on its list; GNU scan alone: read-only
+	{sedArgv("s/[[:space:]/]/x/", "f"), Unknown, true}, // Qwen: sed s flag is not on its list; GNU scan alone: read-only
+	{sedArgv("s/[]/]/x/", "f"), Unknown, true},         // Qwen: sed s flag is not on its list; GNU scan alone: read-only
 	{sedArgv("s/a/b/ ; p", "f"), ReadOnly, true},
-	{sedArgv("-n", "2~3p", "f"), ReadOnly, true},
-	{sedArgv("0,/re/d", "f"), ReadOnly, true},
-	{sedArgv("-n", "/a/I,+2p", "f"), ReadOnly, true},
-	{sedArgv("-n", `\%x%p`, "f"), ReadOnly, true},
-	{sedArgv("-n", `\,a,p`, "f"), ReadOnly, true},
+	{sedArgv("-n", "2~3p", "f"), Unknown, true},     // Qwen: sed command ~ is not on its list; GNU scan alone: read-only
+	{sedArgv("0,/re/d", "f"), Unknown, true},        // Qwen: sed command , is not on its list; GNU scan alone: read-only
+	{sedArgv("-n", "/a/I,+2p", "f"), Unknown, true}, // Qwen: sed command I is not on its list; GNU scan alone: read-only
+	{sedArgv("-n", `\%x%p`, "f"), Unknown, true},    // Qwen: sed command \ is not on its list; GNU scan alone: read-only
+	{sedArgv("-n", `\,a,p`, "f"), Unknown, true},    // Qwen: sed command \ is not on its list; GNU scan alone: read-only
 	{sedArgv("p", "--", "-i"), ReadOnly, false},
 	{sedArgv("p", "--", "w"), ReadOnly, false},
 	{sedArgv("-n", "--", "1p", "f"), ReadOnly, true},
-	{sedArgv("w /dev/stdout", "f"), ReadOnly, true},
-	{sedArgv("s/x/y/w /dev/stderr", "f"), ReadOnly, true},
-	{sedArgv("# w out\np", "f"), ReadOnly, true},
-	{sedArgv("p # w out", "f"), ReadOnly, true},
-	{sedArgv("v 4.2", "f"), ReadOnly, true},
-	{sedArgv("-n", "F", "f"), ReadOnly, true},
+	{sedArgv("w /dev/stdout", "f"), Write, true},       // Qwen: sed w command writes a file; GNU scan alone: read-only
+	{sedArgv("s/x/y/w /dev/stderr", "f"), Write, true}, // Qwen: sed s///w flag writes a file; GNU scan alone: read-only
+	{sedArgv("# w out\np", "f"), Unknown, true},        // Qwen: sed command # is not on its list; GNU scan alone: read-only
+	{sedArgv("p # w out", "f"), Unknown, true},         // Qwen: e, w or r before a blank might be a command (compatibility rule); GNU scan alone: read-only
+	{sedArgv("v 4.2", "f"), Unknown, true},             // Qwen: sed command v is not on its list; GNU scan alone: read-only
+	{sedArgv("-n", "F", "f"), Unknown, true},           // Qwen: sed command F is not on its list; GNU scan alone: read-only
 	{sedArgv("z;p", "f"), ReadOnly, true},
 	{sedArgv("q5", "f"), ReadOnly, true},
 	{sedArgv("Q 1", "f"), ReadOnly, true},
-	{sedArgv("b end; p; :end", "f"), ReadOnly, true},
-	{sedArgv("T;p", "f"), ReadOnly, true},
+	{sedArgv("b end; p; :end", "f"), Unknown, true}, // Qwen: sed command b is not on its list; GNU scan alone: read-only
+	{sedArgv("T;p", "f"), Unknown, true},            // Qwen: sed command T is not on its list; GNU scan alone: read-only
 	{sedArgv(`s/x/\n/`, "f"), ReadOnly, true},
 	{sedArgv("s/a/b\\\nc/", "f"), ReadOnly, true},
-	{sedArgv("1!G;h;$!d", "f"), ReadOnly, true},
-	{sedArgv("$!N;/^\\(.*\\)\\n\\1$/!P;D", "f"), ReadOnly, true},
-	{sedArgv("-n", "/start/,/end/{/end/!p}", "f"), ReadOnly, true},
-	{sedArgv("-n", "1 ! p", "f"), ReadOnly, true},
+	{sedArgv("1!G;h;$!d", "f"), Unknown, true},                    // Qwen: sed command ! is not on its list; GNU scan alone: read-only
+	{sedArgv("$!N;/^\\(.*\\)\\n\\1$/!P;D", "f"), Unknown, true},   // Qwen: sed command ! is not on its list; GNU scan alone: read-only
+	{sedArgv("-n", "/start/,/end/{/end/!p}", "f"), Unknown, true}, // Qwen: sed command , is not on its list; GNU scan alone: read-only
+	{sedArgv("-n", "1 ! p", "f"), Unknown, true},                  // Qwen: sed command ! is not on its list; GNU scan alone: read-only
 	{sedArgv("s/x/y/;s/w/v/", "f"), ReadOnly, true},
-	{sedArgv("-n", "/w out/p", "f"), ReadOnly, true},
+	{sedArgv("-n", "/w out/p", "f"), Unknown, true}, // Qwen: e, w or r before a blank might be a command (compatibility rule); GNU scan alone: read-only
 	{sedArgv("s/e/r/", "f"), ReadOnly, true},
-	{sedArgv("y/w/e/", "f"), ReadOnly, true},
+	{sedArgv("y/w/e/", "f"), Unknown, true}, // Qwen: sed command y is not on its list; GNU scan alone: read-only
 
 	// Write: in-place editing, w/W commands and the s///w flag.
 	{sedArgv("-i", "s/a/b/", "f"), Write, true},
@@ -107,9 +111,9 @@ var sedCases = []sedCase{
 	{sedArgv("s/a/b/", "f", "-i.orig"), Write, true},
 	{sedArgv("--in-place", "p", "f"), Write, true},
 	{sedArgv("--in-place=.bak", "p", "f"), Write, true},
-	{sedArgv("--in=.bak", "p", "f"), Write, true},
-	{sedArgv("--i", "p", "f"), Write, true},
-	{sedArgv("--in-pl=.bak", "p", "f"), Write, true},
+	{sedArgv("--in=.bak", "p", "f"), Unknown, true},    // Qwen: sed option --in=.bak is not on its list; GNU scan alone: write
+	{sedArgv("--i", "p", "f"), Unknown, true},          // Qwen: sed option --i is not on its list; GNU scan alone: write
+	{sedArgv("--in-pl=.bak", "p", "f"), Unknown, true}, // Qwen: sed option --in-pl=.bak is not on its list; GNU scan alone: write
 	{sedArgv("-I", "p", "f"), Write, false},
 	{sedArgv("-s", "-i", "-e", "p", "f"), Write, true},
 	{sedArgv("1w out", "f"), Write, true},
@@ -118,23 +122,23 @@ var sedCases = []sedCase{
 	{sedArgv("w out", "f"), Write, true},
 	{sedArgv("W out", "f"), Write, true},
 	{sedArgv("1,$ w out", "f"), Write, true},
-	{sedArgv("1!w out", "f"), Write, true},
+	{sedArgv("1!w out", "f"), Unknown, true}, // Qwen: sed command ! is not on its list; GNU scan alone: write
 	{sedArgv("s/a/b/w out", "f"), Write, true},
 	{sedArgv("s/a/b/gw out", "f"), Write, true},
 	{sedArgv("s/a/b/ w out", "f"), Write, true},
 	{sedArgv("p;w out", "f"), Write, true},
 	{sedArgv("s/a/;/;w out", "f"), Write, true},
-	{sedArgv("/x/{w out\n}", "f"), Write, true},
-	{sedArgv("1!{w out\n}", "f"), Write, true},
+	{sedArgv("/x/{w out\n}", "f"), Unknown, true}, // Qwen: sed command { is not on its list; GNU scan alone: write
+	{sedArgv("1!{w out\n}", "f"), Unknown, true},  // Qwen: sed command ! is not on its list; GNU scan alone: write
 	{sedArgv("-e", "p", "-e", "w out", "f"), Write, true},
 	{sedArgv("-n", "/x/w out", "f"), Write, true},
 	{sedArgv("s/[/]/x/w out", "f"), Write, true},
-	{sedArgv("y/a/b/;w out", "f"), Write, true},
-	{sedArgv(": x ; w out", "f"), Write, true},
-	{sedArgv("b x;w out\n:x", "f"), Write, true},
+	{sedArgv("y/a/b/;w out", "f"), Unknown, true},  // Qwen: sed command y is not on its list; GNU scan alone: write
+	{sedArgv(": x ; w out", "f"), Unknown, true},   // Qwen: sed command : is not on its list; GNU scan alone: write
+	{sedArgv("b x;w out\n:x", "f"), Unknown, true}, // Qwen: sed command b is not on its list; GNU scan alone: write
 	{sedArgv("-e", "a foo", "-e", "w out", "f"), Write, true},
-	{sedArgv("a\\\nx\nw out", "f"), Write, true},
-	{sedArgv("1i\\\\\nw out", "f"), Write, true},
+	{sedArgv("a\\\nx\nw out", "f"), Unknown, true}, // Qwen: sed command a is not on its list; GNU scan alone: write
+	{sedArgv("1i\\\\\nw out", "f"), Unknown, true}, // Qwen: sed command i is not on its list; GNU scan alone: write
 	{sedArgv("e ls", "-i", "f"), Write, false},
 	{sedArgv("-n", "p", "--in-place", "f"), Write, true},
 	{sedArgv("w out\nr f", "f"), Write, true},
@@ -183,7 +187,7 @@ var sedCases = []sedCase{
 	{sedArgv("-n"), Unknown, false},
 	{sedArgv("-e", "-i", "f"), Unknown, false},
 	{sedArgv("--", "-i", "f"), Unknown, false},
-	{sedArgv("w out", "-e", "p", "f"), Unknown, false},
+	{sedArgv("w out", "-e", "p", "f"), Write, false}, // Qwen: sed w command writes a file; GNU scan alone: unknown
 	{sedArgv("/[abc/p", "f"), Unknown, false},
 	{sedArgv("a", "f"), Unknown, false},
 }
@@ -201,8 +205,8 @@ func TestClassifySed(t *testing.T) {
 }
 
 // TestSedOracle runs GNU sed on every case marked oracle in a scratch
-// directory and checks that it writes a file exactly when the scanner says
-// Write. It confirms the scanner's reading of scripts against the real
+// directory and checks that it writes a file exactly when the GNU-exact
+// scan says Write, and never when classifySed says read-only. It confirms the scanner's reading of scripts against the real
 // parser (for example that "a text; w out" is text, not a w command).
 func TestSedOracle(t *testing.T) {
 	sed, err := exec.LookPath("sed")
@@ -228,8 +232,11 @@ func TestSedOracle(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		cancel()
 		wrote := dirState(t, dir) != before
-		if wrote != (tt.want == Write) {
-			t.Errorf("sed %q: real sed wrote=%v (err %v, %q), scanner says %s", tt.args, wrote, err, out, tt.want)
+		if gnu, _ := classifySedGNU(tt.args); wrote != (gnu == Write) {
+			t.Errorf("sed %q: real sed wrote=%v (err %v, %q), GNU scan says %s", tt.args, wrote, err, out, gnu)
+		}
+		if wrote && tt.want == ReadOnly {
+			t.Errorf("sed %q: real sed wrote, classifySed says read-only", tt.args)
 		}
 	}
 }
@@ -253,25 +260,37 @@ func dirState(t *testing.T, dir string) string {
 }
 
 // TestSedLinear checks hostile scripts finish (the benchmarks measure the
-// time; this only makes sure nothing blows up).
+// time; this only makes sure nothing blows up), through both layers.
 func TestSedLinear(t *testing.T) {
-	big := strings.Repeat("s/a/b/;", 1<<17)
-	if got, _ := classifySed(sedArgv(big)); got != ReadOnly {
-		t.Errorf("long script: %s", got)
+	n := 1 << 17
+	cases := []struct {
+		script    string
+		want, gnu Safety
+	}{
+		{strings.Repeat("s/a/b/;", n), ReadOnly, ReadOnly},
+		// Qwen: { is not on its list.
+		{strings.Repeat("{", 100000) + strings.Repeat("}", 100000), Unknown, ReadOnly},
+		{"s/" + strings.Repeat("[", 100000) + "/x/", Unknown, Unknown},
+		// Qwen: ; is not a command it knows.
+		{strings.Repeat(";", 100000) + "w x", Unknown, Write},
+		{strings.Repeat("p;", n) + "w x", Write, Write},
+		{strings.Repeat("/x/p;", n), ReadOnly, ReadOnly},
+		{"/" + strings.Repeat(`\/`, n), Unknown, Unknown},
+		{strings.Repeat("s/w /x/;", n), Unknown, ReadOnly},
 	}
-	if got, _ := classifySed(sedArgv(strings.Repeat("{", 100000) + strings.Repeat("}", 100000))); got != ReadOnly {
-		t.Errorf("deep blocks: %s", got)
-	}
-	if got, _ := classifySed(sedArgv("s/" + strings.Repeat("[", 100000) + "/x/")); got != Unknown {
-		t.Errorf("unterminated brackets: %s", got)
-	}
-	if got, _ := classifySed(sedArgv(strings.Repeat(";", 100000) + "w x")); got != Write {
-		t.Errorf("write after many separators: %s", got)
+	for i, c := range cases {
+		if got, why := classifySed(sedArgv(c.script)); got != c.want {
+			t.Errorf("case %d: %s (%s), want %s", i, got, why, c.want)
+		}
+		if got, why := classifySedGNU(sedArgv(c.script)); got != c.gnu {
+			t.Errorf("case %d: GNU scan %s (%s), want %s", i, got, why, c.gnu)
+		}
 	}
 }
 
-// FuzzSed checks the sed scanner never panics, is deterministic, and that
-// in-place editing or a leading w command always prevents read-only. The
+// FuzzSed checks the sed scanner never panics, is deterministic, that
+// in-place editing or a leading w command always prevents read-only (and
+// is Write to the GNU scan), and that read-only is proved by both layers. The
 // input is the argument list joined with NUL bytes.
 func FuzzSed(f *testing.F) {
 	for _, tt := range sedCases {
@@ -286,8 +305,20 @@ func FuzzSed(f *testing.F) {
 		if got != ReadOnly && got != Write && got != Unknown {
 			t.Fatalf("invalid class %q", got)
 		}
-		if r, _ := classifySed(append([]string{"-i"}, args...)); r != Write {
+		if r, _ := classifySed(append([]string{"-i"}, args...)); r == ReadOnly {
 			t.Fatalf("-i %q classified %s", args, r)
+		}
+		if r, _ := classifySedGNU(append([]string{"-i"}, args...)); r != Write {
+			t.Fatalf("GNU scan: -i %q classified %s", args, r)
+		}
+		if got == ReadOnly {
+			// Read-only needs both layers' proof.
+			if g, _ := classifySedGNU(args); g != ReadOnly {
+				t.Fatalf("%q read-only, GNU scan says %s", args, g)
+			}
+			if q, _ := qwenSed(args); q != ReadOnly {
+				t.Fatalf("%q read-only, Qwen's rules say %s", args, q)
+			}
 		}
 		if r, _ := classifySed([]string{"-e", "w /tmp/x", "-e", args[0]}); r == ReadOnly {
 			t.Fatalf("w /tmp/x then %q classified read-only", args[0])
