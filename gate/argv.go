@@ -67,6 +67,7 @@ func (sp *optSpec) mark(s Safety, why string, a arity, names ...string) *optSpec
 type optParse struct {
 	operands []string
 	f        finding // the worst option finding; s == "" if all harmless
+	help     bool    // a --help or --version option (not an option's value)
 }
 
 func (p *optParse) note(s Safety, rule, why string) {
@@ -128,10 +129,29 @@ func (sp *optSpec) longOpt(tool string, args []string, i int, p *optParse) int {
 			val = args[i]
 		}
 	}
-	if eff.s != "" {
-		p.note(eff.s, tool+"-"+full, fmt.Sprintf(eff.why, val))
+	if full == "help" || full == "version" {
+		p.help = true
 	}
+	if eff.s == Write && full != name {
+		// Qwen shellAstParser `sort --out=output` → unknown: the peer
+		// does not resolve abbreviations of writing options.
+		eff = optEffect{eff.arity, Unknown, "`" + tool + "` abbreviates a writing option (value %q)"}
+	}
+	noteEffect(p, eff, tool+"-"+full, val)
 	return i
+}
+
+// noteEffect records an option's class. A writing option with an empty
+// value writes nowhere the rules can name (Qwen shellAstParser `sort
+// --output=` → unknown).
+func noteEffect(p *optParse, eff optEffect, rule, val string) {
+	switch {
+	case eff.s == "":
+	case eff.s == Write && eff.arity == reqArg && val == "":
+		p.note(Unknown, rule, fmt.Sprintf("the output option has an empty value (%s)", rule))
+	default:
+		p.note(eff.s, rule, fmt.Sprintf(eff.why, val))
+	}
 }
 
 // lookupLong resolves a long option name, with getopt_long's unique-prefix
@@ -162,7 +182,7 @@ func (sp *optSpec) lookupLong(name string) (string, optEffect, bool) {
 func (sp *optSpec) shortOpts(tool string, args []string, i int, p *optParse) int {
 	v := args[i]
 	for j := 1; j < len(v); j++ {
-		c := v[j]
+		c, inCluster := v[j], j > 1
 		eff, ok := sp.short[c]
 		if !ok {
 			p.note(Unknown, "unknown-option", fmt.Sprintf("`%s` option `-%c` is not one the rules know", tool, c))
@@ -181,9 +201,12 @@ func (sp *optSpec) shortOpts(tool string, args []string, i int, p *optParse) int
 			}
 			j = len(v)
 		}
-		if eff.s != "" {
-			p.note(eff.s, fmt.Sprintf("%s-%c", tool, c), fmt.Sprintf(eff.why, val))
+		if eff.s == Write && inCluster {
+			// Qwen shellAstParser `sort -roout`, `tree -Cofile` → unknown:
+			// the peer does not read a writing option inside a cluster.
+			eff = optEffect{eff.arity, Unknown, "`" + tool + "` has a writing option inside a cluster (value %q)"}
 		}
+		noteEffect(p, eff, fmt.Sprintf("%s-%c", tool, c), val)
 	}
 	return i
 }
@@ -192,6 +215,11 @@ func (sp *optSpec) shortOpts(tool string, args []string, i int, p *optParse) int
 func specRule(sp *optSpec, operands func(a argv, ops []string) finding) commandRule {
 	return func(_ *walker, a argv) finding {
 		p := sp.parse(a)
+		if p.f.s == Write && p.help {
+			// Help wins over the write in the tool, but the rules do not
+			// prove it (Qwen shellAstParser `sort -o output --help` → unknown).
+			return finding{Unknown, a.name + "-help", fmt.Sprintf("`%s --help` prints help instead of writing, which the rules do not prove", a.name)}
+		}
 		if p.f.s == Write || p.f.s == Unknown {
 			return p.f
 		}
@@ -257,7 +285,7 @@ var treeSpec = func() *optSpec {
 		"gitignore": noArg, "ignore-case": noArg, "info": noArg, "fflinks": noArg,
 		"charset": reqArg, "filelimit": reqArg, "timefmt": reqArg, "sort": reqArg,
 		"hintro": reqArg, "houtro": reqArg, "gitfile": reqArg, "infofile": reqArg,
-	}).mark(Write, "tree writes its output to %q", reqArg, "o", "output").
+	}).mark(Write, "tree writes its output to %q", reqArg, "o").
 		mark(Write, "tree -R writes an 00Tree.html file into every directory%s", noArg, "R")
 	sp.abbrev = false
 	return sp
@@ -286,6 +314,11 @@ func teeOperands(a argv, ops []string) finding {
 		if !inertTargets[f] {
 			return finding{Write, "tee-file", fmt.Sprintf("`tee` writes to the file %q", f)}
 		}
+	}
+	if len(ops) == 0 {
+		// Qwen shellAstParser `tee` → unknown: the peer proves tee only
+		// through its file operands.
+		return finding{Unknown, "tee-usage", "`tee` without a file operand is not proven read-only by the peer's rules"}
 	}
 	return finding{ReadOnly, "tee-stdout", "`tee` without a file only copies its input to its output"}
 }
@@ -407,8 +440,10 @@ func ddRule(_ *walker, a argv) finding {
 	if a.dynamic() {
 		return finding{Unknown, "dynamic-argument", "`dd` has an operand computed at run time"}
 	}
+	hasOf := false
 	for _, v := range a.vals {
 		k, val, ok := strings.Cut(v, "=")
+		hasOf = hasOf || (k == "of" && ok)
 		switch {
 		case k == "of" && ok && !inertTargets[val]:
 			return finding{Write, "dd-of", fmt.Sprintf("`dd of=%s` writes a file", val)}
@@ -416,6 +451,11 @@ func ddRule(_ *walker, a argv) finding {
 		case !ok || !ddOperands[k]:
 			return finding{Unknown, "unknown-option", fmt.Sprintf("`dd` operand %q is not one the rules know", v)}
 		}
+	}
+	if !hasOf && len(a.vals) > 0 && !hasHelp(a) {
+		// Qwen shellAstParser `dd if=input` → unknown: only an inert of=
+		// is proven read-only.
+		return finding{Unknown, "dd-no-of", "`dd` without of= is not proven read-only by the peer's rules"}
 	}
 	return readOnlyRule(nil, a)
 }
@@ -441,10 +481,10 @@ func printfRule(_ *walker, a argv) finding {
 }
 
 // killListing are kill/pkill/killall options that list or describe rather
-// than signal.
+// than signal (killall also reads the single-dash `-help`).
 var killListing = map[string]bool{
 	"-l": true, "-L": true, "--list": true, "--table": true, "-h": true,
-	"--help": true, "-V": true, "--version": true,
+	"--help": true, "-V": true, "--version": true, "-help": true,
 }
 
 // killRule: signalling a process is a write, except signal 0 (a probe),
@@ -456,6 +496,9 @@ func killRule(_ *walker, a argv) finding {
 	for i := 0; i < len(a.vals); i++ {
 		v := a.vals[i]
 		if a.dyn[i] {
+			if p := argPrefix(a, i); p == "-" || signalOption(a.name, p) {
+				return finding{Unknown, "kill-dynamic-signal", fmt.Sprintf("the signal given to `%s` is computed at run time", a.name)}
+			}
 			continue
 		}
 		if v == "--" {
@@ -464,7 +507,7 @@ func killRule(_ *walker, a argv) finding {
 		if killListing[v] || strings.HasPrefix(v, "--list") {
 			return finding{Unknown, "kill-list", fmt.Sprintf("`%s %s` lists signals or prints help", a.name, v)}
 		}
-		sig, next, ok := signalValue(v)
+		sig, next, ok := signalValue(a.name, v)
 		if !ok {
 			continue
 		}
@@ -482,15 +525,44 @@ func killRule(_ *walker, a argv) finding {
 	return finding{Write, "process-signal", fmt.Sprintf("`%s` signals a process", a.name)}
 }
 
-// signalValue finds a signal in an option: -s SIG / -n SIG / --signal SIG
-// (next is true: the value is the next word), -sSIG, --signal=SIG, -SIG.
-func signalValue(v string) (sig string, next, ok bool) {
+// argPrefix is the literal text a dynamic argument starts with ("" when
+// unknown, as for argvs built by find -exec).
+func argPrefix(a argv, i int) string {
+	if i < len(a.pre) {
+		return a.pre[i]
+	}
+	return ""
+}
+
+// signalOption reports whether a dynamic word starting with p names the
+// signal: `--signal=$S`, or `-s$S` where -s is the signal option.
+func signalOption(name, p string) bool {
 	switch {
-	case v == "-s" || v == "-n" || v == "--signal":
+	case strings.HasPrefix(p, "--signal"):
+		return true
+	case p == "-s":
+		return name != "pkill"
+	case p == "-n":
+		return name == "kill"
+	}
+	return false
+}
+
+// signalValue finds a signal in an option: -s SIG / --signal SIG (next is
+// true: the value is the next word), -sSIG, --signal=SIG, -SIG. kill also
+// reads -n SIG. For pkill, -s is the session and -n "newest", and for
+// killall -n is a namespace PID, so those are no signal options (Qwen
+// shellAstParser: `pkill -n 0`, `pkill -s 0 process`, `killall -n0 process`
+// → write).
+func signalValue(name, v string) (sig string, next, ok bool) {
+	sOpt := name != "pkill"
+	nOpt := name == "kill"
+	switch {
+	case v == "--signal", v == "-s" && sOpt, v == "-n" && nOpt:
 		return "", true, true
 	case strings.HasPrefix(v, "--signal="):
 		return v[len("--signal="):], false, true
-	case strings.HasPrefix(v, "-s") || strings.HasPrefix(v, "-n"):
+	case strings.HasPrefix(v, "-s") && sOpt, strings.HasPrefix(v, "-n") && nOpt:
 		return v[2:], false, true
 	case len(v) > 1 && v[0] == '-' && v[1] != '-':
 		return v[1:], false, true

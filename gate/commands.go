@@ -21,7 +21,8 @@ type argv struct {
 	name  string
 	vals  []string
 	dyn   []bool
-	inner bool // run by find -exec, not by the shell: no builtins
+	pre   []string // for a dynamic argument, its leading literal text (`--signal=` of `--signal="$S"`)
+	inner bool     // run by find -exec, not by the shell: no builtins
 }
 
 // dynamic reports whether any argument is computed at run time or globbed.
@@ -129,28 +130,61 @@ func (w *walker) dispatch(a argv) finding {
 		return finding{Unknown, kind, fmt.Sprintf("`%s` is %s; it is never unwrapped", a.name, floorKinds[kind])}
 	}
 	if w.vouched[a.name] {
-		return vouchedRule(a)
+		return vouchedRule(w, a)
 	}
 	return finding{Unknown, "unlisted-command", fmt.Sprintf("`%s` is not a command the rules know", a.name)}
 }
 
 // vouchedRule classifies a user-vouched command like cat, as long as every
-// argument is a plain static word that names no known command (so a vouched
-// tool cannot smuggle `rm` through as an argument it runs).
-func vouchedRule(a argv) finding {
+// argument is a plain static word that names no command able to write or
+// run code (so a vouched tool cannot smuggle `rm` through as an argument it
+// runs), it carries none of git's redirecting options, and a git-shaped
+// verb passes git's own rules (a vouched root may be a git frontend).
+func vouchedRule(w *walker, a argv) finding {
 	for i, v := range a.vals {
 		if a.dyn[i] || !(vouchPlainWord(v) || (a.inner && v == "{}")) {
 			return finding{Unknown, "vouched-command-argument", fmt.Sprintf("vouched `%s` has an argument that is not a plain static word", a.name)}
 		}
 		for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '=' || r == ',' || r == ':' }) {
 			base := part[strings.LastIndexByte(part, '/')+1:]
-			if _, known := commandRules[base]; known || floorKind(base) != "" {
+			if vouchArgIsCommand(base) {
 				return finding{Unknown, "vouched-command-argument", fmt.Sprintf("vouched `%s` is given the command name `%s` as an argument", a.name, base)}
 			}
 		}
 	}
+	if f, bad := vouchedGitShape(w, a); bad {
+		return f
+	}
 	return finding{ReadOnly, "vouched-command", fmt.Sprintf("`%s` is vouched read-only by the user's configuration", a.name)}
 }
+
+// vouchArgIsCommand reports whether an argument names a command that a
+// vouched tool could run to write or run code. Read-only commands and
+// shell builtins (which no program can exec) do not count, as in the
+// peer (Qwen vouched-roots `ib list .`, `mytool export data`, `gitw diff`
+// → read-only).
+func vouchArgIsCommand(base string) bool {
+	if base == "" {
+		return false
+	}
+	if readOnlyNames[base] {
+		return false
+	}
+	if _, known := commandRules[base]; known {
+		return true
+	}
+	k := floorKind(base)
+	return k != "" && k != "state-builtin"
+}
+
+// readOnlyNames indexes readOnlyCommands.
+var readOnlyNames = func() map[string]bool {
+	m := make(map[string]bool, len(readOnlyCommands))
+	for _, n := range readOnlyCommands {
+		m[n] = true
+	}
+	return m
+}()
 
 // vouchPlainWord reports whether v holds only letters, digits and _ @ % + = : , . / -.
 func vouchPlainWord(v string) bool {
@@ -201,9 +235,10 @@ var floorNames = map[string][]string{
 		"stdbuf", "unbuffer", "firejail", "bwrap", "systemd-run", "fakeroot",
 		"proot", "setpriv", "capsh", "ssh", "dbus-launch", "entr", "caffeinate",
 		"start-stop-daemon", "daemonize", "at", "batch", "crontab", "sg", "newgrp",
-		"tini", "dumb-init", "catchsegv", "prlimit", "cgexec", "numactl"},
+		"tini", "dumb-init", "catchsegv", "prlimit", "cgexec", "numactl",
+		"run0", "systemd-nspawn", "setarch", "linux32", "linux64", "machinectl"},
 	"build-tool": {"make", "gmake", "cmake", "ninja", "meson", "bazel", "buck",
-		"cargo", "rustc", "go", "gcc", "g++", "cc", "clang", "clang++", "ld",
+		"cargo", "rustc", "go", "gcc", "g++", "c++", "cc", "clang", "clang++", "ld",
 		"npm", "npx", "pnpm", "pnpx", "yarn", "corepack", "pip", "pip3", "pipx",
 		"uv", "uvx", "poetry", "pdm", "hatch", "tox", "nox", "conda", "mamba",
 		"gem", "bundle", "bundler", "rake", "composer", "mvn", "gradle", "gradlew",

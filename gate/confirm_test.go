@@ -163,8 +163,9 @@ func diffSnapshots(a, b map[string]fileState) string {
 // behaviour (abbreviated options, clusters, permuted operands).
 var confirmWriteCases = []string{
 	"rm a.txt", "touch new", "mkdir d", "echo x > out", "echo x >> a.txt", "echo x >| out", "echo x &> out",
-	"ls >& out", "cat 3<> out", "> out", "sort -o out a.txt", "sort -oout a.txt", "sort -ruo out a.txt",
-	"sort --outp=out a.txt", "sort a.txt -o out", "uniq a.txt out", "uniq -c -- a.txt out", "tee out < a.txt",
+	"ls >& out", "cat 3<> out", "> out", "sort -o out a.txt", "sort -oout a.txt",
+	// sort -ruo / --outp= are unknown now (Qwen `sort -roout`, `sort --out=output`).
+	"sort a.txt -o out", "uniq a.txt out", "uniq -c -- a.txt out", "tee out < a.txt",
 	"echo x | tee -a a.txt", "dd if=a.txt of=out status=none", "xxd a.txt out", "find . -name f -delete",
 	"find . -name f -fprint out", "find . -name f -exec rm {} \\;", "git branch topic", "git tag v1",
 	"git config user.name x", "git diff --output=out HEAD", "git log --output=out -1",

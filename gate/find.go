@@ -25,6 +25,9 @@ var findOneValue = toSet("-name", "-iname", "-path", "-ipath", "-wholename",
 	"-links", "-inum", "-samefile", "-maxdepth", "-mindepth", "-fstype",
 	"-context", "-printf", "-regextype", "-files0-from")
 
+// findHelp are help words find reads in primary position.
+var findHelp = toSet("--help", "-help", "--version", "-version")
+
 // findStartOptions come before the starting points.
 var findStartOptions = toSet("-P", "-H", "-L")
 
@@ -53,10 +56,17 @@ func findRule(w *walker, a argv) finding {
 			worst = f
 		}
 	}
-	for i < len(args) && worst.s != Write {
+	help := false
+	for i < len(args) {
 		var f finding
+		help = help || findHelp[args[i]]
 		i, f = findPrimary(w, args, i)
 		merge(f)
+	}
+	if help {
+		// Qwen shellAstParser `find . -fprint --help --help` → unknown: a
+		// help word in primary position wins over a write.
+		return finding{Unknown, "find-help", "`find --help` prints help instead of running, which the rules do not prove"}
 	}
 	return worst
 }
@@ -98,6 +108,10 @@ func findPrimary(w *walker, args []string, i int) (int, finding) {
 		if i+1 >= len(args) {
 			return len(args), finding{Unknown, "missing-value", fmt.Sprintf("`find %s` has no value", v)}
 		}
+		if looksLikePrimary(args[i+1]) {
+			// Qwen shellAstParser `find . -name -delete` → unknown.
+			return i + 2, finding{Unknown, "find-dash-value", fmt.Sprintf("`find %s %s` has a value that looks like a primary", v, args[i+1])}
+		}
 		return i + 2, finding{ReadOnly, "find", ""}
 	case v == "-delete":
 		return i + 1, finding{Write, "find-delete", "`find -delete` deletes files"}
@@ -109,6 +123,16 @@ func findPrimary(w *walker, args []string, i int) (int, finding) {
 		return findExec(w, args, i)
 	}
 	return len(args), finding{Unknown, "unknown-option", fmt.Sprintf("`find` primary %q is not one the rules know", v)}
+}
+
+// looksLikePrimary reports a word that starts like a find primary or a
+// long option (-delete, --help); -7 and -1k stay numeric values.
+func looksLikePrimary(v string) bool {
+	if len(v) < 2 || v[0] != '-' {
+		return false
+	}
+	c := v[1]
+	return c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 }
 
 // isNewerXY matches -newerXY (e.g. -newermt), which takes one value.
@@ -136,6 +160,12 @@ func findExec(w *walker, args []string, i int) (int, finding) {
 		return end + 1, finding{Unknown, "find-exec", "`find -exec git` runs git in directories whose configuration is not checked"}
 	}
 	f := w.dispatch(inner)
+	if f.s == ReadOnly {
+		// The peer classifies a find-run command only as a writer or a
+		// process signal; anything else is unknown (Qwen shellAstParser
+		// `find . -exec echo {} \;`, `find . -execdir ls {} \;`).
+		f = finding{Unknown, "find-exec-other", fmt.Sprintf("`%s` is not a writer; the peer's rules leave it unknown", inner.name)}
+	}
 	f.why = fmt.Sprintf("`find %s` runs `%s`: %s", args[i], inner.name, f.why)
 	f.rule = "find-exec/" + f.rule
 	return end + 1, f

@@ -8,9 +8,12 @@ func TestFindRules(t *testing.T) {
 		{"find . -newerXY x", un}, {"find . \\( -name a -o -name b \\) -print0", ro}, {"find . ! -name a", ro},
 		{"find . -printf '%p\\n'", ro}, {"find . -size +1M -mtime -2", ro}, {"find . -path ./x -prune -o -print", ro},
 		{"find a b c -name x", ro}, {"find -O3 . -name x", ro}, {"find -D tree . -name x", ro},
-		{"find . -name -delete", ro}, {"find . -name x -delete", wr}, {"find . -fprint0 out", wr},
+		{"find . -name -delete", un}, {"find . -mtime -2 -size -10k", ro}, // Qwen `find . -name -delete` → unknown {"find . -name x -delete", wr}, {"find . -fprint0 out", wr},
 		{"find . -fprintf out '%p'", wr}, {"find . -fls out", wr},
-		{"find . -exec wc -l {} +", ro}, {"find . -exec grep -q x {} \\; -print", ro}, {"find . -okdir rm {} \\;", wr},
+		// Qwen `find . -exec echo {} \;` → unknown: only writers and kill
+		// are classified inside -exec.
+		{"find . -exec wc -l {} +", un}, {"find . -exec grep -q x {} \\; -print", un},
+		{"find . -fprint --help --help", un}, {"find . -fprint --help", wr}, {"find . -okdir rm {} \\;", wr},
 		{"find . -exec sort -o out {} \\;", wr}, {"find . -exec kill {} \\;", wr}, {"find . -exec kill -0 {} \\;", un},
 		{"find . -exec sed -i s/a/b/ {} +", wr}, {"find . -exec rm --help \\;", un}, {"find . -exec \\;", un},
 		{"find . -exec python3 {} \\;", un}, {"find . -exec cat {} \\; -exec rm {} \\;", wr},
@@ -18,6 +21,6 @@ func TestFindRules(t *testing.T) {
 		{"find . -version", un}, {"find * -name x", un}, {"find . -name $N", un},
 	})
 	runCases(t, ClassifyOptions{ReadOnlyCommands: []string{"mytool"}}, []classCase{
-		{"find . -exec mytool {} \\;", ro}, {"find . -exec mytool rm \\;", un},
+		{"find . -exec mytool {} \\;", un}, {"find . -exec mytool rm \\;", un},
 	})
 }

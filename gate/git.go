@@ -180,6 +180,14 @@ func gitHasHelp(sub string, rest []string) bool {
 			return true
 		case sub == "commit" && gitCommitValues[v]:
 			i++
+		case v == "--output" && sub != "branch":
+			// diff-family --output takes the next word, even `--help`
+			// (Qwen shellAstParser `git log --output --help` → write).
+			i++
+		case sub == "branch" && (v == "--sort" || v == "--format"):
+			// The value is the next word, even `--help` (Qwen
+			// shellAstParser `git branch --format --help -d topic` → write).
+			i++
 		}
 	}
 	return false
@@ -203,9 +211,14 @@ func gitWriteSub(sub string, rest []string) finding {
 // gitReadSub checks a read-only subcommand's options for helpers, output
 // files and signature placeholders.
 func gitReadSub(sub string, rest []string) finding {
-	for _, v := range rest {
+	for i, v := range rest {
 		if v == "--" {
 			break
+		}
+		if v == "--output" && sub != "blame" && i+1 < len(rest) {
+			// Qwen shellAstParser `git log --output --help` → write: the
+			// value is the next word.
+			return finding{Write, "git-output", fmt.Sprintf("`git %s --output` writes %q", sub, rest[i+1])}
 		}
 		if f, bad := gitOption(sub, v); bad {
 			return f
@@ -296,19 +309,22 @@ var gitBranchHarmless = toSet("-v", "-vv", "--verbose", "-q", "--quiet", "--colo
 	"--no-abbrev")
 
 func gitBranch(rest []string) finding {
-	list, positional, unknown := false, false, false
+	list, positional, unknown, sepValue := false, false, false, false
 	for i := 0; i < len(rest); i++ {
 		v := rest[i]
 		name, _, _ := strings.Cut(v, "=")
 		switch {
 		case v == "--":
-			if i == len(rest)-1 {
-				return finding{Unknown, "git-branch", "`git branch --` has no branch"}
+			if i == len(rest)-1 || strings.HasPrefix(rest[i+1], "-") {
+				// git rejects a branch name starting with '-' (Qwen
+				// shellAstParser `git branch -- --list` → unknown).
+				return finding{Unknown, "git-branch", "`git branch --` has no valid branch name"}
 			}
 			positional = true
 			i = len(rest)
 		case v == "--sort" || v == "--format":
 			i++
+			sepValue = true
 		case strings.HasPrefix(v, "--sort=") || strings.HasPrefix(v, "--format=") || strings.HasPrefix(v, "--abbrev=") || strings.HasPrefix(v, "--color=") || strings.HasPrefix(v, "--column="):
 		case gitBranchWrite[name] || (len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "cCdDmMu")):
 			return finding{Write, "git-branch-write", fmt.Sprintf("`git branch %s` changes branches", v)}
@@ -322,6 +338,12 @@ func gitBranch(rest []string) finding {
 		}
 	}
 	switch {
+	case sepValue:
+		// The peer reads a separate --sort/--format value as unknown
+		// unless a write option decides (Qwen shellAstParser `git branch
+		// --sort refname` → unknown, `--sort --version --delete topic` →
+		// write).
+		return finding{Unknown, "git-branch", "`git branch --sort`/`--format` with a separate value is not proven a listing"}
 	case list:
 		return finding{ReadOnly, "git-branch-list", "`git branch` with a listing option only lists branches"}
 	case positional:
@@ -353,7 +375,7 @@ func gitRemote(rest []string) finding {
 		return finding{Write, "git-remote-write", "`git remote prune` deletes remote-tracking branches"}
 	case action == "get-url" || (action == "show" && (gitHasArg(args, "-n") || gitHasArg(args, "--no-query"))):
 		for _, v := range args {
-			if gitRemoteWrite[v] {
+			if gitRemoteWrite[v] || v == "prune" {
 				return finding{Unknown, "git-remote", "`git remote` mixes a listing action with a write action's name"}
 			}
 		}

@@ -20,7 +20,7 @@ func TestGitRules(t *testing.T) {
 		// read-only subcommands, both directions
 		{"git blame f", ro}, {"git blame --contents x f", ro},
 		{"git cat-file -p HEAD", ro}, {"git cat-file --textconv HEAD:f", un},
-		{"git diff --stat", ro}, {"git diff --no-ext-diff", ro}, {"git diff --ext-diff", un}, {"git diff --output x", un},
+		{"git diff --stat", ro}, {"git diff --no-ext-diff", ro}, {"git diff --ext-diff", un}, {"git diff --output x", wr}, /* Qwen `git log --output --help` → write */
 		{"git grep -n foo", ro}, {"git grep -h foo", ro}, {"git grep -O foo", un}, {"git grep --open-files foo", un},
 		{"git log -p -3", ro}, {"git log --oneline --graph", ro}, {"git log --show-sig", un}, {"git log --format=%H", ro},
 		{"git log --pretty=format:%G?", un}, {"git log -- --output=x", ro},

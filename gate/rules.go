@@ -359,7 +359,9 @@ func (rv ruleVerdict) ref() *RuleRef {
 // stricter reading can only deny or ask more. Allow rules see only the
 // raw segments and the parsed commands, and all of them must match.
 func evalRules(rs *ruleSet, text string, shell shellcfg.ShellType, seg Segmentation, fa astFacts) ruleVerdict {
-	strict := strictCandidates(seg.Segments, fa)
+	// The whole text is a candidate too: a deny rule may name a whole
+	// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
+	strict := append(strictCandidates(seg.Segments, fa), normalizeBlanks(text))
 	if r, ok := firstMatch(rs.deny, strict); ok {
 		return ruleVerdict{decision: string(Deny), rule: r}
 	}

@@ -355,6 +355,10 @@ func (p *splitter) dollar(i int, inDQ bool) int {
 		if !inDQ {
 			return p.ansiC(j + 1)
 		}
+	case '$':
+		// $$ is the shell's PID: a quote right after it opens a plain
+		// '…', not $'…' (Qwen splitCompoundCommand `echo $$'a\' ; touch`).
+		return j + 1
 	}
 	return i + 1
 }
@@ -419,8 +423,13 @@ func (p *splitter) arith(i int) int {
 	return len(p.s)
 }
 
+// arithBody re-splits an arithmetic body only on ';' and newlines: '&' and
+// '|' are arithmetic operators there, and bash decides arithmetic versus
+// subshell when it parses "((", so they never end a command (Qwen
+// splitCompoundCommand `(( a & b ))`, `VAR=$(( FLAGS & MASK ))` → one
+// segment).
 func (p *splitter) arithBody(body string) {
-	if !strings.ContainsAny(body, ";|&\n\r") {
+	if !strings.ContainsAny(body, ";\n\r") {
 		return
 	}
 	p.sub(body)
@@ -747,6 +756,9 @@ func (fa *astFacts) stmt(b *blWalker, s *syntax.Stmt) {
 			c.assigns = b.src[cmd.Assigns[0].Pos().Offset():cmd.Assigns[len(cmd.Assigns)-1].End().Offset()]
 		}
 		c.canon = canonSpellings(c.argv, 0)
+		if lenient, ok := localeLenient(c.argv); ok {
+			c.canon = append(c.canon, canonSpellings(lenient, 0)...)
+		}
 		if fa.dynamic == "" && len(c.argv) > 0 && dynamicName(c.argv) {
 			fa.dynamic = b.source(cmd)
 		}
@@ -765,7 +777,11 @@ func (fa *astFacts) stmt(b *blWalker, s *syntax.Stmt) {
 // same for every command it launches and every -c / eval payload.
 func canonSpellings(argv []blArg, depth int) []string {
 	var out []string
-	for i := 0; i < 16 && len(argv) > 0 && allStaticArgs(argv); i++ {
+	for i := 0; i < 16 && len(argv) > 0; i++ {
+		out = append(out, findExecCanon(argv, depth)...)
+		if !allStaticArgs(argv) {
+			break
+		}
 		vals := make([]string, len(argv))
 		for j, a := range argv {
 			vals[j] = a.val
@@ -789,6 +805,96 @@ func canonSpellings(argv []blArg, depth int) []string {
 		argv = next
 	}
 	return out
+}
+
+// findExecVerbs are find's actions that run a command.
+var findExecVerbs = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
+
+// findExecCanon spells the commands find runs with -exec/-execdir/-ok/
+// -okdir CMD … ; (or +), so `Bash(rm *)` denies `find . -exec rm -rf {} +`.
+// Each is spelt with its dynamic words in their source text too, so a
+// deny rule still sees `rm -rf "$d"`.
+func findExecCanon(argv []blArg, depth int) []string {
+	if len(argv) == 0 || !argv[0].static || blName(argv[0]) != "find" || depth >= maxPayloadDepth {
+		return nil
+	}
+	var out []string
+	for k := 1; k < len(argv); k++ {
+		if !argv[k].static || !findExecVerbs[argv[k].val] {
+			continue
+		}
+		j := k + 1
+		for j < len(argv) && !(argv[j].static && (argv[j].val == ";" || argv[j].val == "+")) {
+			j++
+		}
+		if inner := argv[k+1 : j]; len(inner) > 0 {
+			out = append(out, mixedSpelling(inner))
+			out = append(out, canonSpellings(inner, depth+1)...)
+		}
+		k = j
+	}
+	return out
+}
+
+// mixedSpelling joins argv with static words unquoted and dynamic words in
+// their source text.
+func mixedSpelling(argv []blArg) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		parts[i] = a.raw
+		if a.static {
+			parts[i] = a.val
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// localeLenient re-reads argv with every $"…" word taken as "…": bash
+// translates it through the locale catalogue, which in practice returns
+// the text itself. Only deny, ask and the blacklist use it (stricter);
+// allow rules and the classifier keep $"…" dynamic. ok is false when no
+// word changes.
+func localeLenient(argv []blArg) ([]blArg, bool) {
+	var out []blArg
+	for i, a := range argv {
+		if a.static || a.word == nil {
+			continue
+		}
+		w := stripLocale(a.word)
+		if w == a.word {
+			continue
+		}
+		v, ok := staticWord(w)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = append([]blArg(nil), argv...)
+		}
+		out[i] = blArg{val: v, static: true, raw: a.raw, word: a.word}
+	}
+	return out, out != nil
+}
+
+// stripLocale returns w with each top-level $"…" as "…", or w itself.
+func stripLocale(w *syntax.Word) *syntax.Word {
+	var parts []syntax.WordPart
+	for i, p := range w.Parts {
+		dq, ok := p.(*syntax.DblQuoted)
+		if !ok || !dq.Dollar {
+			continue
+		}
+		if parts == nil {
+			parts = append([]syntax.WordPart(nil), w.Parts...)
+		}
+		cp := *dq
+		cp.Dollar = false
+		parts[i] = &cp
+	}
+	if parts == nil {
+		return w
+	}
+	return &syntax.Word{Parts: parts}
 }
 
 func allStaticArgs(argv []blArg) bool {

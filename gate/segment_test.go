@@ -57,7 +57,12 @@ func TestSplitPOSIX(t *testing.T) {
 		{"echo ok # it's\nrm x", []string{"echo ok # it's", "rm x"}, false},
 		{"echo ok # \"it's\" ; rm x", []string{"echo ok # \"it's\"", "rm x"}, false},
 		{"(( x = 1 << 2 ))\necho a; rm x", []string{"(( x = 1 << 2 ))", "echo a", "rm x"}, false},
-		{"echo $((a & b))", []string{"echo $((a & b))", "a", "b"}, false},
+		// '&' is arithmetic inside $(( )) (Qwen splitCompoundCommand
+		// `(( a & b ))` → one segment); ';' still re-splits.
+		{"echo $((a & b))", []string{"echo $((a & b))"}, false},
+		{"echo $(( a & b )) & rm -rf /tmp/x", []string{"echo $(( a & b ))", "rm -rf /tmp/x"}, false},
+		{"echo $((a ; b))", []string{"echo $((a ; b))", "a", "b"}, false},
+		{"echo $$'a\\' ; touch /tmp/x", []string{"echo $$'a\\'", "touch /tmp/x"}, false},
 		{"  ", nil, false},
 	}
 	for _, tt := range tests {

@@ -33,6 +33,7 @@ type walker struct {
 	depth      int
 	tooDeep    bool
 	backquotes int  // how many backquoted substitutions enclose the walk
+	inParam    int  // how many ${…} operand words enclose the walk
 	sawCd      bool // a cd/pushd/popd ran earlier in the text
 }
 
@@ -296,11 +297,13 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 		return
 	}
 	w.commands = append(w.commands, name)
-	a := argv{name: name, vals: make([]string, 0, len(c.Args)-1), dyn: make([]bool, 0, len(c.Args)-1)}
+	a := argv{name: name, vals: make([]string, 0, len(c.Args)-1), dyn: make([]bool, 0, len(c.Args)-1), pre: make([]string, 0, len(c.Args)-1)}
 	for _, wd := range c.Args[1:] {
 		val, ok := staticWord(wd)
+		dyn := !ok || hasGlob(wd)
 		a.vals = append(a.vals, val)
-		a.dyn = append(a.dyn, !ok || hasGlob(wd))
+		a.dyn = append(a.dyn, dyn)
+		a.pre = append(a.pre, literalPrefix(wd, dyn))
 	}
 	v := w.dispatch(a)
 	w.add(c, v.s, v.rule, v.why)

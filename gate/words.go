@@ -71,6 +71,19 @@ func staticWord(w *syntax.Word) (string, bool) {
 	return fields[0], true
 }
 
+// literalPrefix is the plain literal text a dynamic word starts with, so a
+// rule can still see the option name of `--signal="$SIG"`; "" for a static
+// word or one whose first part needs expansion.
+func literalPrefix(w *syntax.Word, dyn bool) string {
+	if !dyn || w == nil || len(w.Parts) == 0 {
+		return ""
+	}
+	if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\~{}$'\"`*?[") {
+		return l.Value
+	}
+	return ""
+}
+
 // plainStatic is staticWord's fast path for the common single-part word
 // whose value needs no expansion at all: a literal with no backslash,
 // tilde, brace or dollar, or a plain single-quoted string.
@@ -125,6 +138,12 @@ func (w *walker) part(p syntax.WordPart) {
 		if strings.Contains(p.Value, "`") {
 			w.add(p, Unknown, "backquote-literal", "a backquote survives parsing as a literal; bash may read it as a command substitution (parser differential)")
 		}
+		// The parser keeps `<(…)` in a ${x%%<(…)} operand as a literal;
+		// the peer refuses it (Qwen shellAstParser `echo ${HOME%%<(rm -rf
+		// build)}`) and bash versions differ on expanding it.
+		if w.inParam > 0 && (strings.Contains(p.Value, "<(") || strings.Contains(p.Value, ">(")) {
+			w.add(p, Unknown, "param-process-substitution", "a `<(…)`/`>(…)` inside a ${…} operand may run a command")
+		}
 	case *syntax.SglQuoted:
 	case *syntax.DblQuoted:
 		if p.Dollar {
@@ -176,6 +195,8 @@ func (w *walker) param(p *syntax.ParamExp) {
 		w.arithOpt(p.Slice.Offset)
 		w.arithOpt(p.Slice.Length)
 	}
+	w.inParam++
+	defer func() { w.inParam-- }()
 	if p.Repl != nil {
 		w.word(p.Repl.Orig)
 		w.word(p.Repl.With)
