@@ -25,6 +25,10 @@ func TestPeerAlignedClasses(t *testing.T) {
 		{"sort -o output --help", un}, {"sort -o --help input", wr},
 		{"sort --output=", un}, {"sort --output=x", wr},
 		{"find . -- -delete", un},
+		// sort and tree parse help themselves; the peer leaves it unknown
+		// (Qwen shellReadOnlyChecker `sort --help`, `tree --help`).
+		{"sort --help", un}, {"tree --version", un}, {"sort -u a", ro}, {"tree -L 2", ro},
+		{"uniq --help", ro},
 	})
 	vouch := ClassifyOptions{ReadOnlyCommands: []string{"gitw", "ib", "mytool"}}
 	runCases(t, vouch, []classCase{

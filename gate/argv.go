@@ -33,6 +33,10 @@ type optSpec struct {
 	long    map[string]optEffect
 	abbrev  bool // unique prefixes of long options are accepted
 	permute bool // options may follow operands
+	// helpUnknown makes --help/--version unknown even without a writing
+	// option, as the peer's own sort and tree parsers do (Qwen
+	// shellReadOnlyChecker `sort --help`, `tree --help` → not read-only).
+	helpUnknown bool
 }
 
 // newSpec builds a spec: flags lists short options without a value, values
@@ -215,7 +219,7 @@ func (sp *optSpec) shortOpts(tool string, args []string, i int, p *optParse) int
 func specRule(sp *optSpec, operands func(a argv, ops []string) finding) commandRule {
 	return func(_ *walker, a argv) finding {
 		p := sp.parse(a)
-		if p.f.s == Write && p.help {
+		if p.help && (p.f.s == Write || sp.helpUnknown) {
 			// Help wins over the write in the tool, but the rules do not
 			// prove it (Qwen shellAstParser `sort -o output --help` → unknown).
 			return finding{Unknown, a.name + "-help", fmt.Sprintf("`%s --help` prints help instead of writing, which the rules do not prove", a.name)}
@@ -276,6 +280,8 @@ var sortSpec = newSpec("bcCdfghiMmnRrsuVz", "ktST", map[string]arity{
 	"files0-from": reqArg, "parallel": reqArg, "sort": reqArg, "batch-size": reqArg,
 }).mark(Write, "sort writes its output to %q", reqArg, "o", "output").
 	mark(Unknown, "sort --compress-program runs %q on its temporary files", reqArg, "compress-program")
+
+func init() { sortSpec.helpUnknown, treeSpec.helpUnknown = true, true }
 
 var treeSpec = func() *optSpec {
 	sp := newSpec("adlfxqNQpugshDFvtcUrCnASJXi", "LPIHT", map[string]arity{
