@@ -70,3 +70,20 @@ func TestDenyCanonicalHidden(t *testing.T) {
 		}
 	}
 }
+
+// The blacklist reads $"…" as "…" too (stricter); a plain word stays as it was.
+func TestBlacklistLocaleQuote(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want Action
+	}{
+		{"$\"rm\" -rf /", Deny},
+		{"rm -rf $\"/\"", Deny},
+		{"$\"rm\" -rf build", Ask},
+		{"echo $\"rm -rf /\"", Allow},
+	} {
+		if d := Decide(Input{Text: tt.text, Mode: ModeYolo}); d.Action != tt.want {
+			t.Errorf("%q: %s, want %s: %s", tt.text, d.Action, tt.want, d.Reason)
+		}
+	}
+}

@@ -165,7 +165,15 @@ func (b *blWalker) node(n syntax.Node) *BlacklistEntry {
 	case *syntax.Stmt:
 		return b.redirects(n.Redirs)
 	case *syntax.CallExpr:
-		return b.argv(b.args(n.Args))
+		args := b.args(n.Args)
+		if e := b.argv(args); e != nil {
+			return e
+		}
+		if lenient, ok := localeLenient(args); ok {
+			// $"rm" is rm to the blacklist (stricter), as to deny rules.
+			return b.argv(lenient)
+		}
+		return nil
 	case *syntax.BinaryCmd:
 		return b.pipe(n)
 	case *syntax.FuncDecl:
