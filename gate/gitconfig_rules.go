@@ -27,6 +27,7 @@ const (
 	grWorktreeConfig          // extensions.worktreeConfig
 	grInclude                 // include.path
 	grIncludeIf               // includeIf.<condition>.path
+	grPrettyFormat            // format.pretty, pretty.<name>: a %G placeholder shows signatures
 )
 
 // gitRuleFor returns the rule of a parsed key; grNone keys are dropped at
@@ -34,7 +35,9 @@ const (
 func gitRuleFor(e *gitConfigEntry) gitRule {
 	section, _, _ := strings.Cut(e.key, ".")
 	name, sub := e.name(), e.subsection()
-	if sub == "" {
+	// "diff..command" has an empty subsection, which git still reads as
+	// one (Qwen git-config "empty subsection name").
+	if sub == "" && strings.Count(e.key, ".") < 2 {
 		return gitPlainRule(section, name)
 	}
 	return gitSubsectionRule(section, sub, name)
@@ -67,6 +70,8 @@ func gitPlainRule(section, name string) gitRule {
 		return grWorktreeConfig
 	case "include.path":
 		return grInclude
+	case "format.pretty":
+		return grPrettyFormat
 	case "protocol.allow":
 		return grProtocol
 	}
@@ -75,6 +80,8 @@ func gitPlainRule(section, name string) gitRule {
 		return grCmdPager
 	case "alias":
 		return grAlias
+	case "pretty":
+		return grPrettyFormat
 	}
 	return grNone
 }
@@ -184,6 +191,11 @@ func (c *gitRiskContext) evaluate(entries []gitConfigEntry) string {
 	eff := effectiveGitEntries(entries)
 	for _, e := range eff {
 		if e.rule == grShowSignature && gitBool(e) && (c.sub == "log" || c.sub == "show" || c.sub == "whatchanged") {
+			c.showSig = true
+		}
+		// A configured pretty format with %G makes log run gpg (Qwen
+		// git-config "gpg.program + %G pretty format").
+		if e.rule == grPrettyFormat && strings.Contains(e.value, "%G") {
 			c.showSig = true
 		}
 	}
