@@ -81,6 +81,10 @@ type peerCase struct {
 	// peer (more precise and still safe); the case is skipped with the
 	// reason logged.
 	Deviation string `json:"deviation,omitempty"`
+	// Ours pins what we answer instead on a deviation (a safety class or,
+	// for rule cases, an action), so the skip cannot hide a later change:
+	// a deviation whose answer moves fails until it is re-examined.
+	Ours string `json:"ours,omitempty"`
 }
 
 // peerTally counts outcomes for one suite.
@@ -156,6 +160,14 @@ func (c peerCase) validate() error {
 	default:
 		return fmt.Errorf("want_rule_decision: %q is not allow, ask, deny or none", c.WantRuleDecision)
 	}
+	if c.Ours != "" && c.Deviation == "" {
+		return fmt.Errorf("ours: set without a deviation")
+	}
+	switch c.Ours {
+	case "", "read-only", "write", "unknown", "not-read-only", "allow", "ask", "deny", "not-allow":
+	default:
+		return fmt.Errorf("ours: %q is not a safety class or an action", c.Ours)
+	}
 	if c.Want == "" && !c.needsDecide() {
 		return fmt.Errorf("case %q has no expectation", c.Command)
 	}
@@ -193,6 +205,11 @@ func TestPeerSuites(t *testing.T) {
 		name := fmt.Sprintf("%s/%03d", c.Suite, counts[c.Suite])
 		t.Run(name, func(t *testing.T) {
 			if c.Deviation != "" {
+				if p := checkDeviation(t, c); p != "" {
+					tl.hardFail++
+					t.Errorf("%q: documented deviation no longer holds: %s (deviation: %s)", clipPeer(c.Command), p, c.Deviation)
+					return
+				}
 				tl.deviations++
 				t.Skipf("deviation from %s on %q: %s", c.Suite, clipPeer(c.Command), c.Deviation)
 			}
@@ -234,6 +251,26 @@ func logPeerTally(t *testing.T, tally map[string]*peerTally) {
 	}
 	t.Logf("%-34s cases %4d  hard %4d pass %3d fail  soft %3d pass %3d fail  deviations %d",
 		"TOTAL", total.cases, total.hardPass, total.hardFail, total.softPass, total.softFail, total.deviations)
+}
+
+// checkDeviation re-runs a deviation case against the answer we documented
+// for it (Ours) and says how it differs, or "" when it still holds.
+func checkDeviation(t *testing.T, c peerCase) string {
+	if c.Ours == "" {
+		return ""
+	}
+	pinned := c
+	pinned.Want, pinned.WantAction, pinned.WantRuleDecision = "", "", ""
+	pinned.WantSegments, pinned.WantHasSegment, pinned.WantSuggestions = nil, "", nil
+	switch {
+	case c.Want != "":
+		pinned.Want = c.Ours
+	case c.WantAction != "":
+		pinned.WantAction = c.Ours
+	default:
+		return ""
+	}
+	return strings.Join(runPeerCase(t, pinned), "; ")
 }
 
 // runPeerCase returns one line per expectation the gate did not meet.
