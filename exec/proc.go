@@ -179,13 +179,33 @@ func (r *Runner) wait(ctx context.Context, p *plan, rn *run) {
 // stop is the timeout path: SIGTERM to the group, then after the grace
 // period (or as soon as the leader exits) SIGKILL to every process of the
 // tree, including those that left the group.
+//
+// When the leader is a sandbox's PID 1 without a SIGTERM handler, the
+// signal cannot end it: the grace period then lasts only until its
+// descendants are gone.
 func (rn *run) stop(done <-chan struct{}, grace time.Duration) {
+	lost := rn.tree.termIsLost()
 	rn.tree.terminate()
 	t := time.NewTimer(grace)
 	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
+	var poll <-chan time.Time
+	if lost {
+		tk := time.NewTicker(20 * time.Millisecond)
+		defer tk.Stop()
+		poll = tk.C
+	}
+wait:
+	for {
+		select {
+		case <-done:
+			break wait
+		case <-t.C:
+			break wait
+		case <-poll:
+			if !rn.tree.othersAlive() {
+				break wait
+			}
+		}
 	}
 	rn.tree.kill()
 }

@@ -89,6 +89,12 @@ func (t *tree) started(pid int) {
 // terminate: Windows has no soft signal for a console tree; end it.
 func (t *tree) terminate() { t.kill() }
 
+// termIsLost is false: Windows has no PID namespace.
+func (t *tree) termIsLost() bool { return false }
+
+// othersAlive is true: terminate already ended the whole Job Object.
+func (t *tree) othersAlive() bool { return true }
+
 // kill terminates every process in the job.
 func (t *tree) kill() {
 	t.mu.Lock()

@@ -66,3 +66,28 @@ func TestSandboxedRunsLeakNothing(t *testing.T) {
 		t.Errorf("children left: %v", z)
 	}
 }
+
+// A sandboxed command is PID 1 of its namespace: SIGTERM without a handler
+// is dropped by the kernel, so the timeout must not wait out the whole
+// grace period for it, while a PID 1 that does handle SIGTERM gets it.
+func TestSandboxedTimeoutOfPID1(t *testing.T) {
+	r := sandboxedRunner(t)
+	r.Grace = 30e9 // far longer than the test would wait
+	m := uniqueSleep()
+	obs := runReq(t, r, Request{Argv: []string{"sleep", m}, Timeout: "300ms"})
+	if obs.Status != StatusTimedOut {
+		t.Fatalf("%+v", obs)
+	}
+	if obs.DurationMS > 10_000 {
+		t.Fatalf("a PID 1 without a SIGTERM handler held the run for the grace period: %d ms", obs.DurationMS)
+	}
+	if left := leftovers(m); len(left) > 0 {
+		t.Fatalf("left behind: %v", left)
+	}
+
+	r.Grace = 5e9
+	obs = runReq(t, r, Request{Command: "trap 'echo got-term; exit 3' TERM; while :; do sleep 0.05; done", Shell: "bash", Timeout: "300ms"})
+	if obs.Status != StatusTimedOut || !strings.Contains(obs.Stdout, "got-term") {
+		t.Fatalf("a PID 1 with a SIGTERM handler did not get the signal: %+v", obs)
+	}
+}

@@ -56,6 +56,42 @@ func (t *tree) terminate() {
 	t.signalGroup(syscall.SIGCONT)
 }
 
+// termIsLost reports whether SIGTERM cannot reach the leader: it is PID 1
+// of its own PID namespace (the sandbox) and has no SIGTERM handler, so the
+// kernel drops the signal. The grace period then only serves its
+// descendants, and waiting it out would just let a shell go on to its next
+// command.
+func (t *tree) termIsLost() bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(t.pid) + "/status")
+	if err != nil {
+		return false
+	}
+	var nspid []string
+	var caught uint64
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "NSpid:"); ok {
+			nspid = strings.Fields(v)
+		} else if v, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+			if caught, err = strconv.ParseUint(strings.TrimSpace(v), 16, 64); err != nil {
+				return false
+			}
+		}
+	}
+	inOwnNS := len(nspid) > 1 && nspid[len(nspid)-1] == "1"
+	return inOwnNS && caught&(1<<(syscall.SIGTERM-1)) == 0
+}
+
+// othersAlive reports whether a process of the tree other than the leader
+// is still running (zombies do not count).
+func (t *tree) othersAlive() bool {
+	for _, pid := range t.collect() {
+		if pid != t.pid && alive(pid) {
+			return true
+		}
+	}
+	return false
+}
+
 // kill ends every process of the tree. Found processes are stopped first
 // and the walk repeats until it finds nothing new, so nothing can fork away
 // while we look; then all get SIGKILL, and the orphans reparented to us are

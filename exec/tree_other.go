@@ -28,6 +28,12 @@ func (t *tree) started(pid int) { t.pid = pid }
 // terminate sends SIGTERM to the group.
 func (t *tree) terminate() { t.signal(syscall.SIGTERM) }
 
+// termIsLost is false: outside Linux there is no sandbox PID namespace.
+func (t *tree) termIsLost() bool { return false }
+
+// othersAlive is not knowable without /proc; the grace period runs out.
+func (t *tree) othersAlive() bool { return true }
+
 // kill sends SIGKILL to the group.
 func (t *tree) kill() { t.signal(syscall.SIGKILL) }
 
