@@ -202,28 +202,7 @@ func FuzzAwk(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		args := strings.Split(in, "\x00")
-		got, why := classifyAwk(args)
-		if again, why2 := classifyAwk(args); again != got || why2 != why {
-			t.Fatalf("not deterministic: %s (%s) then %s (%s)", got, why, again, why2)
-		}
-		if got != ReadOnly && got != Write && got != Unknown {
-			t.Fatalf("invalid class %q", got)
-		}
-		if r, _ := classifyAwk(append([]string{"-o"}, args...)); r == ReadOnly {
-			t.Fatalf("-o %q classified %s", args, r)
-		}
-		if r, _ := classifyAwkScan(append([]string{"-o"}, args...)); r != Write {
-			t.Fatalf("scan: -o %q classified %s", args, r)
-		}
-		if got == ReadOnly {
-			// Read-only needs both layers' proof.
-			if s, _ := classifyAwkScan(args); s != ReadOnly {
-				t.Fatalf("%q read-only, the scan says %s", args, s)
-			}
-			if q, _ := qwenAwk(args); q != ReadOnly {
-				t.Fatalf("%q read-only, Qwen's rules say %s", args, q)
-			}
-		}
+		checkScanner(t, args, classifyAwk, classifyAwkScan, qwenAwk, "-o")
 		prog := "BEGIN { system(\"touch x\") }\n" + args[0]
 		if r, _ := classifyAwk([]string{prog}); r == ReadOnly {
 			t.Fatalf("system() before %q classified read-only", args[0])

@@ -298,28 +298,7 @@ func FuzzSed(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		args := strings.Split(in, "\x00")
-		got, why := classifySed(args)
-		if again, why2 := classifySed(args); again != got || why2 != why {
-			t.Fatalf("not deterministic: %s (%s) then %s (%s)", got, why, again, why2)
-		}
-		if got != ReadOnly && got != Write && got != Unknown {
-			t.Fatalf("invalid class %q", got)
-		}
-		if r, _ := classifySed(append([]string{"-i"}, args...)); r == ReadOnly {
-			t.Fatalf("-i %q classified %s", args, r)
-		}
-		if r, _ := classifySedGNU(append([]string{"-i"}, args...)); r != Write {
-			t.Fatalf("GNU scan: -i %q classified %s", args, r)
-		}
-		if got == ReadOnly {
-			// Read-only needs both layers' proof.
-			if g, _ := classifySedGNU(args); g != ReadOnly {
-				t.Fatalf("%q read-only, GNU scan says %s", args, g)
-			}
-			if q, _ := qwenSed(args); q != ReadOnly {
-				t.Fatalf("%q read-only, Qwen's rules say %s", args, q)
-			}
-		}
+		checkScanner(t, args, classifySed, classifySedGNU, qwenSed, "-i")
 		if r, _ := classifySed([]string{"-e", "w /tmp/x", "-e", args[0]}); r == ReadOnly {
 			t.Fatalf("w /tmp/x then %q classified read-only", args[0])
 		}
@@ -371,4 +350,36 @@ func TestSedSandboxDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%d scripts checked against sed --sandbox", checked)
+}
+
+// checkScanner holds the properties FuzzSed and FuzzAwk share for a
+// scanner: full is the classifier entry point, own our linear scan and qwen
+// the peer's rules it is floored by. It is deterministic and returns a valid
+// class; prefixing the poison option (a file-writing one) never yields
+// read-only and is Write to our own scan; and read-only is proved by both
+// layers.
+func checkScanner(t *testing.T, args []string, full, own, qwen func([]string) (Safety, string), poison string) {
+	t.Helper()
+	got, why := full(args)
+	if again, why2 := full(args); again != got || why2 != why {
+		t.Fatalf("not deterministic: %s (%s) then %s (%s)", got, why, again, why2)
+	}
+	if got != ReadOnly && got != Write && got != Unknown {
+		t.Fatalf("invalid class %q", got)
+	}
+	poisoned := append([]string{poison}, args...)
+	if r, _ := full(poisoned); r == ReadOnly {
+		t.Fatalf("%s %q classified %s", poison, args, r)
+	}
+	if r, _ := own(poisoned); r != Write {
+		t.Fatalf("our scan: %s %q classified %s", poison, args, r)
+	}
+	if got == ReadOnly {
+		if s, _ := own(args); s != ReadOnly {
+			t.Fatalf("%q read-only, our scan says %s", args, s)
+		}
+		if q, _ := qwen(args); q != ReadOnly {
+			t.Fatalf("%q read-only, Qwen's rules say %s", args, q)
+		}
+	}
 }
