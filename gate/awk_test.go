@@ -1,13 +1,9 @@
 package gate
 
 import (
-	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 type awkCase struct {
@@ -153,16 +149,7 @@ func TestAwkOracle(t *testing.T) {
 		if !tt.oracle {
 			continue
 		}
-		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, "f"), []byte("out 1 2\nb 3 4\nx 5 6\n"), 0o644)
-		before := dirState(t, dir)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		cmd := exec.CommandContext(ctx, awk, tt.args...)
-		cmd.Dir = dir
-		cmd.Stdin = strings.NewReader("")
-		out, err := cmd.CombinedOutput()
-		cancel()
-		wrote := dirState(t, dir) != before
+		wrote, out, err := runWrites(t, awk, tt.args, "out 1 2\nb 3 4\nx 5 6\n", "f")
 		if scan, _ := classifyAwkScan(tt.args); wrote != (scan == Write) {
 			t.Errorf("awk %q: real awk wrote=%v (err %v, %q), scanner says %s", tt.args, wrote, err, out, scan)
 		}

@@ -220,18 +220,7 @@ func TestSedOracle(t *testing.T) {
 		if !tt.oracle {
 			continue
 		}
-		dir := t.TempDir()
-		for _, name := range []string{"f", "g"} {
-			os.WriteFile(filepath.Join(dir, name), []byte("a/b\nfoo x w\nstart\nend\n"), 0o644)
-		}
-		before := dirState(t, dir)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		cmd := exec.CommandContext(ctx, sed, tt.args...)
-		cmd.Dir = dir
-		cmd.Stdin = strings.NewReader("")
-		out, err := cmd.CombinedOutput()
-		cancel()
-		wrote := dirState(t, dir) != before
+		wrote, out, err := runWrites(t, sed, tt.args, "a/b\nfoo x w\nstart\nend\n", "f", "g")
 		if gnu, _ := classifySedGNU(tt.args); wrote != (gnu == Write) {
 			t.Errorf("sed %q: real sed wrote=%v (err %v, %q), GNU scan says %s", tt.args, wrote, err, out, gnu)
 		}
@@ -239,6 +228,27 @@ func TestSedOracle(t *testing.T) {
 			t.Errorf("sed %q: real sed wrote, classifySed says read-only", tt.args)
 		}
 	}
+}
+
+// runWrites runs tool with args in a scratch directory holding the named
+// files (each with content) and reports whether it changed the directory,
+// with the tool's combined output and error.
+func runWrites(t *testing.T, tool string, args []string, content string, files ...string) (bool, []byte, error) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := dirState(t, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tool, args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	return dirState(t, dir) != before, out, err
 }
 
 // dirState summarises names, sizes, inodes and mtimes of a directory.
