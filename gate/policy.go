@@ -91,6 +91,15 @@ type OutputPolicy struct {
 type AuditPolicy struct {
 	Path    string `json:"path,omitempty"`     // "" default location, "off" disables
 	KeyFile string `json:"key_file,omitempty"` // HMAC key for a keyed chain
+	// RotateBytes starts a new file (the chain continues) once the log
+	// reaches this size; 0 never rotates.
+	RotateBytes int64 `json:"rotate_bytes,omitempty"`
+	// AnchorEvery writes the chain head to the anchors file every N
+	// records; 0 means the audit package's default.
+	AnchorEvery int `json:"anchor_every,omitempty"`
+	// NoSync skips the fsync after each record (faster; a crash may lose
+	// the last records, never corrupt the chain).
+	NoSync bool `json:"no_sync,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as a Go duration string
@@ -271,6 +280,12 @@ func (p *Policy) validate(strict bool) error {
 		if strings.TrimSpace(n) == "" || strings.ContainsAny(n, " \t\n") {
 			return fmt.Errorf("read_only_commands[%d]: %q is not a command name", i, n)
 		}
+	}
+	if p.Audit.RotateBytes < 0 {
+		return fmt.Errorf("audit.rotate_bytes: %d is negative", p.Audit.RotateBytes)
+	}
+	if p.Audit.AnchorEvery < 0 {
+		return fmt.Errorf("audit.anchor_every: %d is negative", p.Audit.AnchorEvery)
 	}
 	c, err := compilePolicy(p, strict)
 	if err != nil {

@@ -261,6 +261,8 @@ func TestPolicyFiles(t *testing.T) {
 		`{"read_only_commands":["a b"]}`:                           "read_only_commands[0]",
 		`[1]`:                                                      "policy",
 		`{"permissions":{"allow":"Bash"}}`:                         "permissions",
+		`{"audit":{"rotate_bytes":-1}}`:                            "audit.rotate_bytes",
+		`{"audit":{"anchor_every":-5}}`:                            "audit.anchor_every",
 	}
 	for body, want := range errs {
 		path := write("p.json", body)
