@@ -225,19 +225,7 @@ func TestMultiProcess(t *testing.T) {
 		t.Skip("starts 10 processes")
 	}
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	var cmds []*exec.Cmd
-	for p := 0; p < 10; p++ {
-		cmd := helperCmd(t, path, 200, true)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds = append(cmds, cmd)
-	}
-	for _, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("writer: %v", err)
-		}
-	}
+	runWriters(t, path, 10, 200)
 	rep := mustVerify(t, path, VerifyOptions{})
 	if rep.Records != 2000 || rep.LastSeq != 2000 {
 		t.Errorf("report %+v, want 2000 records", rep)
@@ -255,20 +243,7 @@ func TestMultiProcessRotation(t *testing.T) {
 		t.Skip("starts 4 processes")
 	}
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	var cmds []*exec.Cmd
-	for p := 0; p < 4; p++ {
-		cmd := helperCmd(t, path, 100, true)
-		cmd.Env = append(cmd.Env, "AUDIT_TEST_ROTATE=8000")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds = append(cmds, cmd)
-	}
-	for _, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("writer: %v", err)
-		}
-	}
+	runWriters(t, path, 4, 100, "AUDIT_TEST_ROTATE=8000")
 	rep := mustVerify(t, path, VerifyOptions{})
 	if rep.Records != 400 || len(rep.Files) < 5 {
 		t.Errorf("%d records in %d files, want 400 in several", rep.Records, len(rep.Files))
@@ -649,5 +624,25 @@ func TestOpenExisting(t *testing.T) {
 		appendN(t, l, 2)
 		l.Close()
 		mustVerify(t, path, VerifyOptions{})
+	}
+}
+
+// runWriters starts n helper processes that each append records records to
+// the log at path (with extra environment entries) and waits for all.
+func runWriters(t *testing.T, path string, n, records int, env ...string) {
+	t.Helper()
+	var cmds []*exec.Cmd
+	for range n {
+		cmd := helperCmd(t, path, records, true)
+		cmd.Env = append(cmd.Env, env...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("writer: %v", err)
+		}
 	}
 }
