@@ -373,7 +373,11 @@ func (c *Cmd) prepareSandbox() error {
 func (c *Cmd) launch() error {
 	enableSubreaper()
 	c.start = time.Now()
-	if err := c.inner.Start(); err != nil {
+	start := c.inner.Start
+	if c.sb != nil {
+		start = c.sb.Start // sandboxed, or not started at all
+	}
+	if err := start(); err != nil {
 		c.closeSandbox()
 		return err
 	}
@@ -381,13 +385,6 @@ func (c *Cmd) launch() error {
 	c.mu.Lock()
 	c.tree.started(c.Process.Pid)
 	c.mu.Unlock()
-	if c.sb != nil {
-		if err := c.sb.Started(); err != nil {
-			c.tree.kill()
-			c.Wait()
-			return fmt.Errorf("exec: sandbox: %w", err)
-		}
-	}
 	return nil
 }
 

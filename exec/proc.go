@@ -116,9 +116,13 @@ func sandboxReport(h *sandbox.Handle, spec sandbox.Spec, contained bool) *Sandbo
 	}
 }
 
-// launch starts the process and releases the sandbox handle.
+// launch starts the process, in its sandbox when it has one.
 func (rn *run) launch(p *plan) error {
-	if err := rn.cmd.Start(); err != nil {
+	start := rn.cmd.Start
+	if rn.sb != nil {
+		start = rn.sb.Start // sandboxed, or not started at all
+	}
+	if err := start(); err != nil {
 		rn.closeAll()
 		rn.closeSandbox()
 		return fmt.Errorf("start: %w", err)
@@ -126,17 +130,6 @@ func (rn *run) launch(p *plan) error {
 	rn.tree.started(rn.cmd.Process.Pid)
 	closeFiles(rn.writes)
 	rn.writes = nil
-	if rn.sb != nil {
-		if err := rn.sb.Started(); err != nil {
-			rn.tree.kill()
-			rn.cmd.Wait()
-			rn.tree.reaped = true
-			rn.tree.cleanup()
-			rn.closeAll()
-			rn.closeSandbox()
-			return fmt.Errorf("sandbox: %w", err)
-		}
-	}
 	rn.startReaders()
 	if rn.pty != nil {
 		go feedPTY(rn.pty, p.req.Stdin)

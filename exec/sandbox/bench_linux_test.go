@@ -52,15 +52,18 @@ func BenchmarkTrue(b *testing.B) {
 		})
 	})
 	ws := b.TempDir()
+	noThread := func(c *Capabilities) { c.ThreadLaunch = false }
 	for _, bc := range []struct {
 		name    string
 		network bool
 		caps    func(*Capabilities)
 	}{
 		{"network-off", false, nil},
-		{"netns-only", false, func(c *Capabilities) { c.Seccomp = false }},
 		{"network-on", true, nil},
-		{"no-pidns-no-cgroup", true, func(c *Capabilities) { c.PIDNS, c.CgroupPids = false, "" }},
+		{"trampoline-network-off", false, noThread},
+		{"trampoline-netns-only", false, func(c *Capabilities) { noThread(c); c.Seccomp = false }},
+		{"trampoline-network-on", true, noThread},
+		{"trampoline-no-pidns-no-cgroup", true, func(c *Capabilities) { noThread(c); c.PIDNS, c.CgroupPids = false, "" }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			caps := Detect()
@@ -85,12 +88,7 @@ func runSandboxed(spec Spec, argv ...string) (*os.ProcessState, error) {
 		return nil, err
 	}
 	defer h.Close()
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	if err := h.Started(); err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
+	if err := h.Start(); err != nil {
 		return nil, err
 	}
 	err = cmd.Wait()

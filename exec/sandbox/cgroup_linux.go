@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -159,6 +160,30 @@ func (cg *cgroup) write(file, value string) error {
 	return os.WriteFile(filepath.Join(cg.dir, file), []byte(value), 0)
 }
 
+// joinThread moves the calling thread alone into the cgroup (v1 "tasks";
+// writing 0 moves the caller without the process-wide lock). It returns
+// leave, which moves the thread back through a file opened now, while the
+// thread may still open it. leave may be called more than once.
+func (cg *cgroup) joinThread() (leave func() error, err error) {
+	back, err := os.OpenFile(filepath.Join(filepath.Dir(cg.dir), "tasks"), os.O_WRONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := cg.write("tasks", "0"); err != nil {
+		back.Close()
+		return nil, err
+	}
+	var once sync.Once
+	var lerr error
+	return func() error {
+		once.Do(func() {
+			_, lerr = back.Write([]byte("0"))
+			back.Close()
+		})
+		return lerr
+	}, nil
+}
+
 // add moves pid (and all its threads) into the cgroup.
 func (cg *cgroup) add(pid int) error {
 	return cg.write("cgroup.procs", strconv.Itoa(pid))
@@ -186,7 +211,8 @@ func (cg *cgroup) killAll() {
 	}
 	b, _ := os.ReadFile(filepath.Join(cg.dir, "cgroup.procs"))
 	for f := range strings.FieldsSeq(string(b)) {
-		if pid, err := strconv.Atoi(f); err == nil {
+		// A launcher thread that has not left yet lists this process.
+		if pid, err := strconv.Atoi(f); err == nil && pid != os.Getpid() {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}

@@ -40,7 +40,16 @@ func detect() Capabilities {
 		c.Problems = append(c.Problems, "cgroup pids: no writable pids controller (v1 or v2)")
 	}
 	detectNamespaces(&c)
+	c.ThreadLaunch = threadLaunch(c)
 	return c
+}
+
+// threadLaunch reports whether runs can start from a launcher thread.
+func threadLaunch(c Capabilities) bool {
+	if !c.Root || !initialUserNS() || !c.MountNS || !c.PIDNS || !c.Seccomp || c.CgroupPids != "v1" {
+		return false
+	}
+	return procPIDNSSupported() && ptraceTracemeAllowed()
 }
 
 // isRoot is true when this process may make namespaces without a user

@@ -20,6 +20,9 @@ import (
 // command when SANDBOX_TEST_HELPER names one (as os/exec's tests do).
 func TestMain(m *testing.M) {
 	Main()
+	if os.Getenv("SANDBOX_TEST_LAUNCHER") == "trampoline" {
+		detectCaps = trampolineCaps
+	}
 	if h := os.Getenv("SANDBOX_TEST_HELPER"); h != "" {
 		os.Exit(runHelper(h, os.Args[1:]))
 	}
@@ -134,11 +137,8 @@ func run(t *testing.T, spec Spec, env []string, argv ...string) result {
 			t.Errorf("Close: %v", err)
 		}
 	}()
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("Start: %v", err)
-	}
-	if err := h.Started(); err != nil {
-		t.Errorf("Started: %v", err)
+	if err := h.Start(); err != nil {
+		return result{err: err, report: h.Report()}
 	}
 	err = cmd.Wait()
 	return result{out: out.String(), err: err, report: h.Report()}
@@ -168,6 +168,38 @@ func workspace(t *testing.T) (ws, sibling string) {
 	return ws, sibling
 }
 
+// trampolineCaps is Detect with the thread launcher ruled out.
+func trampolineCaps() Capabilities {
+	c := Detect()
+	c.ThreadLaunch = false
+	return c
+}
+
+// eachLauncher runs f once for each way of starting a run this host has:
+// the launcher thread and the trampoline.
+func eachLauncher(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	c := Detect()
+	t.Run("thread", func(t *testing.T) {
+		if !c.ThreadLaunch {
+			t.Skipf("runs cannot start from a thread here (root, cgroup v1 pids, seccomp and Linux 6.15 needed; problems: %s)", strings.Join(c.Problems, "; "))
+		}
+		withCaps(t, c)
+		f(t)
+	})
+	t.Run("trampoline", func(t *testing.T) {
+		withCaps(t, trampolineCaps())
+		f(t)
+	})
+}
+
+// withCaps makes Prepare see caps for the rest of the test.
+func withCaps(t *testing.T, caps Capabilities) {
+	old := detectCaps
+	detectCaps = func() Capabilities { return caps }
+	t.Cleanup(func() { detectCaps = old })
+}
+
 // requireSandbox skips when this kernel cannot run the profiles at all.
 func requireSandbox(t *testing.T) {
 	t.Helper()
@@ -186,10 +218,7 @@ func helperParent(args []string) int {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	h, err := Prepare(cmd, Spec{Profile: WorkspaceWrite, Cwd: cwd})
 	if err == nil {
-		err = cmd.Start()
-	}
-	if err == nil {
-		err = h.Started()
+		err = h.Start()
 	}
 	if err != nil {
 		fmt.Println(err)

@@ -57,10 +57,11 @@ func unescapeOctal(s string) string {
 	return b.String()
 }
 
-// mountPoints lists every mount point in this mount namespace, in
-// mountinfo order (parents before children).
+// mountPoints lists every mount point in this thread's mount namespace, in
+// mountinfo order (parents before children). thread-self, not self: a
+// launcher thread has a mount namespace of its own.
 func mountPoints() ([]string, error) {
-	f, err := os.Open("/proc/self/mountinfo")
+	f, err := os.Open("/proc/thread-self/mountinfo")
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +96,7 @@ func withinAny(p string, roots []string) bool {
 // setupMounts makes the filesystem view of the sandbox in its new mount
 // namespace: private propagation, the writable roots bound onto themselves,
 // every other mount read-only, the protected paths read-only again on top,
-// masked sockets and a fresh /proc.
+// masked sockets and, for the trampoline, a fresh /proc.
 func setupMounts(w *wireSpec) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making / private: %w", err)
@@ -128,7 +129,7 @@ func setupMounts(w *wireSpec) error {
 			return fmt.Errorf("private /dev/shm: %w", err)
 		}
 	}
-	if w.Plan.PIDNS {
+	if w.Plan.PIDNS && !w.Plan.Thread { // the launcher mounts it once the namespace has its init
 		// Best effort: the old /proc, read-only by now, still works when
 		// a fresh one cannot be mounted (a user namespace over a /proc
 		// with overmounts).

@@ -9,21 +9,25 @@ import (
 
 // Handle is a prepared sandboxed command. Outside Linux only profile None
 // can be prepared, and its methods do nothing.
-type Handle struct{ report Report }
+type Handle struct {
+	cmd    *exec.Cmd
+	report Report
+}
 
 // Prepare returns a Handle for profile None and an *UnavailableError for
 // every other profile: this platform has no sandbox, and nothing is ever
 // reported as sandboxed that was not.
 func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 	if spec.Profile == None {
-		return &Handle{report: Report{Profile: None, Network: "on"}}, nil
+		return &Handle{cmd: cmd, report: Report{Profile: None, Network: "on"}}, nil
 	}
 	_, err := makePlan(spec, Detect())
 	return nil, err
 }
 
-// Started does nothing outside Linux.
-func (h *Handle) Started() error { return nil }
+// Start starts the command (profile None: nothing else can be prepared
+// here).
+func (h *Handle) Start() error { return h.cmd.Start() }
 
 // Report says which layers applied: none.
 func (h *Handle) Report() Report { return h.report }

@@ -31,9 +31,12 @@ type wireSpec struct {
 	Masked    []string `json:"masked,omitempty"`
 	// PrivateShm mounts an empty tmpfs on /dev/shm, writable: POSIX
 	// semaphores and shared memory work without writing the host's.
-	PrivateShm bool   `json:"private_shm,omitempty"`
-	Limits     Limits `json:"limits"`
-	Plan       plan   `json:"plan"`
+	PrivateShm bool `json:"private_shm,omitempty"`
+	// Terminals are the pseudo-terminals on the command's stdio, writable
+	// so that it may reopen them.
+	Terminals []string `json:"terminals,omitempty"`
+	Limits    Limits   `json:"limits"`
+	Plan      plan     `json:"plan"`
 }
 
 // Handle is a prepared sandboxed command. Its methods are called from the
@@ -43,32 +46,46 @@ type Handle struct {
 	report  Report
 	tempDir string // made by Prepare, removed by Close
 	cg      *cgroup
-	spec    *os.File // parent's copy of the child's spec fd
-	goR     *os.File // parent's copy of the child's end of the go pipe
-	goW     *os.File
+	// The thread launcher's: what it applies, and its thread once started.
+	threadWire *wireSpec
+	thread     *launcher
+	// The trampoline's:
+	spec *os.File // parent's copy of the child's spec fd
+	goR  *os.File // parent's copy of the child's end of the go pipe
+	goW  *os.File
 }
 
-// Prepare rewrites cmd (Path, Args, Env, Dir, stdio and SysProcAttr already
-// set, not yet started) so that it starts through the trampoline: Path
-// becomes /proc/self/exe, the command and its limits travel on an extra
-// file, and namespace clone flags are added to cmd.SysProcAttr (what is
-// there is kept). It returns an *UnavailableError when this host cannot
-// keep the profile's promise, and any error leaves cmd unchanged.
+// Prepare readies cmd (Path, Args, Env, Dir, stdio and SysProcAttr already
+// set, not yet started) for [Handle.Start], which starts it in the sandbox.
+// Where this process may (root, a v1 pids cgroup, Linux 6.15), the sandbox
+// is applied by a thread of this process and cmd keeps its program;
+// otherwise cmd is rewritten to start through the trampoline: Path becomes
+// /proc/self/exe, the command and its limits travel on an extra file, and
+// namespace clone flags are added to cmd.SysProcAttr (what is there is
+// kept). Either way cmd.Start alone would not sandbox it, so a prepared
+// cmd must be started with Handle.Start (cmd.Start fails for the thread
+// launcher). It returns an *UnavailableError when this host cannot keep
+// the profile's promise, and any error leaves cmd unchanged.
 //
-// For profile None it changes nothing and the Handle's methods do nothing.
+// For profile None it changes nothing and the Handle's methods do nothing
+// but start the command.
 func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 	if spec.Profile == None {
 		return &Handle{cmd: cmd, report: Report{Profile: None, Network: "on"}}, nil
 	}
-	if !mainCalled.Load() {
-		return nil, errors.New("sandbox: sandbox.Main was not called at the top of main, so this binary cannot be its own trampoline")
-	}
 	if cmd.Process != nil {
 		return nil, errors.New("sandbox: Prepare after cmd.Start")
 	}
-	p, err := makePlan(spec, detectCaps())
+	caps := detectCaps()
+	if !threadable(cmd) {
+		caps.ThreadLaunch = false
+	}
+	p, err := makePlan(spec, caps)
 	if err != nil {
 		return nil, err
+	}
+	if !p.Thread && !mainCalled.Load() {
+		return nil, errors.New("sandbox: sandbox.Main was not called at the top of main, so this binary cannot be its own trampoline")
 	}
 	h := &Handle{cmd: cmd, report: p.report(spec)}
 	if err := h.prepare(cmd, spec, p); err != nil {
@@ -88,9 +105,16 @@ func (h *Handle) prepare(cmd *exec.Cmd, spec Spec, p plan) error {
 		if max == 0 {
 			max = DefaultProcesses
 		}
+		if p.Thread {
+			max++ // the launcher thread, a member while it forks
+		}
 		if h.cg, err = newCgroup(p.Cgroup, max); err != nil {
 			return fmt.Errorf("sandbox: making the pids cgroup: %w", err)
 		}
+	}
+	if p.Thread {
+		h.prepareThread(cmd, w)
+		return nil
 	}
 	return h.rewrite(cmd, w)
 }
@@ -122,6 +146,7 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 		w.Readable = append(w.Readable, resolve(r))
 	}
 	w.Protected = protected(w.Writable, spec)
+	w.Terminals = terminals(cmd)
 	// Masked whatever the network: a command that reaches the Docker or
 	// containerd socket can start a privileged container and write
 	// anywhere, which no profile but none allows.
@@ -203,6 +228,28 @@ func protected(writable []string, spec Spec) []string {
 		for _, r := range writable {
 			out = append(out, gitPaths(r)...)
 		}
+	}
+	return dedupe(out)
+}
+
+// terminals lists the pseudo-terminals among cmd's stdio files.
+func terminals(cmd *exec.Cmd) []string {
+	var out []string
+	for _, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		f, ok := s.(*os.File)
+		if !ok || f == nil {
+			continue
+		}
+		// Through SyscallConn: File.Fd would put the file in blocking mode.
+		rc, err := f.SyscallConn()
+		if err != nil {
+			continue
+		}
+		rc.Control(func(fd uintptr) {
+			if p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(fd))); err == nil && strings.HasPrefix(p, "/dev/pts/") {
+				out = append(out, p)
+			}
+		})
 	}
 	return dedupe(out)
 }
@@ -320,11 +367,32 @@ func specFile(w *wireSpec) (*os.File, error) {
 	return f, nil
 }
 
-// Started must be called right after cmd.Start succeeded: it moves the
+// Start starts the prepared command in its sandbox, in place of
+// cmd.Start. On error the command is not running (it never ran, or was
+// killed before its first instruction and reaped): do not Wait.
+func (h *Handle) Start() error {
+	switch {
+	case h.threadWire != nil:
+		return h.startThread()
+	case h.goW == nil: // profile None
+		return h.cmd.Start()
+	}
+	if err := h.cmd.Start(); err != nil {
+		return err
+	}
+	if err := h.started(); err != nil {
+		h.cmd.Process.Kill()
+		h.cmd.Wait()
+		return fmt.Errorf("%w (the command did not run)", err)
+	}
+	return nil
+}
+
+// started runs right after the trampoline started: it moves the
 // trampoline into the run's pids cgroup and only then lets it go on, so the
 // command never runs outside the cgroup. On error the trampoline exits 126
-// without running the command; the caller still Waits.
-func (h *Handle) Started() error {
+// without running the command.
+func (h *Handle) started() error {
 	if h.goW == nil {
 		return nil
 	}
@@ -356,10 +424,17 @@ func (h *Handle) closeChildEnds() {
 // Report says which layers apply to the run.
 func (h *Handle) Report() Report { return h.report }
 
-// Close releases what Prepare made: it kills what is left in the pids
-// cgroup and removes it, and removes the temp dir Prepare created. Call it
-// after Wait (or when Start failed). It is safe to call more than once.
+// Close releases what Prepare made: it ends the launcher thread (whose end
+// kills a command still running, by the parent-death signal), kills what
+// is left in the pids cgroup and removes it, and removes the temp dir
+// Prepare created. Call it after Wait (or when Start failed). It is safe
+// to call more than once.
 func (h *Handle) Close() error {
+	if h.thread != nil {
+		close(h.thread.release)
+		<-h.thread.ended
+		h.thread = nil
+	}
 	h.closeChildEnds()
 	if h.goW != nil {
 		h.goW.Close()

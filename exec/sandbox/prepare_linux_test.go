@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"syscall"
@@ -53,10 +54,7 @@ func TestNoneChangesNothing(t *testing.T) {
 	if cmd.Path != "/bin/sh" || cmd.SysProcAttr != attr || attr.Cloneflags != 0 || len(cmd.ExtraFiles) != 0 {
 		t.Fatalf("None changed cmd: %+v", cmd)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Started(); err != nil {
+	if err := h.Start(); err != nil {
 		t.Fatal(err)
 	}
 	if cmd.Wait(); cmd.ProcessState.ExitCode() != 3 {
@@ -70,33 +68,66 @@ func TestNoneChangesNothing(t *testing.T) {
 	}
 }
 
-// TestSysProcAttrMerged checks that Prepare keeps what the caller set.
+// TestSysProcAttrMerged checks that Prepare keeps what the caller set, and
+// what each launcher makes of cmd.
 func TestSysProcAttrMerged(t *testing.T) {
 	requireSandbox(t)
+	eachLauncher(t, func(t *testing.T) {
+		ws, _ := workspace(t)
+		cmd := exec.Command("/bin/true")
+		cmd.Dir = ws
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+		h, err := Prepare(cmd, Spec{Profile: WorkspaceWrite, Cwd: ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		a := cmd.SysProcAttr
+		if !a.Setpgid {
+			t.Errorf("SysProcAttr not merged: %+v", a)
+		}
+		if h.Report().Launcher == "thread" {
+			// Its own program, traced to stop at exec, killed with the
+			// launcher, and not startable but by the Handle.
+			if cmd.Path != "/bin/true" || !a.Ptrace || a.Pdeathsig != syscall.SIGKILL || a.Cloneflags != 0 || cmd.Err != errDirectStart {
+				t.Errorf("cmd not readied for the launcher: %q %+v %v", cmd.Path, a, cmd.Err)
+			}
+		} else if cmd.Path != "/proc/self/exe" || cmd.Args[0] != trampolineName || len(cmd.Env) != 0 || a.Cloneflags&syscall.CLONE_NEWNS == 0 {
+			t.Errorf("cmd not rewritten: %q %q %q %+v", cmd.Path, cmd.Args, cmd.Env, a)
+		}
+		if err := h.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestDirectStartRefused checks that a command readied for the launcher
+// thread cannot be started around the Handle, unconfined.
+func TestDirectStartRefused(t *testing.T) {
+	requireSandbox(t)
+	if !Detect().ThreadLaunch {
+		t.Skip("runs cannot start from a thread here")
+	}
 	ws, _ := workspace(t)
-	cmd := exec.Command("/bin/true")
+	cmd := exec.Command("/bin/sh", "-c", "touch ran")
 	cmd.Dir = ws
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	h, err := Prepare(cmd, Spec{Profile: WorkspaceWrite, Cwd: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	a := cmd.SysProcAttr
-	if !a.Setpgid || a.Pdeathsig != syscall.SIGKILL || a.Cloneflags&syscall.CLONE_NEWNS == 0 {
-		t.Errorf("SysProcAttr not merged: %+v", a)
+	if err := cmd.Start(); !errors.Is(err, errDirectStart) {
+		t.Errorf("cmd.Start = %v, want %v", err, errDirectStart)
 	}
-	if cmd.Path != "/proc/self/exe" || cmd.Args[0] != trampolineName || len(cmd.Env) != 0 {
-		t.Errorf("cmd not rewritten: %q %q %q", cmd.Path, cmd.Args, cmd.Env)
+	if err := h.Start(); err == nil {
+		cmd.Wait()
+		t.Error("Handle.Start after a refused cmd.Start succeeded")
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Started(); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatal(err)
+	if _, err := os.Stat(filepath.Join(ws, "ran")); err == nil {
+		t.Error("the command ran")
 	}
 }
 

@@ -18,8 +18,10 @@ import (
 // controlling terminal and may reopen /dev/tty.
 func TestPTY(t *testing.T) {
 	requireSandbox(t)
-	ws, _ := workspace(t)
-	checkPTY(t, Spec{Profile: ReadOnly, Cwd: ws})
+	eachLauncher(t, func(t *testing.T) {
+		ws, _ := workspace(t)
+		checkPTY(t, Spec{Profile: ReadOnly, Cwd: ws})
+	})
 }
 
 func checkPTY(t *testing.T, spec Spec) {
@@ -50,13 +52,10 @@ func ptyRun(t *testing.T, spec Spec, script string) (string, error) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	if err := cmd.Start(); err != nil {
+	if err := h.Start(); err != nil {
 		t.Fatal(err)
 	}
 	tty.Close()
-	if err := h.Started(); err != nil {
-		t.Fatal(err)
-	}
 	var out bytes.Buffer
 	copied := make(chan struct{})
 	go func() { io.Copy(&out, ptmx); close(copied) }()
@@ -94,10 +93,7 @@ func TestNoTIOCSTI(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer h.Close()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if err := h.Started(); err != nil {
+		if err := h.Start(); err != nil {
 			t.Fatal(err)
 		}
 		return cmd.Wait()

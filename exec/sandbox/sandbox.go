@@ -1,37 +1,47 @@
 // Package sandbox runs a command inside kernel-enforced limits on Linux:
-// a re-exec trampoline of the current binary applies no_new_privs, drops
-// capabilities, sets rlimits, applies Landlock, cuts the network and enters
-// new namespaces before it execs the command. Elsewhere every profile but
-// None is an error: nothing is ever reported as sandboxed that was not.
+// no_new_privs, no capabilities, rlimits, Landlock, a network cut and new
+// namespaces, all applied before the command's first instruction.
+// Elsewhere every profile but None is an error: nothing is ever reported
+// as sandboxed that was not.
 //
 // # Using it
-//
-// A binary that calls [Prepare] must call [Main] first thing in main, like
-// moby's reexec: the trampoline is the binary itself, started again as
-// /proc/self/exe with argv[0] "agentexec-sandbox". [Prepare] refuses to run
-// when [Main] was not called, because the re-executed binary would
-// otherwise run its own main instead of the sandbox. Test binaries do the
-// same from TestMain.
 //
 //	cmd := exec.Command("/bin/sh", "-c", "make test")
 //	h, err := sandbox.Prepare(cmd, sandbox.Spec{Profile: sandbox.WorkspaceWrite, Cwd: dir, ProtectGit: true})
 //	if err != nil { ... }            // a promise this host cannot keep
 //	defer h.Close()                  // after Wait: removes the cgroup and temp dir
-//	if err := cmd.Start(); err != nil { ... }
-//	if err := h.Started(); err != nil { ... } // kill and Wait: the command never ran
+//	if err := h.Start(); err != nil { ... } // the command is not running
 //	err = cmd.Wait()
+//
+// A prepared command is started with [Handle.Start], never cmd.Start.
+//
+// # Two launchers
+//
+// Go cannot run code between fork and exec, and the layers belong to the
+// process (or thread) that execs the command. Where this process is root
+// in the initial user namespace with a v1 pids cgroup and Linux 6.15, a
+// dedicated OS thread of this process takes the layers on, forks the
+// command and is thrown away: a run costs about a millisecond more than
+// os/exec (scripts/bench-sandbox.sh). Elsewhere (not root, cgroup v2 only,
+// older kernels) the binary re-executes itself as a trampoline with
+// argv[0] "agentexec-sandbox", which applies the layers and execs the
+// command; that costs a Go runtime start, 5-15 ms. The trampoline needs
+// [Main] called first thing in main (like moby's reexec); [Prepare]
+// refuses to use it otherwise, because the re-executed binary would run
+// its own main instead. Test binaries call Main from TestMain. The
+// [Report] says which launcher ran.
 //
 // # What it enforces on Linux
 //
-// The trampoline runs in new mount, PID and IPC namespaces (plus a user
+// The command runs in new mount, PID and IPC namespaces (plus a user
 // namespace when not root, and a network namespace when the network is off
 // and no seccomp filter can be installed: the filter cuts the network for
-// nothing, a network namespace costs about 5 ms a run). Before it execs the
-// command it:
-//   - sets the PID namespace's pid_max (per namespace since Linux 6.14) to
-//     bound the number of processes; on older kernels, or without a PID
-//     namespace, the parent puts the trampoline in a pids cgroup (v1 or v2)
-//     before releasing it instead;
+// nothing, a network namespace costs about 5 ms a run). Before its first
+// instruction:
+//   - the number of processes is bounded: the launcher thread joins a v1
+//     pids cgroup alone for the fork; the trampoline sets its PID
+//     namespace's pid_max (per namespace since Linux 6.14), or is moved
+//     into a pids cgroup (v1 or v2) by the parent before it is released;
 //   - makes every mount read-only except the writable roots (bind mounts of
 //     themselves); the protected paths (.git, a worktree's gitdir and its
 //     commondir, Spec.ProtectedPaths) are bound read-only again on top, and
@@ -44,7 +54,9 @@
 //   - masks well-known host daemon sockets (docker, containerd, podman,
 //     D-Bus, systemd) with /dev/null, whatever the network: talking to
 //     them can start a privileged container, a write anywhere;
-//   - mounts a fresh read-only /proc for its PID namespace (best effort);
+//   - mounts a fresh read-only /proc for its PID namespace (the launcher
+//     thread always, with proc's pidns= option, while the command is held
+//     at its exec; the trampoline best effort);
 //   - sets rlimits, drops every capability (bounding, ambient, effective,
 //     permitted, inheritable) and locks the securebits, then sets
 //     no_new_privs;
@@ -56,7 +68,9 @@
 //   - installs a seccomp filter that refuses foreign-architecture syscalls
 //     (the i386 int 0x80 bypass), io_uring, namespace and mount syscalls,
 //     clone(2) with namespace flags (clone3 returns ENOSYS so the C library
-//     falls back to clone), ptrace, bpf, keyrings, kernel modules, the
+//     falls back to clone), ptrace (but PTRACE_TRACEME and PTRACE_DETACH
+//     under the launcher thread, which holds the command with them), bpf,
+//     keyrings, kernel modules, the
 //     TIOCSTI and TIOCLINUX ioctls (typing into a terminal the caller
 //     shares) and, when the network is off, every socket family but
 //     AF_UNIX;
@@ -64,12 +78,15 @@
 //     environment gains TMPDIR (workspace-write), AGENTEXEC_SANDBOX=<profile>
 //     and, with the network off, AGENTEXEC_SANDBOX_NETWORK_DISABLED=1.
 //
-// Any failure makes the trampoline print "agentexec-sandbox: <step>: <error>
-// (the command did not run)" and exit 126 without running the command.
+// Any failure stops the run before the command's first instruction:
+// [Handle.Start] returns "sandbox: <step>: <error> (the command did not
+// run)" for the launcher thread; the trampoline prints
+// "agentexec-sandbox: <step>: <error> (the command did not run)" and exits
+// 126.
 //
 // # The command is PID 1
 //
-// The trampoline execs the command instead of staying as an init, so the
+// Neither launcher stays as an init, so the
 // exit status (a code, or death by a signal) is the command's own: an init
 // that waited for it could not die by the same signal, since a PID 1 cannot
 // be killed by a signal sent from inside its namespace. When the command
@@ -86,10 +103,11 @@
 //     socket: with the network off, a host daemon socket outside the masked
 //     list stays reachable when file permissions allow it. Unix sockets in
 //     the workspace work.
-//   - RLIMIT_NPROC does nothing for root; the process limit is pid_max or
-//     the pids cgroup. A pids cgroup costs 40-100 ms a run on a loaded
-//     host (moving a task into a v1 cgroup waits for an RCU grace period),
-//     which is why pid_max comes first.
+//   - RLIMIT_NPROC does nothing for root; the process limit is the pids
+//     cgroup or pid_max. Moving a process into a cgroup costs 40-100 ms on
+//     a loaded host (an RCU grace period); moving one thread (the launcher)
+//     does not, and pid_max costs nothing, which is why the trampoline
+//     prefers pid_max.
 //   - A protected path that does not exist when the run starts is not
 //     protected: a command may create .git in a workspace that had none.
 //   - Without a user namespace as non-root, or a mount namespace, the
@@ -101,8 +119,9 @@
 //     [DenialHints]. Landlock denials are also written to the kernel audit
 //     log on ABI 7 kernels (the ruleset asks for logging after exec), when
 //     audit is enabled.
-//   - A caller must call [Handle.Started] or [Handle.Close] after Start: the
-//     trampoline waits for one of them before it does anything.
+//   - A caller must call [Handle.Close] after Wait: the launcher thread is
+//     the command's parent (its parent-death signal fires when the thread
+//     ends), so it lives until Close.
 package sandbox
 
 import "fmt"
@@ -166,22 +185,31 @@ type Report struct {
 	LandlockABI int      `json:"landlock_abi,omitempty"`
 	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "on"
 	Layers      []string `json:"layers,omitempty"`
+	// Launcher says how the layers were applied: "thread" (by a thread of
+	// this process, the fast way) or "trampoline" (by this binary started
+	// again). Empty for profile None.
+	Launcher string `json:"launcher,omitempty"`
 }
 
 // Capabilities is what this host lets the sandbox enforce, as found by
 // [Detect]. A zero value means nothing can be enforced.
 type Capabilities struct {
-	OS          string   `json:"os"`
-	Root        bool     `json:"root"`                  // effective uid 0 with CAP_SYS_ADMIN
-	LandlockABI int      `json:"landlock_abi"`          // 0: no Landlock
-	UserNS      bool     `json:"userns"`                // an unprivileged user namespace can be made
-	MountNS     bool     `json:"mountns"`               // directly (root) or inside a user namespace
-	NetNS       bool     `json:"netns"`                 // a network namespace can be made
-	PIDNS       bool     `json:"pidns"`                 // PID (and IPC) namespaces can be made
-	PIDMaxNS    bool     `json:"pid_max_ns"`            // pid_max is per PID namespace (Linux 6.14)
-	CgroupPids  string   `json:"cgroup_pids,omitempty"` // "v1", "v2" or ""
-	Seccomp     bool     `json:"seccomp"`               // seccomp filters for this architecture
-	Problems    []string `json:"problems,omitempty"`    // why a probe failed
+	OS          string `json:"os"`
+	Root        bool   `json:"root"`                  // effective uid 0 with CAP_SYS_ADMIN
+	LandlockABI int    `json:"landlock_abi"`          // 0: no Landlock
+	UserNS      bool   `json:"userns"`                // an unprivileged user namespace can be made
+	MountNS     bool   `json:"mountns"`               // directly (root) or inside a user namespace
+	NetNS       bool   `json:"netns"`                 // a network namespace can be made
+	PIDNS       bool   `json:"pidns"`                 // PID (and IPC) namespaces can be made
+	PIDMaxNS    bool   `json:"pid_max_ns"`            // pid_max is per PID namespace (Linux 6.14)
+	CgroupPids  string `json:"cgroup_pids,omitempty"` // "v1", "v2" or ""
+	Seccomp     bool   `json:"seccomp"`               // seccomp filters for this architecture
+	// ThreadLaunch is true when runs can start from a thread of this
+	// process instead of the trampoline: root in the initial user
+	// namespace, a v1 pids cgroup, seccomp, proc's pidns= option (Linux
+	// 6.15) and PTRACE_TRACEME not forbidden by Yama.
+	ThreadLaunch bool     `json:"thread_launch"`
+	Problems     []string `json:"problems,omitempty"` // why a probe failed
 }
 
 // UnavailableError is returned by [Prepare] when the profile's promise cannot

@@ -38,23 +38,34 @@ const (
 	retEPERM  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
 	retENOSYS = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
 
-	offNr   = 0  // seccomp_data.nr
-	offArch = 4  // seccomp_data.arch
-	offArg0 = 16 // low half of seccomp_data.args[0] (little endian)
-	offArg1 = 24 // low half of seccomp_data.args[1]
+	offNr     = 0  // seccomp_data.nr
+	offArch   = 4  // seccomp_data.arch
+	offArg0   = 16 // low half of seccomp_data.args[0] (little endian)
+	offArg0Hi = 20 // its high half
+	offArg1   = 24 // low half of seccomp_data.args[1]
 )
 
 // seccompProgram builds the filter. The arch guard comes first: a syscall
 // of a foreign ABI (i386 int 0x80 on x86_64) has different numbers, and
 // without the guard it would reach the allow-by-default end unchecked —
 // the bypass measured against a default-allow go-seccomp-bpf filter.
-func seccompProgram(denyNet bool) ([]bpf.RawInstruction, error) {
+//
+// traceme lets two ptrace requests through, for the thread launcher:
+// PTRACE_TRACEME, with which the command stops at its exec until the
+// sandbox is complete, and PTRACE_DETACH, with which the launcher (under
+// the same filter) lets it go. Neither reads or writes another process:
+// a parent inside the sandbox that its child asked to trace can do nothing
+// to it but detach.
+func seccompProgram(denyNet, traceme bool) ([]bpf.RawInstruction, error) {
 	var a bpfAsm
 	a.add(bpf.LoadAbsolute{Off: offArch, Size: 4})
 	a.jne(auditArch, "eperm")
 	a.add(bpf.LoadAbsolute{Off: offNr, Size: 4})
 	if x32Bit != 0 {
 		a.jset(x32Bit, "enosys")
+	}
+	if traceme {
+		a.jeq(unix.SYS_PTRACE, "ptrace")
 	}
 	for _, nr := range deniedSyscalls {
 		a.jeq(nr, "eperm")
@@ -82,6 +93,18 @@ func seccompProgram(denyNet bool) ([]bpf.RawInstruction, error) {
 	a.add(bpf.LoadAbsolute{Off: offArg0, Size: 4})
 	a.jne(unix.AF_UNIX, "eperm")
 	a.ret(retAllow)
+	if traceme {
+		// The request is a long: both halves are compared.
+		a.label("ptrace")
+		a.add(bpf.LoadAbsolute{Off: offArg0Hi, Size: 4})
+		a.jne(0, "eperm")
+		a.add(bpf.LoadAbsolute{Off: offArg0, Size: 4})
+		a.jeq(unix.PTRACE_TRACEME, "allow")
+		a.jeq(unix.PTRACE_DETACH, "allow")
+		a.ret(retEPERM)
+		a.label("allow")
+		a.ret(retAllow)
+	}
 	a.label("eperm")
 	a.ret(retEPERM)
 	a.label("enosys")
@@ -91,8 +114,8 @@ func seccompProgram(denyNet bool) ([]bpf.RawInstruction, error) {
 
 // installSeccomp loads the filter on the calling thread; no_new_privs must
 // be set already.
-func installSeccomp(denyNet bool) error {
-	raw, err := seccompProgram(denyNet)
+func installSeccomp(denyNet, traceme bool) error {
+	raw, err := seccompProgram(denyNet, traceme)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"encoding/binary"
+	"fmt"
 	"testing"
 
 	"golang.org/x/net/bpf"
@@ -44,7 +45,7 @@ func TestSeccompProgram(t *testing.T) {
 		{"io_uring_setup", auditArch, unix.SYS_IO_URING_SETUP, 0, false, retEPERM},
 		{"unshare", auditArch, unix.SYS_UNSHARE, unix.CLONE_NEWUSER, false, retEPERM},
 		{"mount", auditArch, unix.SYS_MOUNT, 0, false, retEPERM},
-		{"ptrace", auditArch, unix.SYS_PTRACE, 0, false, retEPERM},
+		{"ptrace attach", auditArch, unix.SYS_PTRACE, unix.PTRACE_ATTACH, false, retEPERM},
 		{"clone fork", auditArch, unix.SYS_CLONE, uint32(unix.SIGCHLD), false, retAllow},
 		{"clone thread", auditArch, unix.SYS_CLONE, unix.CLONE_VM | unix.CLONE_THREAD | unix.CLONE_SIGHAND, false, retAllow},
 		{"clone newuser", auditArch, unix.SYS_CLONE, unix.CLONE_NEWUSER | uint32(unix.SIGCHLD), false, retEPERM},
@@ -62,26 +63,67 @@ func TestSeccompProgram(t *testing.T) {
 		}{"x32 socket", auditArch, x32Bit | 41, unix.AF_INET, false, retENOSYS})
 	}
 	for _, tt := range tests {
+		// The launcher's filter differs only in two ptrace requests.
+		for _, traceme := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/traceme=%v", tt.name, traceme), func(t *testing.T) {
+				if got := runSeccomp(t, tt.denyNet, traceme, seccompData(tt.arch, tt.nr, tt.arg0)); got != tt.want {
+					t.Errorf("got %#x, want %#x", got, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// TestSeccompTraceme checks the ptrace requests the thread launcher's
+// filter lets through, and that the high half of the request counts.
+func TestSeccompTraceme(t *testing.T) {
+	tests := []struct {
+		name      string
+		traceme   bool
+		request   uint32
+		requestHi uint32
+		want      uint32
+	}{
+		{"traceme", true, unix.PTRACE_TRACEME, 0, retAllow},
+		{"detach", true, unix.PTRACE_DETACH, 0, retAllow},
+		{"attach", true, unix.PTRACE_ATTACH, 0, retEPERM},
+		{"seize", true, unix.PTRACE_SEIZE, 0, retEPERM},
+		{"peekdata", true, unix.PTRACE_PEEKDATA, 0, retEPERM},
+		{"pokedata", true, unix.PTRACE_POKEDATA, 0, retEPERM},
+		{"cont", true, unix.PTRACE_CONT, 0, retEPERM},
+		{"traceme with a high half", true, unix.PTRACE_TRACEME, 1, retEPERM},
+		{"traceme, trampoline filter", false, unix.PTRACE_TRACEME, 0, retEPERM},
+		{"detach, trampoline filter", false, unix.PTRACE_DETACH, 0, retEPERM},
+	}
+	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			raw, err := seccompProgram(tt.denyNet)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ins, ok := bpf.Disassemble(raw)
-			if !ok {
-				t.Fatal("cannot disassemble")
-			}
-			vm, err := bpf.NewVM(ins)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := vm.Run(seccompData(tt.arch, tt.nr, tt.arg0))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if uint32(got) != tt.want {
+			data := seccompData(auditArch, unix.SYS_PTRACE, tt.request)
+			binary.BigEndian.PutUint32(data[offArg0Hi:], tt.requestHi)
+			if got := runSeccomp(t, false, tt.traceme, data); got != tt.want {
 				t.Errorf("got %#x, want %#x", got, tt.want)
 			}
 		})
 	}
+}
+
+// runSeccomp runs the filter over data in the classic BPF VM.
+func runSeccomp(t *testing.T, denyNet, traceme bool, data []byte) uint32 {
+	t.Helper()
+	raw, err := seccompProgram(denyNet, traceme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins, ok := bpf.Disassemble(raw)
+	if !ok {
+		t.Fatal("cannot disassemble")
+	}
+	vm, err := bpf.NewVM(ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := vm.Run(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return uint32(got)
 }

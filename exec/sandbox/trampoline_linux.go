@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -105,7 +106,7 @@ func steps(w *wireSpec) []step {
 		step{"landlock", applyLandlock},
 	)
 	if w.Plan.Seccomp {
-		s = append(s, step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet) }})
+		s = append(s, step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet, false) }})
 	}
 	return append(s, step{"parent death signal", func(*wireSpec) error {
 		return unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0)
@@ -158,24 +159,38 @@ func waitGo(fd int) error {
 	}
 }
 
-// setRlimits applies the limits that are set, and no core dumps.
-// syscall.Setrlimit rather than unix's keeps Go from restoring its saved
-// RLIMIT_NOFILE at exec.
-func setRlimits(w *wireSpec) error {
-	l := w.Limits
-	set := func(res int, v uint64, hard uint64) error {
-		if v == 0 {
-			return nil
+// rlimit is one resource limit to apply.
+type rlimit struct {
+	name     string
+	resource int
+	cur, max uint64
+}
+
+// rlimits lists the limits l sets, and no core dumps. RLIMIT_CPU's hard
+// limit is a second above the soft one: SIGXCPU first, SIGKILL after.
+func rlimits(l Limits) []rlimit {
+	out := []rlimit{{"core", unix.RLIMIT_CORE, 0, 0}}
+	add := func(name string, res int, v, hard uint64) {
+		if v != 0 {
+			out = append(out, rlimit{name, res, v, hard})
 		}
-		return syscall.Setrlimit(res, &syscall.Rlimit{Cur: v, Max: hard})
 	}
-	errs := []error{
-		syscall.Setrlimit(unix.RLIMIT_CORE, &syscall.Rlimit{}),
-		set(unix.RLIMIT_CPU, l.CPUSeconds, l.CPUSeconds+1), // SIGXCPU, then SIGKILL a second later
-		set(unix.RLIMIT_AS, l.AddressSpace, l.AddressSpace),
-		set(unix.RLIMIT_FSIZE, l.FileSize, l.FileSize),
-		set(unix.RLIMIT_NOFILE, l.OpenFiles, l.OpenFiles),
-		set(unix.RLIMIT_NPROC, l.Processes, l.Processes),
+	add("cpu", unix.RLIMIT_CPU, l.CPUSeconds, l.CPUSeconds+1)
+	add("address space", unix.RLIMIT_AS, l.AddressSpace, l.AddressSpace)
+	add("file size", unix.RLIMIT_FSIZE, l.FileSize, l.FileSize)
+	add("open files", unix.RLIMIT_NOFILE, l.OpenFiles, l.OpenFiles)
+	add("processes", unix.RLIMIT_NPROC, l.Processes, l.Processes)
+	return out
+}
+
+// setRlimits applies w's limits to this process. syscall.Setrlimit rather
+// than unix's keeps Go from restoring its saved RLIMIT_NOFILE at exec.
+func setRlimits(w *wireSpec) error {
+	var errs []error
+	for _, r := range rlimits(w.Limits) {
+		if err := syscall.Setrlimit(r.resource, &syscall.Rlimit{Cur: r.cur, Max: r.max}); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", r.name, err))
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -210,8 +225,9 @@ func dropCaps() error {
 	return nil
 }
 
-// capLastCap is the highest capability this kernel knows.
-func capLastCap() int {
+// capLastCap is the highest capability this kernel knows, read once: the
+// first read of a /proc/sys file costs hundreds of microseconds here.
+var capLastCap = sync.OnceValue(func() int {
 	b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
 	if err != nil {
 		return 63 // drop everything that could exist; EINVAL past the end is ignored
@@ -221,7 +237,7 @@ func capLastCap() int {
 		return 63
 	}
 	return n
-}
+})
 
 // applyLandlock enforces one ruleset on this thread. Denials of the
 // exec'd command are logged to the kernel audit log (ABI 7).
@@ -262,7 +278,7 @@ func landlockRules(w *wireSpec) []landlock.Rule {
 	if w.PrivateShm {
 		rules = append(rules, landlock.RWDirs("/dev/shm"))
 	}
-	dev := append(append([]string(nil), devFiles...), stdioTerminals()...)
+	dev := append(append([]string(nil), devFiles...), w.Terminals...)
 	return append(rules, landlock.RWFiles(dev...).WithIoctlDev().IgnoreIfMissing())
 }
 
@@ -275,18 +291,6 @@ func splitDirs(paths []string) (dirs, files []string) {
 		}
 	}
 	return dirs, files
-}
-
-// stdioTerminals lists the pseudo-terminals on fds 0-2, so that a command
-// run on a PTY may reopen it.
-func stdioTerminals() []string {
-	var out []string
-	for fd := range 3 {
-		if p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd)); err == nil && strings.HasPrefix(p, "/dev/pts/") {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // setPIDMax limits the pids of the new PID namespace (pid_max is per

@@ -1,0 +1,325 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// The thread launcher starts a sandboxed command without a second Go
+// process. Namespaces (unshare), capabilities, no_new_privs, Landlock and
+// seccomp all belong to a thread, and a child inherits them from the
+// thread that forks it; so a dedicated OS thread of this process takes them
+// on and forks the command, and is then thrown away (a goroutine that ends
+// while locked to its thread takes the thread with it, and the runtime
+// never clones a new thread from a locked one). Starting the trampoline
+// costs a Go runtime start, 5-10 ms here; this costs well under one.
+//
+// What a thread cannot do before the fork is done while the command is
+// held at its first instruction: the child asks to be traced
+// (PTRACE_TRACEME) and so stops right after execve, before it runs; a
+// second, unrestricted thread then mounts the PID namespace's /proc (a
+// proc instance for a namespace needs that namespace's init to exist) and
+// sets the rlimits (per process, so a thread cannot set them for a child
+// alone), and the launcher detaches. Processes are limited by a v1 pids
+// cgroup that the launcher thread joins alone (writing 0 to "tasks" moves
+// the caller thread without the process-wide lock whose RCU wait makes
+// moving a process cost 40-100 ms) and leaves right after the fork.
+
+// errDirectStart is set as cmd.Err by Prepare, so that a cmd.Start that
+// bypasses the Handle fails instead of running the command unconfined.
+var errDirectStart = errors.New("sandbox: start a prepared command with Handle.Start, not cmd.Start")
+
+// launcher is one run's launcher thread.
+type launcher struct {
+	release chan struct{} // closed by Close: the thread may end
+	ended   chan struct{} // closed when the thread's goroutine returns
+}
+
+// warmPidfd makes os check its pidfd support before any launch: the check
+// forks a throwaway child, which on a launcher thread would become the PID
+// namespace's init and end the namespace when it exits.
+var warmPidfd sync.Once
+
+// startThread starts h.cmd from a new launcher thread and returns once the
+// command runs in its sandbox, or failed to and has been reaped.
+func (h *Handle) startThread() error {
+	warmPidfd.Do(func() {
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Release()
+		}
+	})
+	l := &launcher{release: make(chan struct{}), ended: make(chan struct{})}
+	h.thread = l
+	errc := make(chan error, 1)
+	go func() {
+		defer close(l.ended)
+		// Never unlocked: see the comment at the top of this file.
+		runtime.LockOSThread()
+		started, err := h.launch()
+		errc <- err
+		if started {
+			// The thread is the command's parent: PR_SET_PDEATHSIG
+			// fires when it ends, so it lives until Close.
+			<-l.release
+		}
+	}()
+	return <-errc
+}
+
+// launch restricts the calling (locked) thread, forks the command from it
+// and completes the sandbox while the command is held. started reports
+// whether a process exists that the thread must outlive; on error it has
+// been killed and reaped.
+func (h *Handle) launch() (started bool, err error) {
+	w, cmd := h.threadWire, h.cmd
+	leave := func() error { return nil }
+	if h.cg != nil {
+		if leave, err = h.cg.joinThread(); err != nil {
+			return false, fmt.Errorf("sandbox: joining the pids cgroup: %w", err)
+		}
+		defer leave()
+	}
+	for _, s := range threadSteps(w) {
+		if err := s.apply(w); err != nil {
+			return false, fmt.Errorf("sandbox: %s: %w (the command did not run)", s.name, err)
+		}
+	}
+	cmd.Err = nil
+	err = cmd.Start()
+	if err != nil {
+		return false, err
+	}
+	if err := leave(); err != nil {
+		return true, h.abort(fmt.Errorf("sandbox: leaving the pids cgroup: %w", err))
+	}
+	pid := cmd.Process.Pid
+	held, err := waitExecStop(pid)
+	if err != nil {
+		return true, h.abort(fmt.Errorf("sandbox: waiting for the command to stop at exec: %w", err))
+	}
+	if !held {
+		return true, nil // killed before its first instruction: Wait reports it
+	}
+	if err := onFreshThread(func() error { return completeHeld(pid, w) }); err != nil {
+		return true, h.abort(err)
+	}
+	if err := unix.PtraceDetach(pid); err != nil {
+		return true, h.abort(fmt.Errorf("sandbox: releasing the command: %w", err))
+	}
+	return true, nil
+}
+
+// abort kills and reaps a command that must not run, and returns err.
+func (h *Handle) abort(err error) error {
+	h.cmd.Process.Kill()
+	h.cmd.Wait()
+	return fmt.Errorf("%w (the command did not run)", err)
+}
+
+// threadSteps are the trampoline's steps without what needs a process of
+// the run: the namespaces are unshared by the thread (the seccomp filter
+// would refuse them as clone flags), and /proc, rlimits and the parent
+// death signal come from completeHeld and the SysProcAttr.
+func threadSteps(w *wireSpec) []step {
+	return []step{
+		{"unshare", func(w *wireSpec) error { return unix.Unshare(threadCloneFlags(w.Plan)) }},
+		{"mounts", setupMounts},
+		{"dropping capabilities", func(*wireSpec) error { return dropCaps() }},
+		{"no_new_privs", func(*wireSpec) error { return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) }},
+		{"landlock", applyLandlock},
+		{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet, true) }},
+	}
+}
+
+func threadCloneFlags(p plan) int {
+	f := unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC
+	if p.NetNS {
+		f |= unix.CLONE_NEWNET
+	}
+	return f
+}
+
+// si_code values of SIGCHLD (siginfo.h), missing from x/sys/unix.
+const (
+	cldTrapped = 4
+	cldStopped = 5
+)
+
+// waitExecStop waits for the traced command's stop after its execve and
+// consumes it, so that cmd.Wait sees only the exit. held is false when the
+// command died instead (a SIGKILL from outside); its exit is left for
+// cmd.Wait.
+func waitExecStop(pid int) (held bool, err error) {
+	var si unix.Siginfo
+	for {
+		err = unix.Waitid(unix.P_PID, pid, &si, unix.WEXITED|unix.WSTOPPED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return false, err
+	}
+	if si.Code != cldTrapped && si.Code != cldStopped {
+		return false, nil
+	}
+	for {
+		err = unix.Waitid(unix.P_PID, pid, &si, unix.WSTOPPED, nil)
+		if err != unix.EINTR {
+			return err == nil, err
+		}
+	}
+}
+
+// onFreshThread runs f on a new OS thread that is thrown away afterwards,
+// for work that changes the thread's namespaces.
+func onFreshThread(f func() error) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		errc <- f()
+	}()
+	return <-errc
+}
+
+// completeHeld sets the rlimits of the held command and mounts a read-only
+// /proc of its PID namespace in its mount namespace. It runs on a thread of
+// its own, with this process's privileges.
+func completeHeld(pid int, w *wireSpec) error {
+	if err := setRlimitsOf(pid, w.Limits); err != nil {
+		return fmt.Errorf("sandbox: rlimits: %w", err)
+	}
+	if err := mountProcOf(pid); err != nil {
+		return fmt.Errorf("sandbox: mounting /proc for the PID namespace: %w", err)
+	}
+	return nil
+}
+
+// setRlimitsOf applies the limits that are set to another process, and no
+// core dumps.
+func setRlimitsOf(pid int, l Limits) error {
+	var errs []error
+	for _, r := range rlimits(l) {
+		lim := unix.Rlimit{Cur: r.cur, Max: r.max}
+		if err := unix.Prlimit(pid, r.resource, &lim, nil); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", r.name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// mountProcOf mounts, on the calling thread's behalf, a proc instance for
+// pid's PID namespace over /proc in pid's mount namespace. The thread joins
+// that mount namespace, so it must be thrown away afterwards.
+func mountProcOf(pid int) error {
+	ns := func(kind string) (int, error) {
+		return unix.Open("/proc/"+strconv.Itoa(pid)+"/ns/"+kind, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	}
+	mntNS, err := ns("mnt")
+	if err != nil {
+		return err
+	}
+	defer unix.Close(mntNS)
+	pidNS, err := ns("pid")
+	if err != nil {
+		return err
+	}
+	defer unix.Close(pidNS)
+	if err := unix.Unshare(unix.CLONE_FS); err != nil {
+		return fmt.Errorf("unshare fs: %w", err)
+	}
+	if err := unix.Setns(mntNS, unix.CLONE_NEWNS); err != nil {
+		return fmt.Errorf("setns: %w", err)
+	}
+	fs, err := procContext(pidNS)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fs)
+	m, err := unix.Fsmount(fs, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
+	if err != nil {
+		return fmt.Errorf("fsmount: %w", err)
+	}
+	defer unix.Close(m)
+	if err := unix.MoveMount(m, "", unix.AT_FDCWD, "/proc", unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("move_mount: %w", err)
+	}
+	return nil
+}
+
+// procContext makes a proc filesystem context for the PID namespace pidNS
+// (the pidns= option, Linux 6.15) and creates its superblock.
+func procContext(pidNS int) (int, error) {
+	fs, err := unix.Fsopen("proc", unix.FSOPEN_CLOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("fsopen: %w", err)
+	}
+	if err := unix.FsconfigSetFd(fs, "pidns", pidNS); err != nil {
+		unix.Close(fs)
+		return -1, fmt.Errorf("proc pidns option: %w", err)
+	}
+	if err := unix.FsconfigCreate(fs); err != nil {
+		unix.Close(fs)
+		return -1, fmt.Errorf("creating proc: %w", err)
+	}
+	return fs, nil
+}
+
+// procPIDNSSupported reports whether proc takes the pidns= option (Linux
+// 6.15), by configuring, without mounting, a proc for this process's own
+// PID namespace.
+func procPIDNSSupported() bool {
+	pidNS, err := unix.Open("/proc/self/ns/pid", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(pidNS)
+	fs, err := unix.Fsopen("proc", unix.FSOPEN_CLOEXEC)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fs)
+	return unix.FsconfigSetFd(fs, "pidns", pidNS) == nil
+}
+
+// ptraceTracemeAllowed is false when Yama forbids all tracing
+// (ptrace_scope 3), which PTRACE_TRACEME needs.
+func ptraceTracemeAllowed() bool {
+	b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope")
+	if err != nil {
+		return true // no Yama
+	}
+	return len(b) == 0 || b[0] != '3'
+}
+
+// prepareThread readies cmd for the launcher: the command's own path,
+// arguments, directory and environment, traced so that it stops at exec,
+// killed when the launcher ends, and unstartable except by Handle.Start.
+func (h *Handle) prepareThread(cmd *exec.Cmd, w *wireSpec) {
+	h.threadWire = w
+	cmd.Path, cmd.Args, cmd.Env, cmd.Dir = w.Path, w.Args, w.Env, w.Dir
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Ptrace = true
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	cmd.Err = errDirectStart
+}
+
+// threadable is false when cmd asks for something the launcher cannot give
+// (its own namespaces, credentials, chroot or tracing): such a command goes
+// through the trampoline.
+func threadable(cmd *exec.Cmd) bool {
+	a := cmd.SysProcAttr
+	return a == nil || (a.Cloneflags == 0 && a.Unshareflags == 0 && a.Chroot == "" &&
+		a.Credential == nil && !a.Ptrace && len(a.UidMappings) == 0 && len(a.GidMappings) == 0 &&
+		!a.UseCgroupFD)
+}
