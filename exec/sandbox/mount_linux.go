@@ -17,10 +17,11 @@ type mountEntry struct {
 	point     string // mount point, unescaped
 	fstype    string
 	superOpts string
+	readOnly  bool // the mount (not the filesystem) is read-only
 }
 
 // parseMountinfo parses one mountinfo line (proc(5)): fields 5 (mount
-// point), then after the "-" separator the filesystem type and the super
+// point) and 6 (per-mount options), then after the "-" separator the filesystem type and the super
 // options.
 func parseMountinfo(line string) (mountEntry, bool) {
 	f := strings.Fields(line)
@@ -34,7 +35,8 @@ func parseMountinfo(line string) (mountEntry, bool) {
 	if len(f) < 5 || sep < 0 || sep+3 >= len(f) {
 		return mountEntry{}, false
 	}
-	return mountEntry{point: unescapeOctal(f[4]), fstype: f[sep+1], superOpts: f[sep+3]}, true
+	ro := hasOption(f[5], "ro")
+	return mountEntry{point: unescapeOctal(f[4]), fstype: f[sep+1], superOpts: f[sep+3], readOnly: ro}, true
 }
 
 // unescapeOctal undoes the \NNN escapes of space, tab, newline and
@@ -57,23 +59,23 @@ func unescapeOctal(s string) string {
 	return b.String()
 }
 
-// mountPoints lists every mount point in this thread's mount namespace, in
-// mountinfo order (parents before children). thread-self, not self: a
-// launcher thread has a mount namespace of its own.
-func mountPoints() ([]string, error) {
+// mounts lists every mount in this thread's mount namespace, in mountinfo
+// order (parents before children). thread-self, not self: a launcher
+// thread has a mount namespace of its own.
+func mounts() ([]mountEntry, error) {
 	f, err := os.Open("/proc/thread-self/mountinfo")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var points []string
+	var all []mountEntry
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if m, ok := parseMountinfo(sc.Text()); ok {
-			points = append(points, m.point)
+			all = append(all, m)
 		}
 	}
-	return points, sc.Err()
+	return all, sc.Err()
 }
 
 // within is true when p is root or below it.
@@ -106,7 +108,11 @@ func setupMounts(w *wireSpec) error {
 			return fmt.Errorf("binding writable root %s: %w", r, err)
 		}
 	}
-	if err := remountAllReadOnly(w.Writable); err != nil {
+	readOnly := remountAllReadOnly
+	if w.Plan.Thread {
+		readOnly = setAllReadOnly
+	}
+	if err := readOnly(w.Writable); err != nil {
 		return err
 	}
 	for _, a := range pinnedDirs(w.Protected, w.Writable) {
@@ -142,11 +148,12 @@ func setupMounts(w *wireSpec) error {
 // read-only, keeping its other per-mount flags (which may be locked in a
 // user namespace).
 func remountAllReadOnly(writable []string) error {
-	points, err := mountPoints()
+	all, err := mounts()
 	if err != nil {
 		return fmt.Errorf("reading mountinfo: %w", err)
 	}
-	for _, p := range points {
+	for _, m := range all {
+		p := m.point
 		if withinAny(p, writable) {
 			continue
 		}
@@ -155,6 +162,31 @@ func remountAllReadOnly(writable []string) error {
 				continue // hidden under another mount: unreachable anyway
 			}
 			return fmt.Errorf("remounting %s read-only: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// setAllReadOnly does what remountAllReadOnly does with mount_setattr
+// (Linux 5.12): one recursive call makes every mount read-only, keeping
+// its other flags, and the mounts within the writable roots that were
+// writable are made writable again — a few system calls where the other
+// takes two per mount. Only the launcher thread uses it: a user
+// namespace's locked mounts would need the per-mount fallback anyway.
+func setAllReadOnly(writable []string) error {
+	all, err := mounts()
+	if err != nil {
+		return fmt.Errorf("reading mountinfo: %w", err)
+	}
+	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}); err != nil {
+		return fmt.Errorf("making every mount read-only: %w", err)
+	}
+	for _, m := range all {
+		if m.readOnly || !withinAny(m.point, writable) {
+			continue
+		}
+		if err := unix.MountSetattr(unix.AT_FDCWD, m.point, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}); err != nil {
+			return fmt.Errorf("making %s writable again: %w", m.point, err)
 		}
 	}
 	return nil

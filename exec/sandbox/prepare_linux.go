@@ -108,7 +108,11 @@ func (h *Handle) prepare(cmd *exec.Cmd, spec Spec, p plan) error {
 		if p.Thread {
 			max++ // the launcher thread, a member while it forks
 		}
-		if h.cg, err = newCgroup(p.Cgroup, max); err != nil {
+		newCg := newCgroup
+		if p.Thread {
+			newCg = takeCgroup
+		}
+		if h.cg, err = newCg(p.Cgroup, max); err != nil {
 			return fmt.Errorf("sandbox: making the pids cgroup: %w", err)
 		}
 	}
@@ -442,7 +446,11 @@ func (h *Handle) Close() error {
 	}
 	var errs []error
 	if h.cg != nil {
-		errs = append(errs, h.cg.remove())
+		if h.threadWire != nil {
+			errs = append(errs, h.cg.recycle())
+		} else {
+			errs = append(errs, h.cg.remove())
+		}
 		h.cg = nil
 	}
 	if h.tempDir != "" {

@@ -137,11 +137,12 @@ func TestParseMountinfo(t *testing.T) {
 		want mountEntry
 		ok   bool
 	}{
-		{`22 1 253:0 / / rw,relatime shared:1 - ext4 /dev/vda rw,discard`, mountEntry{"/", "ext4", "rw,discard"}, true},
-		{`30 22 0:26 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids`, mountEntry{"/sys/fs/cgroup/pids", "cgroup", "rw,pids"}, true},
-		{`31 22 0:27 / /mnt/a\040b rw - tmpfs tmpfs rw`, mountEntry{"/mnt/a b", "tmpfs", "rw"}, true},
-		{`31 22 0:27 / /mnt/a\\b rw - tmpfs tmpfs rw`, mountEntry{`/mnt/a\\b`, "tmpfs", "rw"}, true},
-		{`31 22 0:27 / /x rw master:1 propagate_from:2 - tmpfs tmpfs rw`, mountEntry{"/x", "tmpfs", "rw"}, true},
+		{`22 1 253:0 / / rw,relatime shared:1 - ext4 /dev/vda rw,discard`, mountEntry{"/", "ext4", "rw,discard", false}, true},
+		{`30 22 0:26 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids`, mountEntry{"/sys/fs/cgroup/pids", "cgroup", "rw,pids", false}, true},
+		{`31 22 0:27 / /mnt/a\040b rw - tmpfs tmpfs rw`, mountEntry{"/mnt/a b", "tmpfs", "rw", false}, true},
+		{`31 22 0:27 / /mnt/a\\b rw - tmpfs tmpfs rw`, mountEntry{`/mnt/a\\b`, "tmpfs", "rw", false}, true},
+		{`31 22 0:27 / /x rw master:1 propagate_from:2 - tmpfs tmpfs rw`, mountEntry{"/x", "tmpfs", "rw", false}, true},
+		{`27 26 0:24 / /mnt/ro ro,nosuid,nodev,relatime - tmpfs none ro,size=4k`, mountEntry{"/mnt/ro", "tmpfs", "ro,size=4k", true}, true},
 		{`31 22 0:27 / /x rw tmpfs tmpfs rw`, mountEntry{}, false},
 		{``, mountEntry{}, false},
 		{`- - - - - - -`, mountEntry{}, false},

@@ -438,8 +438,13 @@ func forkBomb(t *testing.T, caps Capabilities) {
 		t.Fatal(err)
 	}
 	if dir != "" {
-		if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("cgroup %s left behind: %v", dir, err)
+		// Removed, or (the launcher thread's) empty and pooled for reuse.
+		tasks, err := os.ReadFile(filepath.Join(dir, "tasks"))
+		if err == nil && len(strings.TrimSpace(string(tasks))) != 0 {
+			t.Errorf("cgroup %s left with tasks: %s", dir, tasks)
+		}
+		if _, serr := os.Stat(dir); err != nil && !errors.Is(serr, os.ErrNotExist) {
+			t.Errorf("cgroup %s left behind unreadable: %v", dir, err)
 		}
 	}
 }
