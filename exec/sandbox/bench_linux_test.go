@@ -31,20 +31,21 @@ func benchRuns(b *testing.B, run func() (*os.ProcessState, error)) {
 	b.ReportMetric(float64(cpu[len(cpu)/2].Microseconds()), "median-cpu-µs/run")
 }
 
-// BenchmarkTrue compares /bin/true started by os/exec with the same run
-// through the sandbox, with each way of cutting the network.
+// BenchmarkTrue compares /bin/true started by plain os/exec with the same
+// run through the sandbox (Prepare, Start, Wait, Close), for each launcher
+// and way of cutting the network. Every iteration runs both, one after the
+// other, so that the drift of a shared machine's load falls on both alike:
+// added-µs/run is the median of the per-iteration differences.
 func BenchmarkTrue(b *testing.B) {
-	b.Run("plain", func(b *testing.B) {
-		benchRuns(b, func() (*os.ProcessState, error) {
-			cmd := exec.Command("/bin/true")
-			err := cmd.Run()
-			return cmd.ProcessState, err
-		})
-	})
+	plain := func() (*os.ProcessState, error) {
+		cmd := exec.Command("/bin/true")
+		err := cmd.Run()
+		return cmd.ProcessState, err
+	}
 	// The floor of any re-exec trampoline: this binary started and exiting
 	// in Main, with no namespace and no layer.
 	b.Run("reexec-only", func(b *testing.B) {
-		benchRuns(b, func() (*os.ProcessState, error) {
+		benchPaired(b, plain, func() (*os.ProcessState, error) {
 			cmd := exec.Command("/proc/self/exe")
 			cmd.Args = []string{probeName}
 			err := cmd.Run()
@@ -76,9 +77,39 @@ func BenchmarkTrue(b *testing.B) {
 			defer func(f func() Capabilities) { detectCaps = f }(detectCaps)
 			detectCaps = func() Capabilities { return caps }
 			spec := Spec{Profile: WorkspaceWrite, Cwd: ws, Network: bc.network, TempDir: ws}
-			benchRuns(b, func() (*os.ProcessState, error) { return runSandboxed(spec, "/bin/true") })
+			benchPaired(b, plain, func() (*os.ProcessState, error) { return runSandboxed(spec, "/bin/true") })
 		})
 	}
+}
+
+// benchPaired runs base and run in alternating blocks of ten, b.N runs in
+// all, so that the drift of a shared machine's load falls on both alike
+// while the work a run leaves to the kernel after it ends (its namespaces
+// torn down) mostly stays with the runs that caused it. It reports the
+// median wall time of each, their ratio and their difference.
+func benchPaired(b *testing.B, base, run func() (*os.ProcessState, error)) {
+	const block = 10
+	var times [2][]time.Duration
+	fs := [2]func() (*os.ProcessState, error){base, run}
+	i := 0
+	for b.Loop() {
+		k := i / block % 2
+		start := time.Now()
+		if _, err := fs[k](); err != nil {
+			b.Fatal(err)
+		}
+		times[k] = append(times[k], time.Since(start))
+		i++
+	}
+	if len(times[1]) == 0 {
+		b.Fatalf("b.N %d: want at least %d runs", b.N, block+1)
+	}
+	med := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
+	mb, mr := med(times[0]), med(times[1])
+	b.ReportMetric(float64(mb.Microseconds()), "plain-median-µs/run")
+	b.ReportMetric(float64(mr.Microseconds()), "median-µs/run")
+	b.ReportMetric(float64(mr)/float64(mb), "ratio")
+	b.ReportMetric(float64((mr - mb).Microseconds()), "added-µs/run")
 }
 
 func runSandboxed(spec Spec, argv ...string) (*os.ProcessState, error) {
