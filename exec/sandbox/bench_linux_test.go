@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -61,6 +62,7 @@ func BenchmarkTrue(b *testing.B) {
 	}{
 		{"network-off", false, nil},
 		{"network-on", true, nil},
+		{"network-off-no-standby", false, nil},
 		{"trampoline-network-off", false, noThread},
 		{"trampoline-netns-only", false, func(c *Capabilities) { noThread(c); c.Seccomp = false }},
 		{"trampoline-network-on", true, noThread},
@@ -76,6 +78,9 @@ func BenchmarkTrue(b *testing.B) {
 			}
 			defer func(f func() Capabilities) { detectCaps = f }(detectCaps)
 			detectCaps = func() Capabilities { return caps }
+			if strings.HasSuffix(bc.name, "-no-standby") {
+				setStandbys(b, false)
+			}
 			spec := Spec{Profile: WorkspaceWrite, Cwd: ws, Network: bc.network, TempDir: ws}
 			benchPaired(b, plain, func() (*os.ProcessState, error) { return runSandboxed(spec, "/bin/true") })
 		})

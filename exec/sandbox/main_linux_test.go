@@ -20,6 +20,7 @@ import (
 // command when SANDBOX_TEST_HELPER names one (as os/exec's tests do).
 func TestMain(m *testing.M) {
 	Main()
+	mainNS, mainCapEff = mainThreadState()
 	if os.Getenv("SANDBOX_TEST_LAUNCHER") == "trampoline" {
 		detectCaps = trampolineCaps
 	}
@@ -190,6 +191,23 @@ func eachLauncher(t *testing.T, f func(t *testing.T)) {
 	t.Run("trampoline", func(t *testing.T) {
 		withCaps(t, trampolineCaps())
 		f(t)
+	})
+}
+
+// setStandbys turns standby launchers on or off for the rest of the test,
+// dropping the one readied.
+func setStandbys(tb testing.TB, on bool) {
+	standbys.Lock()
+	old := standbys.off
+	standbys.off = !on
+	standbys.Unlock()
+	if sb := takeStandby(); sb != nil {
+		sb.drop()
+	}
+	tb.Cleanup(func() {
+		standbys.Lock()
+		standbys.off = old
+		standbys.Unlock()
 	})
 }
 

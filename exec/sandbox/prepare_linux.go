@@ -43,11 +43,14 @@ type wireSpec struct {
 // goroutine that starts and waits for the command.
 type Handle struct {
 	cmd     *exec.Cmd
+	runSpec Spec
 	report  Report
 	tempDir string // made by Prepare, removed by Close
 	cg      *cgroup
-	// The thread launcher's: what it applies, and its thread once started.
+	// The thread launcher's: what it applies, the standby launcher
+	// adopted by Prepare, and the launcher once started.
 	threadWire *wireSpec
+	standby    *launcher
 	thread     *launcher
 	// The trampoline's:
 	spec *os.File // parent's copy of the child's spec fd
@@ -96,18 +99,35 @@ func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 }
 
 func (h *Handle) prepare(cmd *exec.Cmd, spec Spec, p plan) error {
+	h.runSpec = spec
+	var sb *standby
+	if p.Thread {
+		if sb = takeStandby(); sb != nil && spec.TempDir == "" && sb.tempDir != "" {
+			h.tempDir, sb.tempDir = sb.tempDir, "" // adopted: Close removes it
+		}
+	}
 	w, err := h.wire(cmd, spec, p)
 	if err != nil {
+		if sb != nil {
+			sb.drop()
+		}
 		return err
 	}
-	if p.Cgroup != "" {
-		max := spec.Limits.Processes
-		if max == 0 {
-			max = DefaultProcesses
+	max := spec.Limits.Processes
+	if max == 0 {
+		max = DefaultProcesses
+	}
+	if p.Thread {
+		max++ // the launcher thread, a member while it forks
+	}
+	if sb != nil {
+		if sb.fits(w) && sb.l.cg.write("pids.max", strconv.FormatUint(max, 10)) == nil {
+			sb.adopt(h)
+		} else {
+			sb.drop()
 		}
-		if p.Thread {
-			max++ // the launcher thread, a member while it forks
-		}
+	}
+	if p.Cgroup != "" && h.cg == nil {
 		newCg := newCgroup
 		if p.Thread {
 			newCg = takeCgroup
@@ -162,13 +182,16 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 // here when the Spec has none) and the extra roots that exist.
 func (h *Handle) writable(w *wireSpec, spec Spec) error {
 	tmp := spec.TempDir
-	if tmp == "" {
+	switch {
+	case tmp == "" && h.tempDir != "": // a standby's, adopted
+		tmp = h.tempDir
+	case tmp == "":
 		var err error
-		if tmp, err = os.MkdirTemp("", "agentexec-run-"); err != nil {
+		if tmp, err = os.MkdirTemp("", tempDirPrefix()); err != nil {
 			return fmt.Errorf("sandbox: making the per-run temp dir: %w", err)
 		}
 		h.tempDir = tmp
-	} else if !dirExists(tmp) {
+	case !dirExists(tmp):
 		return fmt.Errorf("sandbox: Spec.TempDir: %s is not a directory", tmp)
 	}
 	tmp = resolve(tmp)
@@ -434,9 +457,14 @@ func (h *Handle) Report() Report { return h.report }
 // Prepare created. Call it after Wait (or when Start failed). It is safe
 // to call more than once.
 func (h *Handle) Close() error {
+	if h.standby != nil { // prepared, never started
+		h.standby.discard()
+		h.standby = nil
+	}
 	if h.thread != nil {
 		close(h.thread.release)
 		<-h.thread.ended
+		go h.thread.closeNS()
 		h.thread = nil
 	}
 	h.closeChildEnds()

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strconv"
 	"sync"
 	"syscall"
 
@@ -37,10 +36,26 @@ import (
 // bypasses the Handle fails instead of running the command unconfined.
 var errDirectStart = errors.New("sandbox: start a prepared command with Handle.Start, not cmd.Start")
 
-// launcher is one run's launcher thread.
+// launcher is a launcher thread: it takes on the layers of w (joining cg
+// for the fork), then forks the command of the Handle it is given, and
+// lives until released. A standby launcher (standby_linux.go) is made
+// before its run and takes the layers on meanwhile.
 type launcher struct {
-	release chan struct{} // closed by Close: the thread may end
+	w       *wireSpec
+	cg      *cgroup
+	ready   chan error   // one value: the layers are on, or why not
+	forkc   chan *Handle // the run to fork
+	result  chan error   // the fork's outcome
+	release chan struct{}
 	ended   chan struct{} // closed when the thread's goroutine returns
+	// mntNS holds the run's mount namespace (-1: not opened), so that
+	// the last reference is dropped by closeNS, off the run's path: a
+	// mount namespace's teardown waits for an expedited RCU grace period
+	// (0.1-0.7 ms here).
+	mntNS     int
+	closeOnce sync.Once
+	// cleanup runs, off the thread, when the launcher is released unused.
+	cleanup func()
 }
 
 // warmPidfd makes os check its pidfd support before any launch: the check
@@ -48,53 +63,137 @@ type launcher struct {
 // namespace's init and end the namespace when it exits.
 var warmPidfd sync.Once
 
-// startThread starts h.cmd from a new launcher thread and returns once the
-// command runs in its sandbox, or failed to and has been reaped.
-func (h *Handle) startThread() error {
+// newLauncher starts a launcher thread taking on the layers of w.
+func newLauncher(w *wireSpec, cg *cgroup) *launcher {
 	warmPidfd.Do(func() {
 		if p, err := os.FindProcess(os.Getpid()); err == nil {
 			p.Release()
 		}
 	})
-	l := &launcher{release: make(chan struct{}), ended: make(chan struct{})}
-	h.thread = l
-	errc := make(chan error, 1)
+	l := &launcher{w: w, cg: cg, ready: make(chan error, 1), forkc: make(chan *Handle),
+		result: make(chan error, 1), release: make(chan struct{}), ended: make(chan struct{}), mntNS: -1}
+	goLocked(l.run)
+	return l
+}
+
+// goLocked runs f in a new goroutine locked to an OS thread that is not
+// the main thread, and never unlocked: see the comment at the top of this
+// file. The main thread must not take on a sandbox's state: /proc/self
+// shows it (mountinfo, status, ns), and it cannot end, so the runtime
+// would keep it, wedged, with the sandbox's namespaces. A goroutine that
+// finds itself there holds it while another starts, which therefore runs
+// elsewhere.
+func goLocked(f func()) {
 	go func() {
-		defer close(l.ended)
-		// Never unlocked: see the comment at the top of this file.
 		runtime.LockOSThread()
-		started, err := h.launch()
-		errc <- err
-		if started {
+		if unix.Gettid() != unix.Getpid() {
+			f()
+			return // still locked: the thread ends
+		}
+		moved := make(chan struct{})
+		goLocked(func() {
+			close(moved)
+			f()
+		})
+		<-moved
+		runtime.UnlockOSThread() // untouched: back to the scheduler
+	}()
+}
+
+func (l *launcher) run() {
+	defer close(l.ended)
+	leave, err := l.applyLayers()
+	l.ready <- err
+	if err != nil {
+		return
+	}
+	select {
+	case h := <-l.forkc:
+		started, err := h.forkHeld(leave, l.mntNS)
+		l.result <- err
+		if !started {
+			go l.closeNS()
+		} else {
 			// The thread is the command's parent: PR_SET_PDEATHSIG
 			// fires when it ends, so it lives until Close.
 			<-l.release
 		}
-	}()
-	return <-errc
+	case <-l.release:
+		leave()
+		if l.cleanup != nil {
+			go l.cleanup() // on an ordinary thread
+		}
+		go l.closeNS()
+	}
 }
 
-// launch restricts the calling (locked) thread, forks the command from it
-// and completes the sandbox while the command is held. started reports
-// whether a process exists that the thread must outlive; on error it has
-// been killed and reaped.
-func (h *Handle) launch() (started bool, err error) {
-	w, cmd := h.threadWire, h.cmd
-	leave := func() error { return nil }
-	if h.cg != nil {
-		if leave, err = h.cg.joinThread(); err != nil {
-			return false, fmt.Errorf("sandbox: joining the pids cgroup: %w", err)
+// closeNS drops the launcher's reference to the run's mount namespace.
+func (l *launcher) closeNS() {
+	l.closeOnce.Do(func() {
+		if l.mntNS >= 0 {
+			unix.Close(l.mntNS)
 		}
-		defer leave()
-	}
-	for _, s := range threadSteps(w) {
-		if err := s.apply(w); err != nil {
-			return false, fmt.Errorf("sandbox: %s: %w (the command did not run)", s.name, err)
+	})
+}
+
+// applyLayers joins the cgroup and takes on the layers. On error the
+// thread has left the cgroup; it must not be used for anything else.
+func (l *launcher) applyLayers() (leave func() error, err error) {
+	leave = func() error { return nil }
+	if l.cg != nil {
+		if leave, err = l.cg.joinThread(); err != nil {
+			return nil, fmt.Errorf("sandbox: joining the pids cgroup: %w", err)
 		}
 	}
-	cmd.Err = nil
-	err = cmd.Start()
+	for _, s := range threadSteps(l.w) {
+		if err := s.apply(l.w); err != nil {
+			leave()
+			return nil, fmt.Errorf("sandbox: %s: %w (the command did not run)", s.name, err)
+		}
+	}
+	l.mntNS, err = unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
+		leave()
+		return nil, fmt.Errorf("sandbox: opening the mount namespace: %w (the command did not run)", err)
+	}
+	return leave, nil
+}
+
+// fork has the launcher fork h's command once its layers are on, and
+// returns once the command runs in its sandbox, or failed to and has been
+// reaped.
+func (l *launcher) fork(h *Handle) error {
+	if err := <-l.ready; err != nil {
+		return err
+	}
+	l.forkc <- h
+	return <-l.result
+}
+
+// startThread starts h.cmd from its standby launcher, or a new one.
+func (h *Handle) startThread() error {
+	l := h.standby
+	h.standby = nil
+	if l == nil {
+		l = newLauncher(h.threadWire, h.cg)
+	}
+	h.thread = l
+	err := l.fork(h)
+	if err == nil {
+		readyStandby(h)
+	}
+	return err
+}
+
+// forkHeld forks the command from the calling launcher thread, which has
+// its layers, and completes the sandbox while the command is held. started
+// reports whether a process exists that the thread must outlive; on error
+// it has been killed and reaped.
+func (h *Handle) forkHeld(leave func() error, mntNS int) (started bool, err error) {
+	defer leave()
+	w, cmd := h.threadWire, h.cmd
+	cmd.Err = nil
+	if err := cmd.Start(); err != nil {
 		return false, err
 	}
 	if err := leave(); err != nil {
@@ -108,7 +207,13 @@ func (h *Handle) launch() (started bool, err error) {
 	if !held {
 		return true, nil // killed before its first instruction: Wait reports it
 	}
-	if err := completeOnHelper(pid, w); err != nil {
+	// The namespace has its init now, so its file can be opened.
+	pidNS, err := unix.Open("/proc/thread-self/ns/pid_for_children", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return true, h.abort(fmt.Errorf("sandbox: opening the PID namespace: %w", err))
+	}
+	defer unix.Close(pidNS)
+	if err := completeOnHelper(pid, w, mntNS, pidNS); err != nil {
 		return true, h.abort(err)
 	}
 	if err := unix.PtraceDetach(pid); err != nil {
@@ -189,14 +294,15 @@ var helper struct {
 }
 
 type helperReq struct {
-	pid  int
-	w    *wireSpec
-	done chan error
+	pid          int
+	w            *wireSpec
+	mntNS, pidNS int
+	done         chan error
 }
 
 // completeOnHelper runs completeHeld(pid, w) on the helper thread, started
 // on first use and again after a failure to go home.
-func completeOnHelper(pid int, w *wireSpec) error {
+func completeOnHelper(pid int, w *wireSpec, mntNS, pidNS int) error {
 	helper.Lock()
 	if helper.reqs == nil {
 		reqs, err := startHelper()
@@ -209,23 +315,21 @@ func completeOnHelper(pid int, w *wireSpec) error {
 	reqs := helper.reqs
 	helper.Unlock()
 	done := make(chan error, 1)
-	reqs <- helperReq{pid, w, done}
+	reqs <- helperReq{pid, w, mntNS, pidNS, done}
 	return <-done
 }
 
 func startHelper() (chan helperReq, error) {
 	reqs := make(chan helperReq)
 	ready := make(chan error)
-	go func() {
-		// Never unlocked: the thread's mount namespace and root move.
-		runtime.LockOSThread()
+	goLocked(func() {
 		home, err := helperHome()
 		ready <- err
 		if err != nil {
 			return
 		}
 		for r := range reqs {
-			err := completeHeld(r.pid, r.w)
+			err := completeHeld(r.pid, r.w, r.mntNS, r.pidNS)
 			if herr := unix.Setns(home, unix.CLONE_NEWNS); herr != nil {
 				// Stranded in a sandbox's namespace: end the thread,
 				// and the next run starts another.
@@ -239,7 +343,7 @@ func startHelper() (chan helperReq, error) {
 			}
 			r.done <- err
 		}
-	}()
+	})
 	return reqs, <-ready
 }
 
@@ -262,11 +366,11 @@ func drain(reqs chan helperReq) {
 // completeHeld sets the rlimits of the held command and mounts a read-only
 // /proc of its PID namespace in its mount namespace. It runs on a thread of
 // its own, with this process's privileges.
-func completeHeld(pid int, w *wireSpec) error {
+func completeHeld(pid int, w *wireSpec, mntNS, pidNS int) error {
 	if err := setRlimitsOf(pid, w.Limits); err != nil {
 		return fmt.Errorf("sandbox: rlimits: %w", err)
 	}
-	if err := mountProcOf(pid); err != nil {
+	if err := mountProcIn(mntNS, pidNS); err != nil {
 		return fmt.Errorf("sandbox: mounting /proc for the PID namespace: %w", err)
 	}
 	return nil
@@ -285,26 +389,10 @@ func setRlimitsOf(pid int, l Limits) error {
 	return errors.Join(errs...)
 }
 
-// mountProcOf mounts, on the calling thread's behalf, a proc instance for
-// pid's PID namespace over /proc in pid's mount namespace. The thread joins
-// that mount namespace, so it must be thrown away afterwards.
-func mountProcOf(pid int) error {
-	ns := func(kind string) (int, error) {
-		return unix.Open("/proc/"+strconv.Itoa(pid)+"/ns/"+kind, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	}
-	mntNS, err := ns("mnt")
-	if err != nil {
-		return err
-	}
-	defer unix.Close(mntNS)
-	pidNS, err := ns("pid")
-	if err != nil {
-		return err
-	}
-	defer unix.Close(pidNS)
-	if err := unix.Unshare(unix.CLONE_FS); err != nil {
-		return fmt.Errorf("unshare fs: %w", err)
-	}
+// mountProcIn mounts a proc instance for the PID namespace pidNS over
+// /proc in the mount namespace mntNS, which the calling thread joins: it
+// must go back, or be thrown away, afterwards.
+func mountProcIn(mntNS, pidNS int) error {
 	if err := unix.Setns(mntNS, unix.CLONE_NEWNS); err != nil {
 		return fmt.Errorf("setns: %w", err)
 	}

@@ -1,0 +1,198 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// A standby is a launcher thread readied for the next run before it is
+// asked for: once a process has started runs from a thread more than once,
+// each start readies another launcher, in the background, with the layers
+// the last run had (its namespaces, read-only mounts, dropped
+// capabilities, Landlock ruleset and seccomp filter: two thirds of what a
+// run adds to os/exec). The next Prepare adopts it only if the layers its
+// own run needs are exactly those (compared field by field) and the host's
+// mount table has not changed since; otherwise the standby is thrown away
+// and the run takes the layers on itself. A run never gets a layer made
+// for another configuration, only made earlier.
+
+// standby is a readied launcher and what was made for it.
+type standby struct {
+	l       *launcher
+	key     string
+	tempDir string // made for it; "" once a run adopted it
+	mounts  int    // fd of the host's mountinfo, opened before the layers
+}
+
+var standbys struct {
+	sync.Mutex
+	next   *standby
+	making bool
+	runs   int
+	swept  bool
+	off    bool // set by tests and benchmarks
+}
+
+// takeStandby takes the readied launcher, if there is one.
+func takeStandby() *standby {
+	standbys.Lock()
+	defer standbys.Unlock()
+	sb := standbys.next
+	standbys.next = nil
+	return sb
+}
+
+// fits reports whether sb took on exactly the layers w needs, on a host
+// whose mounts have not changed since.
+func (sb *standby) fits(w *wireSpec) bool {
+	return sb.key == layerKey(w) && !mountsChanged(sb.mounts)
+}
+
+// drop throws sb away: its thread ends, its cgroup is recycled and its
+// temp dir, unless adopted, removed.
+func (sb *standby) drop() {
+	unix.Close(sb.mounts)
+	sb.l.discard()
+}
+
+// adopt hands sb to the run of h.
+func (sb *standby) adopt(h *Handle) {
+	unix.Close(sb.mounts)
+	h.standby, h.cg = sb.l, sb.l.cg
+}
+
+// discard releases a launcher that forked nothing.
+func (l *launcher) discard() { close(l.release) }
+
+// layerKey encodes what a launcher thread's layers depend on: everything
+// in w but the command, its environment and directory (other than as a
+// writable root) and the rlimits, which are set after the fork.
+func layerKey(w *wireSpec) string {
+	b, err := json.Marshal(struct {
+		Network    bool
+		Writable   []string
+		Readable   []string
+		Protected  []string
+		Masked     []string
+		PrivateShm bool
+		Terminals  []string
+		Plan       plan
+	}{w.Network, w.Writable, w.Readable, w.Protected, w.Masked, w.PrivateShm, w.Terminals, w.Plan})
+	if err != nil {
+		return "" // never equal to a standby's key, which encoded fine
+	}
+	return string(b)
+}
+
+// readyStandby readies a launcher for a next run like h's, in the
+// background. A process that has started one run from a thread gets none
+// (the CLI's run, which would only leave the standby's temp dir behind),
+// and nor does a run on a terminal, which is that run's own.
+func readyStandby(h *Handle) {
+	w := h.threadWire
+	if len(w.Terminals) > 0 {
+		return
+	}
+	standbys.Lock()
+	standbys.runs++
+	if standbys.runs < 2 || standbys.next != nil || standbys.making || standbys.off {
+		standbys.Unlock()
+		return
+	}
+	standbys.making = true
+	sweep := !standbys.swept
+	standbys.swept = true
+	standbys.Unlock()
+	spec := h.runSpec
+	go func() {
+		if sweep {
+			sweepTempDirs()
+		}
+		sb, err := makeStandby(spec, w)
+		standbys.Lock()
+		defer standbys.Unlock()
+		standbys.making = false
+		if err != nil {
+			return // the next run takes its layers on itself
+		}
+		if standbys.next != nil {
+			sb.drop()
+			return
+		}
+		standbys.next = sb
+	}()
+}
+
+// makeStandby starts a launcher with the layers a run of spec like the one
+// of w would need.
+func makeStandby(spec Spec, like *wireSpec) (*standby, error) {
+	mounts, err := unix.Open("/proc/self/mountinfo", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	sh := &Handle{}
+	cmd := &exec.Cmd{Path: like.Path, Args: like.Args, Dir: like.Dir, Env: []string{}}
+	w, err := sh.wire(cmd, spec, like.Plan)
+	if err == nil && w.Plan.Cgroup != "v1" {
+		err = fmt.Errorf("sandbox: a standby needs the v1 pids cgroup, not %q", w.Plan.Cgroup)
+	}
+	var cg *cgroup
+	if err == nil {
+		cg, err = takeCgroup("v1", DefaultProcesses+1)
+	}
+	if err != nil {
+		unix.Close(mounts)
+		if sh.tempDir != "" {
+			os.RemoveAll(sh.tempDir)
+		}
+		return nil, err
+	}
+	sb := &standby{key: layerKey(w), tempDir: sh.tempDir, mounts: mounts}
+	sb.l = newLauncher(w, cg)
+	sb.l.cleanup = func() {
+		cg.recycle()
+		if sb.tempDir != "" {
+			os.RemoveAll(sb.tempDir)
+		}
+	}
+	return sb, nil
+}
+
+// mountsChanged reports whether this process's mount table changed since
+// fd (its mountinfo) was opened: the kernel flags that as POLLPRI.
+func mountsChanged(fd int) bool {
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLPRI}}
+	n, err := unix.Poll(fds, 0)
+	return err != nil || n > 0 && fds[0].Revents&(unix.POLLPRI|unix.POLLERR|unix.POLLNVAL) != 0
+}
+
+// tempDirPrefix names per-run temp dirs after the process that made them,
+// so that those of a process that has exited can be found.
+func tempDirPrefix() string { return "agentexec-run-" + strconv.Itoa(os.Getpid()) + "-" }
+
+// sweepTempDirs removes the per-run temp dirs, this user's, of processes
+// that have exited: a standby's, when its process exited before a run took
+// it.
+func sweepTempDirs() {
+	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), "agentexec-run-*-*"))
+	for _, m := range matches {
+		pidText, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(m), "agentexec-run-"), "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue
+		}
+		var st unix.Stat_t
+		if unix.Lstat(m, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR && int(st.Uid) == os.Getuid() {
+			os.RemoveAll(m)
+		}
+	}
+}

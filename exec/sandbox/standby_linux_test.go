@@ -1,0 +1,239 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// requireStandbys skips unless runs start from a thread here, and turns
+// standby launchers on for the test.
+func requireStandbys(t *testing.T) {
+	t.Helper()
+	requireSandbox(t)
+	if !Detect().ThreadLaunch {
+		t.Skip("runs cannot start from a thread here, so there are no standby launchers")
+	}
+	withCaps(t, Detect())
+	setStandbys(t, true)
+}
+
+// readyFor runs a command under spec twice (a standby is readied from the
+// second run on) and waits for the standby.
+func readyFor(t *testing.T, spec Spec) {
+	t.Helper()
+	for range 2 {
+		if r := sh(t, spec, "true"); r.err != nil {
+			t.Fatalf("%v: %s", r.err, r.out)
+		}
+	}
+	for range 200 {
+		standbys.Lock()
+		ready := standbys.next != nil
+		standbys.Unlock()
+		if ready {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("no standby readied after two runs")
+}
+
+// adopts prepares script under spec and reports whether Prepare adopted
+// the standby, then runs it.
+func adopts(t *testing.T, spec Spec, script string) (bool, result) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.Dir = spec.Cwd
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	h, err := Prepare(cmd, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	adopted := h.standby != nil
+	if err := h.Start(); err != nil {
+		return adopted, result{err: err}
+	}
+	err = cmd.Wait()
+	return adopted, result{out: out.String(), err: err}
+}
+
+// TestStandbyAdopted checks that a run that adopts a standby gets the
+// whole sandbox: its workspace and temp dir writable, the rest not, .git
+// protected, the network cut, and its own /proc.
+func TestStandbyAdopted(t *testing.T) {
+	requireStandbys(t)
+	ws, _ := workspace(t)
+	spec := Spec{Profile: WorkspaceWrite, Cwd: ws, ProtectGit: true}
+	readyFor(t, spec)
+	adopted, r := adopts(t, spec, `echo x > inside && echo x > "$TMPDIR/t" && echo "tmp=$TMPDIR" && echo pid=$$ &&
+		! echo x > ../sibling/new 2>/dev/null && ! echo x > .git/hooks/pre-commit 2>/dev/null &&
+		! chmod 777 ../sibling/file 2>/dev/null && grep -q '^NoNewPrivs:.*1' /proc/self/status`)
+	if !adopted {
+		t.Fatal("the standby was not adopted")
+	}
+	if r.err != nil || !strings.Contains(r.out, "pid=1") {
+		t.Fatalf("%v: %s", r.err, r.out)
+	}
+	tmp := strings.TrimSpace(strings.SplitN(strings.SplitN(r.out, "tmp=", 2)[1], "\n", 2)[0])
+	if !strings.Contains(tmp, tempDirPrefix()) {
+		t.Errorf("TMPDIR %q is not this process's per-run temp dir", tmp)
+	}
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Errorf("the adopted temp dir %s outlived Close: %v", tmp, err)
+	}
+}
+
+// TestStandbyRefused checks that a standby readied for other layers, or
+// before the host's mounts changed, is thrown away, and that the run then
+// gets its own layers, not the standby's.
+func TestStandbyRefused(t *testing.T) {
+	requireStandbys(t)
+	tests := []struct {
+		name   string
+		change func(t *testing.T, ws, other string) Spec
+		script string // must succeed under the run's own layers
+	}{
+		{"other workspace", func(t *testing.T, ws, other string) Spec {
+			return Spec{Profile: WorkspaceWrite, Cwd: other}
+		}, `echo x > inside && ! echo x > ../ws/inside 2>/dev/null`},
+		{"network on", func(t *testing.T, ws, other string) Spec {
+			return Spec{Profile: WorkspaceWrite, Cwd: ws, Network: true}
+		}, `true`},
+		{"read-only", func(t *testing.T, ws, other string) Spec {
+			return Spec{Profile: ReadOnly, Cwd: ws}
+		}, `! echo x > inside 2>/dev/null`},
+		{".git made since", func(t *testing.T, ws, other string) Spec {
+			if err := os.MkdirAll(filepath.Join(ws, ".git", "hooks"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			return Spec{Profile: WorkspaceWrite, Cwd: ws, ProtectGit: true}
+		}, `! echo x > .git/hooks/pre-commit 2>/dev/null`},
+		{"host mounts changed", func(t *testing.T, ws, other string) Spec {
+			mnt := t.TempDir()
+			if err := unix.Mount("tmpfs", mnt, "tmpfs", 0, "size=1m"); err != nil {
+				t.Skipf("cannot mount a tmpfs: %v", err)
+			}
+			t.Cleanup(func() { unix.Unmount(mnt, unix.MNT_DETACH) })
+			return Spec{Profile: WorkspaceWrite, Cwd: ws, ProtectGit: true}
+		}, `true`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			ws, other := filepath.Join(base, "ws"), filepath.Join(base, "other")
+			os.Mkdir(ws, 0o755)
+			os.Mkdir(other, 0o755)
+			readyFor(t, Spec{Profile: WorkspaceWrite, Cwd: ws, ProtectGit: true})
+			spec := tt.change(t, ws, other)
+			adopted, r := adopts(t, spec, tt.script)
+			if adopted {
+				t.Error("a standby readied for other layers was adopted")
+			}
+			if r.err != nil {
+				t.Errorf("the run did not get its own layers: %v: %s", r.err, r.out)
+			}
+		})
+	}
+}
+
+// TestSweepTempDirs checks that the per-run temp dirs of processes that
+// have exited are removed, and no others.
+func TestSweepTempDirs(t *testing.T) {
+	cmd := exec.Command("/bin/true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := cmd.Process.Pid // exited and reaped: no such process now
+	mk := func(name string) string {
+		p := filepath.Join(os.TempDir(), name)
+		if err := os.MkdirAll(filepath.Join(p, "sub"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(p) })
+		return p
+	}
+	gone := mk(fmt.Sprintf("agentexec-run-%d-123", dead))
+	kept := []string{
+		mk(tempDirPrefix() + "456"),
+		mk("agentexec-run-1-789"), // init: alive
+		mk("agentexec-run-notapid-1"),
+	}
+	sweepTempDirs()
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Errorf("%s of an exited process kept: %v", gone, err)
+	}
+	for _, p := range kept {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s removed: %v", p, err)
+		}
+	}
+}
+
+func TestLayerKey(t *testing.T) {
+	base := &wireSpec{Path: "/bin/sh", Args: []string{"sh"}, Env: []string{"A=1"}, Dir: "/ws",
+		Writable: []string{"/ws", "/tmp/t"}, Limits: Limits{CPUSeconds: 1}, Plan: plan{Thread: true, MountNS: true}}
+	same := *base
+	same.Path, same.Args, same.Env, same.Dir, same.Limits = "/bin/true", []string{"true"}, nil, "/ws/sub", Limits{}
+	if layerKey(base) != layerKey(&same) {
+		t.Error("the command, environment, directory or rlimits changed the key")
+	}
+	for name, change := range map[string]func(w *wireSpec){
+		"network":     func(w *wireSpec) { w.Network = true },
+		"writable":    func(w *wireSpec) { w.Writable = []string{"/ws"} },
+		"readable":    func(w *wireSpec) { w.Readable = []string{"/ws"} },
+		"protected":   func(w *wireSpec) { w.Protected = []string{"/ws/.git"} },
+		"masked":      func(w *wireSpec) { w.Masked = []string{"/run/docker.sock"} },
+		"private shm": func(w *wireSpec) { w.PrivateShm = true },
+		"terminals":   func(w *wireSpec) { w.Terminals = []string{"/dev/pts/3"} },
+		"plan":        func(w *wireSpec) { w.Plan.SeccompNet = true },
+	} {
+		w := *base
+		change(&w)
+		if layerKey(&w) == layerKey(base) {
+			t.Errorf("%s: a change of the layers kept the key", name)
+		}
+	}
+}
+
+// The main thread's mount namespace and effective capabilities when the
+// tests started.
+var mainNS, mainCapEff string
+
+// mainThreadState reads the main thread's mount namespace and CapEff:
+// what /proc/self shows.
+func mainThreadState() (ns, capEff string) {
+	ns, _ = os.Readlink("/proc/self/ns/mnt")
+	b, _ := os.ReadFile("/proc/self/status")
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "CapEff:"); ok {
+			capEff = strings.TrimSpace(v)
+		}
+	}
+	return ns, capEff
+}
+
+// TestMainThreadUntouched checks that no launcher or helper thread is the
+// main thread, whose state /proc/self shows to the whole program: after
+// all the runs so far and thirty more, it still has its mount namespace
+// and capabilities.
+func TestMainThreadUntouched(t *testing.T) {
+	requireStandbys(t)
+	ws, _ := workspace(t)
+	for range 30 {
+		if r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws}, "true"); r.err != nil {
+			t.Fatalf("%v: %s", r.err, r.out)
+		}
+	}
+	if ns, capEff := mainThreadState(); ns != mainNS || capEff != mainCapEff {
+		t.Errorf("the main thread changed: mount namespace %s -> %s, CapEff %s -> %s", mainNS, ns, mainCapEff, capEff)
+	}
+}
