@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
 )
 
@@ -59,6 +60,15 @@ func TestSandboxedRunsLeakNothing(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// The standby launcher readied for a next run holds files; mount
+	// namespaces are released in the background.
+	sandbox.Release()
+	for range 100 {
+		if countFDs() <= fds {
+			break
+		}
+		sleepMS(10)
+	}
 	if got := countFDs(); got > fds {
 		t.Errorf("fds: %d before, %d after", fds, got)
 	}

@@ -35,6 +35,9 @@ func (h *Handle) Report() Report { return h.report }
 // Close does nothing outside Linux.
 func (h *Handle) Close() error { return nil }
 
+// Release does nothing outside Linux: there are no standby launchers.
+func Release() {}
+
 // Main returns at once: there is no trampoline outside Linux.
 func Main() { mainCalled.Store(true) }
 

@@ -459,6 +459,7 @@ func (h *Handle) Report() Report { return h.report }
 func (h *Handle) Close() error {
 	if h.standby != nil { // prepared, never started
 		h.standby.discard()
+		<-h.standby.cleaned // out of the cgroup
 		h.standby = nil
 	}
 	if h.thread != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -42,6 +43,27 @@ var standbys struct {
 	off    bool // set by tests and benchmarks
 }
 
+// Release ends the standby launcher this process keeps ready for its next
+// sandboxed run, if there is one, and returns once its temp dir is removed
+// and its cgroup emptied: call it before the program exits (a standby left
+// behind leaves both). A later run readies another.
+func Release() {
+	for range 1000 {
+		standbys.Lock()
+		sb, making := standbys.next, standbys.making
+		standbys.next = nil
+		standbys.Unlock()
+		if sb != nil {
+			sb.drop()
+			<-sb.l.cleaned
+		}
+		if !making {
+			return
+		}
+		time.Sleep(time.Millisecond) // one is being readied
+	}
+}
+
 // takeStandby takes the readied launcher, if there is one.
 func takeStandby() *standby {
 	standbys.Lock()
@@ -64,9 +86,11 @@ func (sb *standby) drop() {
 	sb.l.discard()
 }
 
-// adopt hands sb to the run of h.
+// adopt hands sb to the run of h, which now owns its cgroup (and temp
+// dir, which Prepare took already).
 func (sb *standby) adopt(h *Handle) {
 	unix.Close(sb.mounts)
+	sb.l.cleanup = nil
 	h.standby, h.cg = sb.l, sb.l.cg
 }
 

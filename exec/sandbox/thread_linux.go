@@ -48,6 +48,7 @@ type launcher struct {
 	result  chan error   // the fork's outcome
 	release chan struct{}
 	ended   chan struct{} // closed when the thread's goroutine returns
+	cleaned chan struct{} // closed when a launcher released unused is cleaned up
 	// mntNS holds the run's mount namespace (-1: not opened), so that
 	// the last reference is dropped by closeNS, off the run's path: a
 	// mount namespace's teardown waits for an expedited RCU grace period
@@ -71,7 +72,8 @@ func newLauncher(w *wireSpec, cg *cgroup) *launcher {
 		}
 	})
 	l := &launcher{w: w, cg: cg, ready: make(chan error, 1), forkc: make(chan *Handle),
-		result: make(chan error, 1), release: make(chan struct{}), ended: make(chan struct{}), mntNS: -1}
+		result: make(chan error, 1), release: make(chan struct{}), ended: make(chan struct{}),
+		cleaned: make(chan struct{}), mntNS: -1}
 	goLocked(l.run)
 	return l
 }
@@ -105,7 +107,9 @@ func (l *launcher) run() {
 	leave, err := l.applyLayers()
 	l.ready <- err
 	if err != nil {
-		return
+		// fork will not send: the thread waits to be released, and
+		// ends (it may hold some of the layers).
+		leave = func() error { return nil }
 	}
 	select {
 	case h := <-l.forkc:
@@ -120,10 +124,13 @@ func (l *launcher) run() {
 		}
 	case <-l.release:
 		leave()
-		if l.cleanup != nil {
-			go l.cleanup() // on an ordinary thread
-		}
-		go l.closeNS()
+		go func() { // on an ordinary thread
+			if l.cleanup != nil {
+				l.cleanup()
+			}
+			l.closeNS()
+			close(l.cleaned)
+		}()
 	}
 }
 
@@ -164,21 +171,34 @@ func (l *launcher) applyLayers() (leave func() error, err error) {
 // reaped.
 func (l *launcher) fork(h *Handle) error {
 	if err := <-l.ready; err != nil {
-		return err
+		return layerError{err}
 	}
 	l.forkc <- h
 	return <-l.result
 }
 
-// startThread starts h.cmd from its standby launcher, or a new one.
+// layerError is a launcher's failure to take its layers on: nothing was
+// forked.
+type layerError struct{ error }
+
+func (e layerError) Unwrap() error { return e.error }
+
+// startThread starts h.cmd from its standby launcher, or a new one. A
+// standby that failed to take its layers on is replaced by a new launcher.
 func (h *Handle) startThread() error {
-	l := h.standby
+	l, adopted := h.standby, h.standby != nil
 	h.standby = nil
 	if l == nil {
 		l = newLauncher(h.threadWire, h.cg)
 	}
 	h.thread = l
 	err := l.fork(h)
+	if errors.As(err, new(layerError)) && adopted {
+		l.discard()
+		l = newLauncher(h.threadWire, h.cg)
+		h.thread = l
+		err = l.fork(h)
+	}
 	if err == nil {
 		readyStandby(h)
 	}
