@@ -53,6 +53,7 @@ func main() {
 	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
 	code := dispatch(ctx, c, os.Args[1:])
 	stop()
+	sandbox.Release() // the standby launcher a server readied, with its temp dir
 	os.Exit(code)
 }
 

@@ -463,9 +463,14 @@ func (h *Handle) Close() error {
 		h.standby = nil
 	}
 	if h.thread != nil {
-		close(h.thread.release)
-		<-h.thread.ended
-		go h.thread.closeNS()
+		// Not waited for: the thread left the cgroup at the fork, and
+		// its namespaces are released in the background.
+		l := h.thread
+		close(l.release)
+		go func() {
+			<-l.ended
+			l.closeNS()
+		}()
 		h.thread = nil
 	}
 	h.closeChildEnds()
