@@ -27,7 +27,7 @@ var detectProfiles = []sandbox.Profile{sandbox.ReadOnly, sandbox.WorkspaceWrite,
 
 func sandboxMain(_ context.Context, c *cli, args []string) int {
 	fs := newFlagSet("sandbox", "detect [--json]",
-		"Print what this host's kernel can enforce (Landlock ABI, user, mount, network\nand PID namespaces, cgroup pids, seccomp) and what each profile would get here,\nwith the network off.")
+		"Print what this host's kernel can enforce (Landlock ABI, user, mount, network\nand PID namespaces, cgroup pids, seccomp, runs started from a thread) and what\neach profile would get here, with the network off.")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if len(args) > 0 && args[0] == "detect" {
 		args = args[1:]
@@ -87,7 +87,7 @@ func printDetect(w io.Writer, out detectOutput) {
 		{"root", yes(c.Root)}, {"landlock", landlock}, {"user namespace", yes(c.UserNS)},
 		{"mount namespace", yes(c.MountNS)}, {"network namespace", yes(c.NetNS)},
 		{"pid namespace", yes(c.PIDNS)}, {"pid_max per ns", yes(c.PIDMaxNS)},
-		{"cgroup pids", cgroup}, {"seccomp", yes(c.Seccomp)},
+		{"cgroup pids", cgroup}, {"seccomp", yes(c.Seccomp)}, {"thread launch", yes(c.ThreadLaunch)},
 	} {
 		fmt.Fprintf(w, "  %-18s %s\n", row[0], row[1])
 	}
@@ -100,7 +100,7 @@ func printDetect(w io.Writer, out detectOutput) {
 		case p == sandbox.None:
 			fmt.Fprintf(w, "  %-16s nothing enforced\n", p)
 		default:
-			fmt.Fprintf(w, "  %-16s network=%s layers=%s\n", p, r.Report.Network, strings.Join(r.Report.Layers, ","))
+			fmt.Fprintf(w, "  %-16s launcher=%s network=%s layers=%s\n", p, r.Report.Launcher, r.Report.Network, strings.Join(r.Report.Layers, ","))
 		}
 	}
 	for _, p := range c.Problems {
