@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -191,9 +192,19 @@ func (t *tree) orphans() []int {
 }
 
 func (t *tree) owns(pid int) bool {
-	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err == nil && (bytes.HasPrefix(env, t.tag) || bytes.Contains(env, append([]byte{0}, t.tag...))) {
-		return true
+	// A process in the middle of an execve shows an empty environment
+	// for a moment (measured: `setsid nohup sleep` escaping, now and
+	// then, right after its parent exited): read it again before
+	// concluding it has none.
+	for try := 0; try < 3; try++ {
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err == nil && (bytes.HasPrefix(env, t.tag) || bytes.Contains(env, append([]byte{0}, t.tag...))) {
+			return true
+		}
+		if len(env) > 0 || errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		time.Sleep(200 * time.Microsecond)
 	}
 	st, ok := readStat(pid)
 	return ok && (st.pgrp == t.pid || st.session == t.pid)
