@@ -99,7 +99,10 @@ func (l *launcher) discard() { close(l.release) }
 
 // layerKey encodes what a launcher thread's layers depend on: everything
 // in w but the command, its environment and directory (other than as a
-// writable root) and the rlimits, which are set after the fork.
+// writable root) and the rlimits, which are set after the fork. The paths
+// count with the files they name now: a workspace removed and made again
+// under the same name is another directory, and the standby's mounts and
+// Landlock rules hold the old one.
 func layerKey(w *wireSpec) string {
 	b, err := json.Marshal(struct {
 		Network    bool
@@ -110,11 +113,27 @@ func layerKey(w *wireSpec) string {
 		PrivateShm bool
 		Terminals  []string
 		Plan       plan
-	}{w.Network, w.Writable, w.Readable, w.Protected, w.Masked, w.PrivateShm, w.Terminals, w.Plan})
+	}{w.Network, identities(w.Writable), identities(w.Readable), identities(w.Protected),
+		identities(w.Masked), w.PrivateShm, w.Terminals, w.Plan})
 	if err != nil {
 		return "" // never equal to a standby's key, which encoded fine
 	}
 	return string(b)
+}
+
+// identities lists each path with the device and inode it names, or
+// "none".
+func identities(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		var st unix.Stat_t
+		if unix.Stat(p, &st) != nil {
+			out[i] = p + " none"
+			continue
+		}
+		out[i] = fmt.Sprintf("%s %d:%d", p, st.Dev, st.Ino)
+	}
+	return out
 }
 
 // readyStandby readies a launcher for a next run like h's, in the

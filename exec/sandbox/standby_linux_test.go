@@ -117,6 +117,15 @@ func TestStandbyRefused(t *testing.T) {
 			}
 			return Spec{Profile: WorkspaceWrite, Cwd: ws, ProtectGit: true}
 		}, `! echo x > .git/hooks/pre-commit 2>/dev/null`},
+		{"workspace made again", func(t *testing.T, ws, other string) Spec {
+			if err := os.Rename(ws, ws+".old"); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(ws, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			return Spec{Profile: WorkspaceWrite, Cwd: ws, ProtectGit: true}
+		}, `echo x > inside && [ ! -e ../ws.old/inside ]`},
 		{"host mounts changed", func(t *testing.T, ws, other string) Spec {
 			mnt := t.TempDir()
 			if err := unix.Mount("tmpfs", mnt, "tmpfs", 0, "size=1m"); err != nil {
