@@ -302,6 +302,11 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 		Profile: prof, Network: r.Network || pol.Sandbox.Network, Cwd: p.cwd,
 		WritableRoots: pol.Sandbox.WritableRoots, ReadableRoots: pol.Sandbox.ReadableRoots,
 		ProtectGit: pol.Sandbox.ProtectGit == nil || *pol.Sandbox.ProtectGit,
+		Limits: sandbox.Limits{
+			CPUSeconds: pol.Sandbox.Limits.CPUSeconds, AddressSpace: pol.Sandbox.Limits.AddressSpace,
+			FileSize: pol.Sandbox.Limits.FileSize, OpenFiles: pol.Sandbox.Limits.OpenFiles,
+			Processes: pol.Sandbox.Limits.Processes,
+		},
 	}
 	if pol.Source != "" {
 		if abs, err := filepath.Abs(pol.Source); err == nil {

@@ -101,3 +101,23 @@ func TestSandboxedTimeoutOfPID1(t *testing.T) {
 		t.Fatalf("a PID 1 with a SIGTERM handler did not get the signal: %+v", obs)
 	}
 }
+
+// TestSandboxedLimitsFromPolicy checks that sandbox.limits of the policy
+// reach the command: its rlimits and its process limit.
+func TestSandboxedLimitsFromPolicy(t *testing.T) {
+	r := sandboxedRunner(t)
+	pol, err := gate.ParsePolicy([]byte(`{"sandbox":{"limits":{"open_files":77,"file_size":4096,"cpu_seconds":60,"processes":20}}}`), "limits.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Policy = pol
+	obs := runReq(t, r, Request{Command: "ulimit -n; ulimit -f; ulimit -t", Shell: "bash"})
+	if obs.Status != StatusExited || strings.Fields(obs.Stdout)[0] != "77" || strings.Fields(obs.Stdout)[1] != "4" || strings.Fields(obs.Stdout)[2] != "60" { // bash counts KiB
+		t.Fatalf("%+v", obs)
+	}
+	// Twenty processes at most: the fiftieth background sleep cannot start.
+	obs = runReq(t, r, Request{Command: "for i in $(seq 50); do sleep 0.3 & done 2>&1; wait", Shell: "bash"})
+	if !strings.Contains(obs.Stdout+obs.Stderr, "Resource temporarily unavailable") {
+		t.Errorf("50 processes under a limit of 20: %+v", obs)
+	}
+}

@@ -59,7 +59,20 @@ type SandboxPolicy struct {
 	ReadableRoots []string `json:"readable_roots,omitempty"` // empty: the whole filesystem
 	// ProtectGit keeps .git and the policy file read-only inside
 	// workspace-write; nil means true.
-	ProtectGit *bool `json:"protect_git,omitempty"`
+	ProtectGit *bool         `json:"protect_git,omitempty"`
+	Limits     SandboxLimits `json:"limits"`
+}
+
+// SandboxLimits are the resource limits of a sandboxed command; 0 leaves a
+// limit as it is (no core dumps either way).
+type SandboxLimits struct {
+	CPUSeconds   uint64 `json:"cpu_seconds,omitempty"`   // RLIMIT_CPU: SIGXCPU, then SIGKILL a second later
+	AddressSpace uint64 `json:"address_space,omitempty"` // RLIMIT_AS, bytes
+	FileSize     uint64 `json:"file_size,omitempty"`     // RLIMIT_FSIZE, bytes
+	OpenFiles    uint64 `json:"open_files,omitempty"`    // RLIMIT_NOFILE
+	// Processes bounds the run's processes and threads (a pids cgroup or
+	// the PID namespace's pid_max; default 512).
+	Processes uint64 `json:"processes,omitempty"`
 }
 
 // BlacklistPolicy adds user entries to the built-in catastrophic-command list.
@@ -280,6 +293,9 @@ func (p *Policy) validate(strict bool) error {
 		if strings.TrimSpace(n) == "" || strings.ContainsAny(n, " \t\n") {
 			return fmt.Errorf("read_only_commands[%d]: %q is not a command name", i, n)
 		}
+	}
+	if l := p.Sandbox.Limits.OpenFiles; l != 0 && l < 8 {
+		return fmt.Errorf("sandbox.limits.open_files: %d leaves a command no room for its standard files and libraries (want 0 or at least 8)", l)
 	}
 	if p.Audit.RotateBytes < 0 {
 		return fmt.Errorf("audit.rotate_bytes: %d is negative", p.Audit.RotateBytes)

@@ -225,9 +225,12 @@ func TestPolicyFiles(t *testing.T) {
 		return path
 	}
 	// agentexec's own format.
-	p, err := LoadPolicy(write("policy.json", `{"permissions":{"allow":["Bash(git *)"],"deny":["Bash(rm *)"]},"mode":"plan","read_only_commands":["mytool"],"sandbox":{"profile":"read-only"}}`))
+	p, err := LoadPolicy(write("policy.json", `{"permissions":{"allow":["Bash(git *)"],"deny":["Bash(rm *)"]},"mode":"plan","read_only_commands":["mytool"],"sandbox":{"profile":"read-only","limits":{"cpu_seconds":60,"open_files":256,"processes":100}}}`))
 	if err != nil || p.Mode != ModePlan || len(p.compiled.rules.allow) != 1 || p.compiled.rules.deny[0].Source != p.Source {
 		t.Fatalf("own format: %+v, %v", p, err)
+	}
+	if l := p.Sandbox.Limits; l != (SandboxLimits{CPUSeconds: 60, OpenFiles: 256, Processes: 100}) {
+		t.Errorf("sandbox.limits = %+v", l)
 	}
 	// Claude Code settings: other tools ignored, defaultMode mapped.
 	for mode, want := range map[string]Mode{"plan": ModePlan, "bypassPermissions": ModeYolo, "acceptEdits": ModeDefault, "default": ModeDefault} {
@@ -263,6 +266,9 @@ func TestPolicyFiles(t *testing.T) {
 		`{"permissions":{"allow":"Bash"}}`:                         "permissions",
 		`{"audit":{"rotate_bytes":-1}}`:                            "audit.rotate_bytes",
 		`{"audit":{"anchor_every":-5}}`:                            "audit.anchor_every",
+		`{"sandbox":{"limits":{"cpu_seconds":-1}}}`:                "sandbox.limits.cpu_seconds",
+		`{"sandbox":{"limits":{"open_files":2}}}`:                  "sandbox.limits.open_files",
+		`{"sandbox":{"limits":{"cpu":1}}}`:                         `"cpu"`,
 	}
 	for body, want := range errs {
 		path := write("p.json", body)
