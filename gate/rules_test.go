@@ -301,3 +301,21 @@ func TestPolicyWith(t *testing.T) {
 		t.Error("digest ignores extra rules")
 	}
 }
+
+// TestReadmePolicyParses keeps the README's policy example true to the
+// format: it must load, strictly.
+func TestReadmePolicyParses(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "### Policy file")
+	_, block, ok2 := strings.Cut(rest, "```json\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("no ```json block under ### Policy file in README.md")
+	}
+	if _, err := ParsePolicy([]byte(block), "README.md"); err != nil {
+		t.Errorf("README policy example: %v", err)
+	}
+}
