@@ -51,12 +51,13 @@ const (
 // without the guard it would reach the allow-by-default end unchecked —
 // the bypass measured against a default-allow go-seccomp-bpf filter.
 //
-// traceme lets two ptrace requests through, for the thread launcher:
+// traceme lets three ptrace requests through, for the thread launcher:
 // PTRACE_TRACEME, with which the command stops at its exec until the
-// sandbox is complete, and PTRACE_DETACH, with which the launcher (under
-// the same filter) lets it go. Neither reads or writes another process:
-// a parent inside the sandbox that its child asked to trace can do nothing
-// to it but detach.
+// sandbox is complete, PTRACE_CONT, with which the launcher (under the
+// same filter) passes on a signal that arrived first, and PTRACE_DETACH,
+// with which it lets the command go. None reads or writes another
+// process: a parent inside the sandbox that its child asked to trace can
+// only let it go on.
 func seccompProgram(denyNet, traceme bool) ([]bpf.RawInstruction, error) {
 	var a bpfAsm
 	a.add(bpf.LoadAbsolute{Off: offArch, Size: 4})
@@ -101,6 +102,7 @@ func seccompProgram(denyNet, traceme bool) ([]bpf.RawInstruction, error) {
 		a.jne(0, "eperm")
 		a.add(bpf.LoadAbsolute{Off: offArg0, Size: 4})
 		a.jeq(unix.PTRACE_TRACEME, "allow")
+		a.jeq(unix.PTRACE_CONT, "allow")
 		a.jeq(unix.PTRACE_DETACH, "allow")
 		a.ret(retEPERM)
 		a.label("allow")

@@ -1,13 +1,18 @@
 package sandbox
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
+	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -213,7 +218,14 @@ func (h *Handle) forkHeld(leave func() error, mntNS int) (started bool, err erro
 	defer leave()
 	w, cmd := h.threadWire, h.cmd
 	cmd.Err = nil
-	if err := cmd.Start(); err != nil {
+	// A signal that reaches the child between its PTRACE_TRACEME and its
+	// execve stops it for this thread, which is waiting for that execve
+	// (vfork): nothing would end the wait. Kill what this thread forked if
+	// the start takes that long.
+	watchdog := time.AfterFunc(startWatchdog, killChildrenOf(unix.Gettid()))
+	err = cmd.Start()
+	watchdog.Stop()
+	if err != nil {
 		return false, err
 	}
 	if err := leave(); err != nil {
@@ -245,6 +257,22 @@ func (h *Handle) forkHeld(leave func() error, mntNS int) (started bool, err erro
 		return true, h.abort(fmt.Errorf("sandbox: releasing the command: %w", err))
 	}
 	return true, nil
+}
+
+// startWatchdog bounds a launcher's fork and exec.
+const startWatchdog = 10 * time.Second
+
+// killChildrenOf returns a function that kills the children of the thread
+// tid of this process.
+func killChildrenOf(tid int) func() {
+	return func() {
+		b, _ := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/children")
+		for f := range strings.FieldsSeq(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				unix.Kill(pid, unix.SIGKILL)
+			}
+		}
+	}
 }
 
 // abort kills and reaps a command that must not run, and returns err.
@@ -283,30 +311,48 @@ const (
 	cldStopped = 5
 )
 
-// waitExecStop waits for the traced command's stop after its execve and
-// consumes it, so that cmd.Wait sees only the exit. held is false when the
-// command died instead (a SIGKILL from outside); its exit is left for
-// cmd.Wait.
+// waitExecStop waits for the traced command's stop after its execve (the
+// SIGTRAP of PTRACE_TRACEME) and consumes it, so that cmd.Wait sees only
+// the exit. A signal sent to the command before that stops it first: it is
+// passed on (PTRACE_CONT with the signal), as it would have been
+// untraced. held is false when the command died instead; its exit is left
+// for cmd.Wait.
 func waitExecStop(pid int) (held bool, err error) {
-	var si unix.Siginfo
 	for {
-		err = unix.Waitid(unix.P_PID, pid, &si, unix.WEXITED|unix.WSTOPPED|unix.WNOWAIT, nil)
-		if err != unix.EINTR {
-			break
+		var si unix.Siginfo
+		if err := waitid(pid, &si, unix.WEXITED|unix.WSTOPPED|unix.WNOWAIT); err != nil {
+			return false, err
+		}
+		if si.Code != cldTrapped && si.Code != cldStopped {
+			return false, nil
+		}
+		if err := waitid(pid, &si, unix.WSTOPPED); err != nil {
+			return false, err
+		}
+		sig := childStatus(&si)
+		if sig == int(unix.SIGTRAP) {
+			return true, nil
+		}
+		if _, _, e := unix.RawSyscall6(unix.SYS_PTRACE, unix.PTRACE_CONT, uintptr(pid), 0, uintptr(sig), 0, 0); e != 0 {
+			return false, e
 		}
 	}
-	if err != nil {
-		return false, err
-	}
-	if si.Code != cldTrapped && si.Code != cldStopped {
-		return false, nil
-	}
+}
+
+func waitid(pid int, si *unix.Siginfo, options int) error {
 	for {
-		err = unix.Waitid(unix.P_PID, pid, &si, unix.WSTOPPED, nil)
+		err := unix.Waitid(unix.P_PID, pid, si, options, nil)
 		if err != unix.EINTR {
-			return err == nil, err
+			return err
 		}
 	}
+}
+
+// childStatus is si_status of a SIGCHLD siginfo (after si_pid and si_uid
+// in the union, which x/sys/unix leaves opaque).
+func childStatus(si *unix.Siginfo) int {
+	b := (*[unsafe.Sizeof(*si)]byte)(unsafe.Pointer(si))
+	return int(int32(binary.NativeEndian.Uint32(b[24:28])))
 }
 
 // helper is a thread kept for completeHeld, whose work joins a sandbox's
