@@ -262,28 +262,26 @@ func listen(t *testing.T) (port int, connected func() bool) {
 func TestNetwork(t *testing.T) {
 	requireSandbox(t)
 	c := Detect()
-	t.Run("seccomp", func(t *testing.T) {
-		if !c.Seccomp {
-			t.Skip("no seccomp")
-		}
-		networkCut(t, c, "seccomp")
-	})
-	t.Run("seccomp trampoline", func(t *testing.T) {
-		if !c.Seccomp {
-			t.Skip("no seccomp")
-		}
-		c := c
-		c.ThreadLaunch = false
-		networkCut(t, c, "seccomp")
-	})
-	t.Run("netns", func(t *testing.T) {
-		if !c.NetNS {
-			t.Skip("no network namespace")
-		}
-		c := c
-		c.Seccomp = false
-		networkCut(t, c, "netns")
-	})
+	for _, tt := range []struct {
+		name, want string
+		usable     bool
+		caps       func(*Capabilities)
+	}{
+		{"seccomp", "seccomp", c.Seccomp, nil},
+		{"seccomp trampoline", "seccomp", c.Seccomp, func(c *Capabilities) { c.ThreadLaunch = false }},
+		{"netns", "netns", c.NetNS, func(c *Capabilities) { c.Seccomp = false }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if !tt.usable {
+				t.Skipf("no %s on this host", tt.want)
+			}
+			c := c
+			if tt.caps != nil {
+				tt.caps(&c)
+			}
+			networkCut(t, c, tt.want)
+		})
+	}
 }
 
 func networkCut(t *testing.T, caps Capabilities, want string) {
