@@ -197,7 +197,7 @@ func remountReadOnly(p string) error {
 	if err := unix.Statfs(p, &st); err != nil {
 		return err
 	}
-	flags := uintptr(unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY) | keptFlags(st.Flags)
+	flags := uintptr(unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY) | keptFlags(int64(st.Flags))
 	return unix.Mount("", p, "", flags, "")
 }
 
