@@ -75,3 +75,29 @@ func BenchmarkRunnerVsOSExec(b *testing.B) {
 	b.ReportMetric(float64(gated.Nanoseconds())/float64(b.N), "runner-ns/op")
 	b.ReportMetric(float64(gated)/float64(plain), "ratio")
 }
+
+// BenchmarkSandboxedRunnerVsOSExec is BenchmarkRunnerVsOSExec with the
+// default workspace-write sandbox: what an agent's command costs end to
+// end over plain os/exec.
+func BenchmarkSandboxedRunnerVsOSExec(b *testing.B) {
+	r := &Runner{Mode: gate.ModeYolo, Cwd: b.TempDir()}
+	req := Request{Argv: []string{"/bin/true"}}
+	if obs := r.RunCommand(context.Background(), req); obs.Status != StatusExited {
+		b.Skipf("no workspace-write sandbox here: %s", obs.Error)
+	}
+	var plain, gated time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if err := osexec.Command("/bin/true").Run(); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if obs := r.RunCommand(context.Background(), req); obs.Status != StatusExited {
+			b.Fatal(obs.Error)
+		}
+		plain, gated = plain+t1.Sub(t0), gated+time.Since(t1)
+	}
+	b.ReportMetric(float64(plain.Nanoseconds())/float64(b.N), "osexec-ns/op")
+	b.ReportMetric(float64(gated.Nanoseconds())/float64(b.N), "runner-ns/op")
+	b.ReportMetric(float64(gated)/float64(plain), "ratio")
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Overhead of the gated executor over plain os/exec, both running /bin/true
-# unsandboxed. Prints each benchmark's median ns/op and the ratios; the
-# interleaved RunnerVsOSExec ratio is the one to trust on a busy machine.
+# unsandboxed, and (SandboxedRunnerVsOSExec) with the default
+# workspace-write sandbox. Prints each benchmark's median ns/op and the
+# ratios; the interleaved ratios are the ones to trust on a busy machine.
 # Usage: scripts/bench-exec.sh [COUNT] [BENCHTIME]   (defaults: 5 500x)
 set -eu
 cd "$(dirname "$0")/.."
@@ -10,6 +11,7 @@ bt=${2:-500x}
 go test ./exec/ -run '^$' -bench 'OSExecTrue|RunnerTrue|DropInTrue|GateOnly|RunnerVsOSExec' \
 	-benchtime "$bt" -count "$count" | tee /dev/stderr |
 awk '/^BenchmarkRunnerVsOSExec/ { for (i = 1; i <= NF; i++) if ($(i+1) == "ratio") r = r " " $i; next }
+/^BenchmarkSandboxedRunnerVsOSExec/ { for (i = 1; i <= NF; i++) if ($(i+1) == "ratio") s = s " " $i; next }
 /^Benchmark/ { name=$1; sub(/-[0-9]+$/, "", name); v[name]=v[name] " " $3 }
 function median(s,   a, n, i, j, t) {
 	n = split(s, a, " ")
@@ -23,4 +25,5 @@ END {
 	printf "DropInTrue / OSExecTrue = %.3f\n", median(v["BenchmarkDropInTrue"]) / base
 	printf "gate+prepare (GateOnly) / OSExecTrue = %.2f%%\n", 100 * median(v["BenchmarkGateOnly"]) / base
 	printf "interleaved RunnerVsOSExec ratio (median) = %.3f\n", median(r)
+	if (s != "") printf "interleaved SandboxedRunnerVsOSExec ratio (median) = %.3f\n", median(s)
 }'
