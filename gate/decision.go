@@ -120,7 +120,7 @@ func Decide(in Input) Decision {
 		d.Blacklist = e
 		return d.deny(reasonBlacklist(e))
 	}
-	rv := evalRules(cp.rules, in.Text, shell, seg, facts)
+	rv := evalRules(cp.rules, in.Text, shell, seg, facts, d.Class)
 	d.RuleDecision = rv.decision
 	d.Rule = rv.ref()
 	return decideMode(d, rv, facts, in.Policy)
@@ -229,6 +229,10 @@ func decideDefault(d Decision, rv ruleVerdict, fa astFacts) Decision {
 	if rv.blocked == blockSuspicious {
 		d.Suggestions = nil
 		return d.ask(reasonSuspicious(rv.detail))
+	}
+	if rv.blocked == blockDataCode {
+		d.Suggestions = nil
+		return d.ask(reasonDataCode(rv.detail))
 	}
 	if d.Safety == Write {
 		return d.ask(reasonAskWrite(d, rv))

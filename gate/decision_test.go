@@ -121,6 +121,43 @@ func TestSuspiciousNeverAllowed(t *testing.T) {
 	}
 }
 
+// TestDataCodeNeverAllowed: code that bash runs out of a value — a
+// variable set in the environment or by an earlier command — is not in the
+// text an allow rule matched, so no allow rule covers it; the same rule
+// still allows the plain forms. Each form was checked under bash: with
+// x='a[$(touch p)]' (or '$(touch p)' for @P) it creates p.
+func TestDataCodeNeverAllowed(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(echo *)", "Bash(ls *)", "Bash([[ *)", "Bash(npm run *)"}, nil, nil)
+	for _, tt := range []struct {
+		text  string
+		env   []string
+		allow bool
+	}{
+		{`ls "${x@P}"`, nil, false},
+		{`echo "${x@P}"`, nil, false},
+		{`echo $((x))`, nil, false},
+		{`echo $(( $x + 1 ))`, nil, false},
+		{`echo ${a[x]}`, nil, false},
+		{`echo "${!x}"`, nil, false},
+		{`[[ x -eq 0 ]]`, nil, false},
+		{`npm run build -- --jobs=$((N+1))`, nil, false},
+		{`ls`, []string{"BASH_ENV=/tmp/x"}, false},
+		{`ls`, []string{"LD_PRELOAD=/tmp/x.so"}, false},
+		{`echo $(( 1 + 2 ))`, nil, true},
+		{`echo ${a[@]} ${#a[@]} ${!pre*}`, nil, true},
+		{`ls -la`, []string{"HOME=/root"}, true},
+		{`npm run build`, nil, true},
+	} {
+		d := Decide(Input{Text: tt.text, Policy: p, Env: tt.env})
+		if got := d.Action == Allow; got != tt.allow {
+			t.Errorf("%q env %q: %s (%s): %s", tt.text, tt.env, d.Action, d.RuleDecision, d.Reason)
+		}
+		if !tt.allow && !strings.Contains(d.Reason, "out of a value") && d.Safety != Write {
+			t.Errorf("%q: the reason does not say why: %s", tt.text, d.Reason)
+		}
+	}
+}
+
 // TestSegmentCap: above MaxSegments the decision is never allow, and deny
 // rules still see every segment (the 50-no-ops bypass).
 func TestSegmentCap(t *testing.T) {
@@ -279,4 +316,28 @@ func FuzzDecide(f *testing.F) {
 			t.Fatalf("%q: %s, want deny (%s)", text, d.Action, d.Reason)
 		}
 	})
+}
+
+// TestNamedSubscriptsNeverAllowed: a builtin that takes a variable name
+// evaluates its subscript, and a bare name there is evaluated in turn, so
+// `printf -v 'a[x]' 1` runs what x holds (checked under bash with
+// x='a[$(touch p)]'): no allow rule covers a subscript given to one.
+func TestNamedSubscriptsNeverAllowed(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(printf *)", "Bash(read *)", "Bash(unset *)", "Bash(test *)", "Bash(ls *)"}, nil, nil)
+	for text, allow := range map[string]bool{
+		`printf -v 'a[x]' 1`:         false,
+		`printf -v a[x] 1`:           false,
+		`read 'a[x]' <<< 1`:          false,
+		`unset 'a[x]'`:               false,
+		`test -v 'a[x]'`:             false,
+		`printf '%s\n' hi`:           true,
+		`printf -v y '%s' hi`:        true,
+		`ls [ab]*`:                   true,
+		`printf '%s' '[not a name]'`: false, // conservative: a bracket anywhere
+	} {
+		d := Decide(Input{Text: text, Policy: p})
+		if got := d.RuleDecision == "allow"; got != allow {
+			t.Errorf("%q: rule decision %s, want allow=%v", text, d.RuleDecision, allow)
+		}
+	}
 }

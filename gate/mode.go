@@ -117,6 +117,10 @@ func reasonSuspicious(detail string) string {
 	return fmt.Sprintf("Needs the user's approval: the command contains a character that can hide text from a reviewer (%s), so no allow rule applies to it. Retype the command with plain ASCII spaces and line breaks.", detail)
 }
 
+func reasonDataCode(detail string) string {
+	return fmt.Sprintf("Needs the user's approval: bash would run code out of a value rather than the command text (%s), so no allow rule applies to it. Write the value into the command itself, without ${x@P}, ${!x} or arithmetic on variables, or wait for the user's answer.", detail)
+}
+
 func reasonAskWrite(d Decision, rv ruleVerdict) string {
 	return "Needs the user's approval: the command modifies files or other state" + ruleGap(rv) + "." + classNote(d) + " Wait for the user's answer" + suggestionNote(d) + "."
 }

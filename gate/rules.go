@@ -332,7 +332,32 @@ const (
 	blockUnbalanced = "unbalanced" // the splitter saw an unclosed quote or substitution
 	blockCapped     = "capped"     // more than MaxSegments segments
 	blockUnparsed   = "unparsed"   // bash/sh text the parser cannot read
+	blockDataCode   = "data-code"  // bash would run code hidden in a value (classifier evidence)
 )
+
+// dataCodeRules are the classifier findings of code that bash runs out of
+// data — a variable's value or the environment — rather than out of the
+// text a rule was matched against: `${x@P}`, `${!x}`, arithmetic on a
+// variable (its value is evaluated in turn, and `a[$(cmd)]` runs cmd),
+// `[[ x -eq … ]]` and `-v`, and an environment that makes bash or every
+// program load code. Whatever the rule says about the visible command, an
+// allow rule cannot vouch for what is not in it (bypass classes 9 and 10;
+// Gemini fails closed on any @P).
+var dataCodeRules = map[string]bool{
+	"prompt-expansion": true, "indirect-expansion": true, "arithmetic-operand": true,
+	"arithmetic-test": true, "shell-environment": true,
+}
+
+// dataCode returns the first classifier finding of code run out of data,
+// as "rule: detail (at byte N)", or "".
+func dataCode(r Result) string {
+	for _, e := range r.Evidence {
+		if dataCodeRules[e.Rule] {
+			return fmt.Sprintf("%s at byte %d: %s", e.Rule, e.Offset, e.Detail)
+		}
+	}
+	return ""
+}
 
 // ruleVerdict is what the permission rules alone said about a command.
 type ruleVerdict struct {
@@ -358,7 +383,7 @@ func (rv ruleVerdict) ref() *RuleRef {
 // removed, argv[0] as basename, launchers unwrapped, -c payloads): a
 // stricter reading can only deny or ask more. Allow rules see only the
 // raw segments and the parsed commands, and all of them must match.
-func evalRules(rs *ruleSet, text string, shell shellcfg.ShellType, seg Segmentation, fa astFacts) ruleVerdict {
+func evalRules(rs *ruleSet, text string, shell shellcfg.ShellType, seg Segmentation, fa astFacts, class Result) ruleVerdict {
 	// The whole text is a candidate too: a deny rule may name a whole
 	// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
 	strict := append(strictCandidates(seg.Segments, fa), normalizeBlanks(text))
@@ -370,6 +395,11 @@ func evalRules(rs *ruleSet, text string, shell shellcfg.ShellType, seg Segmentat
 	}
 	rv := ruleVerdict{decision: RuleNone, total: seg.Total}
 	rv.blocked, rv.detail = allowBlocked(text, shell, seg, fa)
+	if rv.blocked == "" {
+		if dc := dataCode(class); dc != "" {
+			rv.blocked, rv.detail = blockDataCode, dc
+		}
+	}
 	if rv.blocked != "" || len(rs.allow) == 0 {
 		return rv
 	}

@@ -140,7 +140,7 @@ func ruleDecision(t *testing.T, p *Policy, text string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return evalRules(cp.rules, text, "bash", Split(text, "bash"), analyzeCalls(text)).decision
+	return evalRules(cp.rules, text, "bash", Split(text, "bash"), analyzeCalls(text), Classify(text, ClassifyOptions{Shell: "bash"})).decision
 }
 
 func TestEvalRules(t *testing.T) {

@@ -714,14 +714,39 @@ type callFact struct {
 	canon      []string // static spellings: argv joined, argv[0] as basename, launcherTable unwrapped, -c payloads
 	argv       []blArg  // its words (nil for a declaration or test)
 	assigns    string   // its leading assignments' source text
-	// hiddenSubst marks a quoted "[…$(…)…]" (or backquote, or ${): bash
+	// hiddenSubst marks a quoted "[…$(…)…]" (or backquote, or ${), or
+	// any subscript given to a builtin that takes variable names: bash
 	// evaluates array subscripts in printf -v, read, declare, test -v,
 	// let, [[ ]] and (( )) even from single quotes, running the
-	// substitution, so no allow rule may cover such a command.
+	// substitution (or the one in a variable the subscript names), so no
+	// allow rule may cover such a command.
 	hiddenSubst bool
 }
 
 var hiddenSubstRe = regexp.MustCompile("\\[[^]]*(\\$\\(|`|\\$\\{)")
+
+// nameBuiltins take variable names, whose subscripts bash evaluates as
+// arithmetic: a bare name there is evaluated in turn, so `printf -v
+// 'a[x]' 1` runs whatever `a[$(cmd)]` x holds.
+var nameBuiltins = map[string]bool{
+	"printf": true, "read": true, "mapfile": true, "readarray": true, "declare": true,
+	"typeset": true, "local": true, "export": true, "readonly": true, "unset": true,
+	"let": true, "test": true, "[": true, "getopts": true, "wait": true,
+}
+
+// subscriptsNamed reports whether argv runs a name-taking builtin with a
+// subscript in an argument.
+func subscriptsNamed(argv []blArg) bool {
+	if len(argv) == 0 || !argv[0].static || !nameBuiltins[argv[0].val] {
+		return false
+	}
+	for _, a := range argv[1:] {
+		if strings.Contains(a.raw, "[") {
+			return true
+		}
+	}
+	return false
+}
 
 // analyze parses text as bash and collects its commands.
 func analyzeCalls(text string) astFacts {
@@ -767,7 +792,7 @@ func (fa *astFacts) stmt(b *blWalker, s *syntax.Stmt) {
 		return
 	}
 	c.text = strings.TrimRight(strings.TrimSpace(b.source(s)), " \t;&")
-	c.hiddenSubst = hiddenSubstRe.MatchString(c.text)
+	c.hiddenSubst = hiddenSubstRe.MatchString(c.text) || subscriptsNamed(c.argv)
 	c.writeRedir = writesFile(s.Redirs)
 	fa.calls = append(fa.calls, c)
 }
