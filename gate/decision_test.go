@@ -341,3 +341,26 @@ func TestNamedSubscriptsNeverAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestDupRedirectToFile: `>&word` with a word that is not a descriptor
+// writes the file word (bash creates it, checked), so a rule that does not
+// spell '>' does not cover it; a duplication onto a descriptor stays
+// covered.
+func TestDupRedirectToFile(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(echo *)"}, nil, nil)
+	for text, allow := range map[string]bool{
+		`echo hi >&f`:   false,
+		`echo hi >& f`:  false,
+		`echo hi 1>&f`:  false,
+		`echo hi >&$x`:  false,
+		`echo hi >&2`:   true,
+		`echo hi 1>&2`:  true,
+		`echo hi >&-`:   true,
+		`echo hi 3>&1-`: true,
+	} {
+		d := Decide(Input{Text: text, Policy: p})
+		if got := d.Action == Allow; got != allow {
+			t.Errorf("%q: %s (%s), want allow=%v", text, d.Action, d.RuleDecision, allow)
+		}
+	}
+}

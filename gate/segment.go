@@ -995,9 +995,30 @@ func writesFile(rs []*syntax.Redirect) bool {
 			if v, ok := staticWord(r.Word); !ok || !harmlessTargets[v] {
 				return true
 			}
+		case syntax.DplOut:
+			// `>&word` and `1>&word` with a word that is not a descriptor
+			// number or '-' open the file word for writing (as &>word).
+			if v, ok := staticWord(r.Word); !ok || !isFdWord(v) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// isFdWord reports whether v names a descriptor for `>&` (digits, or
+// '-' to close, optionally after digits: `>&3-` moves a descriptor).
+func isFdWord(v string) bool {
+	v = strings.TrimSuffix(v, "-")
+	if v == "" {
+		return true
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // gitValued are git's global options that take the next word as value.
