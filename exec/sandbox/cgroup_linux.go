@@ -209,6 +209,17 @@ func (cg *cgroup) recycle() error {
 	return nil
 }
 
+// drainCgroupPool removes the pooled cgroups.
+func drainCgroupPool() {
+	cgroupPool.Lock()
+	free := cgroupPool.free
+	cgroupPool.free = nil
+	cgroupPool.Unlock()
+	for _, cg := range free {
+		cg.remove()
+	}
+}
+
 // sweepCgroups removes the empty run cgroups that processes which have
 // exited left behind in hierarchy v.
 func sweepCgroups(v string) {

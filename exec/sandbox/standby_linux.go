@@ -44,10 +44,13 @@ var standbys struct {
 }
 
 // Release ends the standby launcher this process keeps ready for its next
-// sandboxed run, if there is one, and returns once its temp dir is removed
-// and its cgroup emptied: call it before the program exits (a standby left
-// behind leaves both). A later run readies another.
+// sandboxed run, if there is one, and removes the run cgroups kept for
+// reuse; it returns once the standby's temp dir and the cgroups are gone.
+// Call it before the program exits (what it would leave behind is removed
+// by the next process that sandboxes a run). A later run readies another
+// standby.
 func Release() {
+	defer drainCgroupPool()
 	for range 1000 {
 		standbys.Lock()
 		sb, making := standbys.next, standbys.making

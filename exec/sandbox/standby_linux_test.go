@@ -305,3 +305,26 @@ func TestKillChildrenOf(t *testing.T) {
 		t.Errorf("want the child killed, got %v", err)
 	}
 }
+
+// TestReleaseLeavesNothing checks that Release removes the standby's temp
+// dir and every pooled cgroup of this process.
+func TestReleaseLeavesNothing(t *testing.T) {
+	requireStandbys(t)
+	ws, _ := workspace(t)
+	readyFor(t, Spec{Profile: WorkspaceWrite, Cwd: ws})
+	standbys.Lock()
+	tmp := standbys.next.tempDir
+	standbys.Unlock()
+	Release()
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Errorf("the standby's temp dir %s is still there: %v", tmp, err)
+	}
+	parent, err := cgroupParent("v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, _ := filepath.Glob(filepath.Join(parent, fmt.Sprintf("agentexec-%d-*", os.Getpid())))
+	if len(left) > 0 {
+		t.Errorf("cgroups left after Release: %v", left)
+	}
+}
