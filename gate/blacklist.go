@@ -809,6 +809,37 @@ var launcherTable = map[string]launcherSpec{
 	"watch":      {valued: "-n -d --interval"},
 	"pkexec":     {valued: "--user"},
 	"run0":       {valued: "-u --user -g --group -D --chdir"},
+	// Launchers that run their operand in namespaces, under a debugger
+	// or tracer, with other credentials, limits or I/O.
+	"unshare":          {valued: "-S -G -R -w --setuid --setgid --root --wd --map-user --map-group --map-users --map-groups --propagation --kill-child"},
+	"nsenter":          {valued: "-t -S -G --target --setuid --setgid"},
+	"setpriv":          {valued: "--reuid --regid --groups --inh-caps --ambient-caps --bounding-set --securebits --pdeathsig --selinux-label --apparmor-profile"},
+	"prlimit":          {valued: "-p --pid"},
+	"valgrind":         {},
+	"fakeroot":         {valued: "-l -f -s -i -b --lib --faked"},
+	"eatmydata":        {},
+	"nocache":          {},
+	"tini":             {valued: "-p -e"},
+	"dumb-init":        {valued: "-r --rewrite"},
+	"catchsegv":        {},
+	"numactl":          {valued: "-C -N -m -p -i --physcpubind --cpunodebind --membind --preferred --interleave"},
+	"faketime":         {valued: "-m -f -p", operands: 1},
+	"torsocks":         {valued: "-u -p -a -P"},
+	"proxychains":      {valued: "-f"},
+	"proxychains4":     {valued: "-f"},
+	"xvfb-run":         {valued: "-n -s -f -e -p --server-num --server-args --auth-file --error-file"},
+	"systemd-run":      {valued: "-u -p -E -M -H -d --unit --property --setenv --machine --host --description --slice --uid --gid --nice --working-directory"},
+	"dbus-run-session": {valued: "--config-file --dbus-daemon"},
+	"trickle":          {valued: "-u -d -w -t -l -n"},
+	"cpulimit":         {valued: "-l -p -e --limit --pid --exe"},
+	"firejail":         {},
+	"chpst":            {valued: "-u -U -b -e -/ -n -l -L -m -d -o -p -f -c -r -t"},
+	"setuidgid":        {operands: 1},
+	"s6-setuidgid":     {operands: 1},
+	"sg":               {operands: 1},
+	"parallel":         {valued: "-j -P -S --jobs --sshlogin --joblog --results --delay --timeout"},
+	"gdb":              {},
+	"lldb":             {},
 }
 
 // unwrap returns the command a launcherSpec runs, or false when argv[0] is not
@@ -821,6 +852,18 @@ func unwrapLauncher(argv []blArg) ([]blArg, bool) {
 	}
 	valued := strings.Fields(l.valued)
 	rest := argv[1:]
+	switch name {
+	case "gdb", "lldb":
+		// What follows --args (gdb) or -- (lldb) is the program.
+		for i, a := range rest {
+			if a.static && (a.val == "--args" || a.val == "--") {
+				return rest[i+1:], len(rest) > i+1
+			}
+		}
+		return nil, false
+	case "parallel":
+		rest = trimArgLists(rest)
+	}
 	for len(rest) > 0 {
 		a := rest[0]
 		switch {
@@ -849,6 +892,24 @@ func unwrapLauncher(argv []blArg) ([]blArg, bool) {
 		rest = rest[1:]
 	}
 	return rest, len(rest) > 0
+}
+
+// trimArgLists reads GNU parallel's command line as the command it runs:
+// the words before the first :::, ::::, :::+ or ::::+ marker, followed by
+// the arguments of the lists, which parallel appends to it.
+func trimArgLists(args []blArg) []blArg {
+	for i, a := range args {
+		if a.static && strings.HasPrefix(a.val, ":::") {
+			out := append([]blArg(nil), args[:i]...)
+			for _, b := range args[i+1:] {
+				if !(b.static && strings.HasPrefix(b.val, ":::")) {
+					out = append(out, b)
+				}
+			}
+			return out
+		}
+	}
+	return args
 }
 
 func inList(list []string, s string) bool {

@@ -169,6 +169,12 @@ func TestEvalRules(t *testing.T) {
 		{nil, nil, []string{"Bash(rm *)"}, "bash -c 'rm -rf x'", "deny"},
 		{nil, nil, []string{"Bash(rm *)"}, "echo $(rm x)", "deny"},
 		{nil, nil, []string{"Bash(rm *)"}, "echo `rm x`", "deny"},
+		{nil, nil, []string{"Bash(rm *)"}, "unshare -r rm x", "deny"},
+		{nil, nil, []string{"Bash(rm *)"}, "nsenter -t 1 -m rm x", "deny"},
+		{nil, nil, []string{"Bash(rm *)"}, "gdb -batch -ex run --args rm x", "deny"},
+		{nil, nil, []string{"Bash(rm *)"}, "valgrind --leak-check=full rm x", "deny"},
+		{nil, nil, []string{"Bash(rm *)"}, "parallel -j4 rm ::: x y", "deny"},
+		{nil, nil, []string{"Bash(rm *)"}, "parallel echo ::: rm", "none"},
 		{nil, nil, []string{"Bash(git push *)"}, "git -C ../repo -c x=y --no-pager push origin", "deny"},
 		{nil, []string{"Bash(git push *)"}, nil, "git --git-dir=.git push", "ask"},
 		// Quoted subscripts that builtins evaluate never ride on an allow rule.
