@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/agentexec/agentexec/exec"
+	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
 )
 
@@ -51,6 +52,12 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	req, code := f.request(c, fs.Args())
 	if code != 0 {
 		return code
+	}
+	if f.sandbox != "none" && os.Geteuid() == 0 {
+		// What the host can enforce, and the launcher's helper, are made
+		// ready while the policy and the audit log are opened. (As another
+		// user, finding out starts probe processes: only when needed.)
+		go sandbox.Detect()
 	}
 	r, closer, err := f.build(c)
 	if err != nil {

@@ -23,7 +23,12 @@ var (
 // namespace is not probed; otherwise the namespace probe starts this binary
 // again, so [Main] must have been called.
 func Detect() Capabilities {
-	detectOnce.Do(func() { detected = detect() })
+	detectOnce.Do(func() {
+		detected = detect()
+		if detected.ThreadLaunch {
+			go warmLauncher()
+		}
+	})
 	return detected
 }
 

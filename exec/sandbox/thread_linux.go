@@ -69,13 +69,30 @@ type launcher struct {
 // namespace's init and end the namespace when it exits.
 var warmPidfd sync.Once
 
-// newLauncher starts a launcher thread taking on the layers of w.
-func newLauncher(w *wireSpec, cg *cgroup) *launcher {
+func checkPidfd() {
 	warmPidfd.Do(func() {
 		if p, err := os.FindProcess(os.Getpid()); err == nil {
 			p.Release()
 		}
 	})
+}
+
+// warmLauncher does ahead of the first run what its launch would wait
+// for: os's pidfd check, and the helper thread.
+func warmLauncher() {
+	checkPidfd()
+	helper.Lock()
+	if helper.reqs == nil {
+		if reqs, err := startHelper(); err == nil {
+			helper.reqs = reqs
+		}
+	}
+	helper.Unlock()
+}
+
+// newLauncher starts a launcher thread taking on the layers of w.
+func newLauncher(w *wireSpec, cg *cgroup) *launcher {
+	checkPidfd()
 	l := &launcher{w: w, cg: cg, ready: make(chan error, 1), forkc: make(chan *Handle),
 		result: make(chan error, 1), release: make(chan struct{}), ended: make(chan struct{}),
 		cleaned: make(chan struct{}), mntNS: -1}
