@@ -1010,15 +1010,7 @@ func writesFile(rs []*syntax.Redirect) bool {
 // '-' to close, optionally after digits: `>&3-` moves a descriptor).
 func isFdWord(v string) bool {
 	v = strings.TrimSuffix(v, "-")
-	if v == "" {
-		return true
-	}
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+	return v == "" || digitsOnly(v)
 }
 
 // gitValued are git's global options that take the next word as value.
