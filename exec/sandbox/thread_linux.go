@@ -24,7 +24,8 @@ import (
 // on and forks the command, and is then thrown away (a goroutine that ends
 // while locked to its thread takes the thread with it, and the runtime
 // never clones a new thread from a locked one). Starting the trampoline
-// costs a Go runtime start, 5-10 ms here; this costs well under one.
+// costs a Go runtime start, 5-10 ms here; the launcher adds under 2 ms to
+// a run, most of it waking threads (scripts/bench-sandbox.sh).
 //
 // What a thread cannot do before the fork is done while the command is
 // held at its first instruction: the child asks to be traced
@@ -64,11 +65,11 @@ type launcher struct {
 	cleanup func()
 }
 
-// warmPidfd makes os check its pidfd support before any launch: the check
-// forks a throwaway child, which on a launcher thread would become the PID
-// namespace's init and end the namespace when it exits.
 var warmPidfd sync.Once
 
+// checkPidfd makes os check its pidfd support before any launch: the check
+// forks a throwaway child, which on a launcher thread would become the PID
+// namespace's init and end the namespace when it exits.
 func checkPidfd() {
 	warmPidfd.Do(func() {
 		if p, err := os.FindProcess(os.Getpid()); err == nil {
