@@ -136,7 +136,10 @@ func ownCgroup(v string) (string, error) {
 }
 
 // cgroup is one run's pids cgroup.
-type cgroup struct{ dir string }
+type cgroup struct {
+	dir string
+	max uint64 // pids.max as last written (0: not yet)
+}
 
 // newCgroup makes a pids cgroup limited to max tasks (threads count).
 func newCgroup(v string, max uint64) (*cgroup, error) {
@@ -149,11 +152,23 @@ func newCgroup(v string, max uint64) (*cgroup, error) {
 		return nil, err
 	}
 	cg := &cgroup{dir: dir}
-	if err := cg.write("pids.max", strconv.FormatUint(max, 10)); err != nil {
+	if err := cg.setMax(max); err != nil {
 		cg.remove()
 		return nil, err
 	}
 	return cg, nil
+}
+
+// setMax sets pids.max, unless it is max already.
+func (cg *cgroup) setMax(max uint64) error {
+	if cg.max == max {
+		return nil
+	}
+	if err := cg.write("pids.max", strconv.FormatUint(max, 10)); err != nil {
+		return err
+	}
+	cg.max = max
+	return nil
 }
 
 // cgroupPool keeps emptied run cgroups of the launcher thread for later
@@ -185,7 +200,7 @@ func takeCgroup(v string, max uint64) (*cgroup, error) {
 	if cg == nil {
 		return newCgroup(v, max)
 	}
-	if err := cg.write("pids.max", strconv.FormatUint(max, 10)); err != nil {
+	if err := cg.setMax(max); err != nil {
 		cg.remove()
 		return nil, err
 	}

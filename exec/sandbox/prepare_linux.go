@@ -121,7 +121,7 @@ func (h *Handle) prepare(cmd *exec.Cmd, spec Spec, p plan) error {
 		max++ // the launcher thread, a member while it forks
 	}
 	if sb != nil {
-		if sb.fits(w) && sb.l.cg.write("pids.max", strconv.FormatUint(max, 10)) == nil {
+		if sb.fits(w) && sb.l.cg.setMax(max) == nil {
 			sb.adopt(h)
 		} else {
 			sb.drop()
