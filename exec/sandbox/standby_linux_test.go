@@ -328,3 +328,11 @@ func TestReleaseLeavesNothing(t *testing.T) {
 		t.Errorf("cgroups left after Release: %v", left)
 	}
 }
+
+func TestYamaAllowsTraceme(t *testing.T) {
+	for scope, want := range map[string]bool{"0\n": true, "1\n": true, "2\n": false, "3\n": false, "": true} {
+		if got := yamaAllowsTraceme(scope); got != want {
+			t.Errorf("ptrace_scope %q: %v, want %v", scope, got, want)
+		}
+	}
+}

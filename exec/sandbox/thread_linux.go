@@ -538,14 +538,20 @@ func procPIDNSSupported() bool {
 	return unix.FsconfigSetFd(fs, "pidns", pidNS) == nil
 }
 
-// ptraceTracemeAllowed is false when Yama forbids all tracing
-// (ptrace_scope 3), which PTRACE_TRACEME needs.
+// ptraceTracemeAllowed is false when Yama would refuse the command's
+// PTRACE_TRACEME: ptrace_scope 3 forbids all tracing, and 2 wants
+// CAP_SYS_PTRACE in the tracer, which the launcher has dropped by then.
 func ptraceTracemeAllowed() bool {
 	b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope")
 	if err != nil {
 		return true // no Yama
 	}
-	return len(b) == 0 || b[0] != '3'
+	return yamaAllowsTraceme(string(b))
+}
+
+func yamaAllowsTraceme(scope string) bool {
+	s := strings.TrimSpace(scope)
+	return s == "" || s == "0" || s == "1"
 }
 
 // prepareThread readies cmd for the launcher: the command's own path,
