@@ -243,6 +243,7 @@ func helperParent(args []string) int {
 		return 1
 	}
 	fmt.Println("started")
+	fmt.Printf("%-10s\n", h.Report().Launcher)
 	cmd.Wait()
 	return 0
 }

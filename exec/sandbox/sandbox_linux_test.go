@@ -534,11 +534,24 @@ func TestTempDir(t *testing.T) {
 // the sandboxed tree dies with it.
 func TestParentDeath(t *testing.T) {
 	requireSandbox(t)
+	for _, launcher := range []string{"thread", "trampoline"} {
+		t.Run(launcher, func(t *testing.T) {
+			if launcher == "thread" && !Detect().ThreadLaunch {
+				t.Skip("runs cannot start from a thread here")
+			}
+			parentDeath(t, launcher)
+		})
+	}
+}
+
+// parentDeath starts a helper process that sandboxes a shell with two
+// sleeps, kills the helper, and checks that the whole tree is gone.
+func parentDeath(t *testing.T, launcher string) {
 	ws, _ := workspace(t)
 	marker := fmt.Sprintf("AGENTEXEC_TEST_PDEATH=%d", time.Now().UnixNano())
 	cmd := exec.Command(os.Args[0], "/bin/sh", "-c", "sleep 100 & sleep 100")
 	cmd.Dir = ws
-	cmd.Env = append(os.Environ(), "SANDBOX_TEST_HELPER=parent", marker)
+	cmd.Env = append(os.Environ(), "SANDBOX_TEST_HELPER=parent", marker, "SANDBOX_TEST_LAUNCHER="+launcher)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -546,12 +559,15 @@ func TestParentDeath(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line := make([]byte, 8)
-	if _, err := io.ReadFull(out, line); err != nil || string(line) != "started\n" {
+	line := make([]byte, 8+11)
+	if _, err := io.ReadFull(out, line); err != nil || string(line[:8]) != "started\n" {
 		t.Fatalf("helper: %q %v", line, err)
 	}
+	if got := strings.TrimSpace(string(line[8:])); got != launcher {
+		t.Errorf("the helper's run used the %s launcher, want %s", got, launcher)
+	}
 	for i := 0; len(marked(marker)) < 4 && i < 100; i++ {
-		time.Sleep(50 * time.Millisecond) // the trampoline, then sh and its sleeps, start
+		time.Sleep(50 * time.Millisecond) // sh and its sleeps start
 	}
 	if n := len(marked(marker)); n < 4 {
 		t.Errorf("want the helper, sh and two sleeps, found %d processes", n)
