@@ -75,6 +75,9 @@ func (r *Runner) start(p *plan, obs *Observation, stdout, stderr io.Writer) (*ru
 	if err := rn.launch(p); err != nil {
 		return nil, err
 	}
+	// Again: a launcher thread that could not take its layers on hands the
+	// run to the trampoline, whose layers may differ.
+	obs.Sandbox = sandboxReport(rn.sb, spec, p.dec.Contain)
 	return rn, nil
 }
 

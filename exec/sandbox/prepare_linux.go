@@ -52,6 +52,7 @@ type Handle struct {
 	threadWire *wireSpec
 	standby    *launcher
 	thread     *launcher
+	pdeathsig  syscall.Signal // the caller's SysProcAttr.Pdeathsig
 	// The trampoline's:
 	spec *os.File // parent's copy of the child's spec fd
 	goR  *os.File // parent's copy of the child's end of the go pipe
@@ -80,7 +81,7 @@ func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 		return nil, errors.New("sandbox: Prepare after cmd.Start")
 	}
 	caps := detectCaps()
-	if !threadable(cmd) {
+	if !threadable(cmd) || threadBroken.Load() {
 		caps.ThreadLaunch = false
 	}
 	p, err := makePlan(spec, caps)
@@ -404,6 +405,11 @@ func (h *Handle) Start() error {
 	case h.goW == nil: // profile None
 		return h.cmd.Start()
 	}
+	return h.startTrampoline()
+}
+
+// startTrampoline starts the trampoline and releases it.
+func (h *Handle) startTrampoline() error {
 	if err := h.cmd.Start(); err != nil {
 		return err
 	}

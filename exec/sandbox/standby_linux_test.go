@@ -336,3 +336,24 @@ func TestYamaAllowsTraceme(t *testing.T) {
 		}
 	}
 }
+
+// TestLayerFailureFallsBack checks that a run whose launcher thread cannot
+// take a layer on starts through the trampoline instead, with the whole
+// sandbox, and that later runs go there directly.
+func TestLayerFailureFallsBack(t *testing.T) {
+	requireStandbys(t)
+	setStandbys(t, false)
+	defer func() { failStepForTest = ""; threadBroken.Store(false) }()
+	failStepForTest = "landlock"
+	ws, _ := workspace(t)
+	spec := Spec{Profile: WorkspaceWrite, Cwd: ws, ProtectGit: true}
+	for i := range 2 {
+		r := sh(t, spec, `echo x > inside && ! echo x > ../sibling/new 2>/dev/null && ! echo x > .git/hooks/h 2>/dev/null && grep -q '^NoNewPrivs:.*1' /proc/self/status`)
+		if r.err != nil || r.report.Launcher != "trampoline" {
+			t.Errorf("run %d: %v (launcher %q): %s", i, r.err, r.report.Launcher, r.out)
+		}
+	}
+	if !threadBroken.Load() {
+		t.Error("the failure was not remembered")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
@@ -176,6 +177,10 @@ func (l *launcher) applyLayers() (leave func() error, err error) {
 		}
 	}
 	for _, s := range threadSteps(l.w) {
+		if s.name == failStepForTest {
+			leave()
+			return nil, fmt.Errorf("sandbox: %s: failed for a test (the command did not run)", s.name)
+		}
 		if err := s.apply(l.w); err != nil {
 			leave()
 			return nil, fmt.Errorf("sandbox: %s: %w (the command did not run)", s.name, err)
@@ -200,6 +205,10 @@ func (l *launcher) fork(h *Handle) error {
 	return <-l.result
 }
 
+// failStepForTest names a launcher step that fails, in tests ("" in
+// programs).
+var failStepForTest string
+
 // layerError is a launcher's failure to take its layers on: nothing was
 // forked.
 type layerError struct{ error }
@@ -222,10 +231,49 @@ func (h *Handle) startThread() error {
 		h.thread = l
 		err = l.fork(h)
 	}
+	if errors.As(err, new(layerError)) {
+		return h.fallBack(err)
+	}
 	if err == nil {
 		readyStandby(h)
 	}
 	return err
+}
+
+// threadBroken is set when a launcher thread could not take its layers on
+// although Detect found everything it needs (an LSM refusing a mount
+// operation, say): from then on runs use the trampoline.
+var threadBroken atomic.Bool
+
+// fallBack starts h's command through the trampoline after its launcher
+// thread failed to take the layers on (cause): nothing was forked, so the
+// command can still start, and later runs go straight to the trampoline.
+// Without Main, there is no trampoline, and the run fails with cause.
+func (h *Handle) fallBack(cause error) error {
+	threadBroken.Store(true)
+	if !mainCalled.Load() {
+		return cause
+	}
+	h.thread.discard() // it left the cgroup when it failed
+	h.thread = nil
+	if h.cg != nil {
+		h.cg.recycle() // the trampoline's plan may limit processes otherwise
+		h.cg = nil
+	}
+	caps := detectCaps()
+	caps.ThreadLaunch = false
+	p, err := makePlan(h.runSpec, caps)
+	if err != nil {
+		return errors.Join(cause, err)
+	}
+	cmd := h.cmd
+	cmd.Err = nil
+	cmd.SysProcAttr.Ptrace, cmd.SysProcAttr.Pdeathsig = false, h.pdeathsig
+	h.threadWire, h.report = nil, p.report(h.runSpec)
+	if err := h.prepare(cmd, h.runSpec, p); err != nil {
+		return errors.Join(cause, err)
+	}
+	return h.startTrampoline()
 }
 
 // forkHeld forks the command from the calling launcher thread, which has
@@ -563,6 +611,7 @@ func (h *Handle) prepareThread(cmd *exec.Cmd, w *wireSpec) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
+	h.pdeathsig = cmd.SysProcAttr.Pdeathsig // the caller's, for fallBack
 	cmd.SysProcAttr.Ptrace = true
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	cmd.Err = errDirectStart
