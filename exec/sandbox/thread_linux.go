@@ -298,16 +298,10 @@ func (h *Handle) forkHeld(leave func() error, mntNS int) (started bool, err erro
 		return true, h.abort(fmt.Errorf("sandbox: leaving the pids cgroup: %w", err))
 	}
 	pid := cmd.Process.Pid
-	// The namespace has its init now, so its file can be opened. The
-	// helper completes the sandbox while the command finishes its execve
-	// (waking a thread costs 0.1-0.5 ms on this kind of VM): the command
-	// runs nothing before the launcher detaches, after both.
-	pidNS, err := unix.Open("/proc/thread-self/ns/pid_for_children", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return true, h.abort(fmt.Errorf("sandbox: opening the PID namespace: %w", err))
-	}
-	defer unix.Close(pidNS)
-	done := submitToHelper(pid, w, mntNS, pidNS)
+	// The helper completes the sandbox while the command finishes its
+	// execve (waking a thread costs 0.1-0.5 ms on this kind of VM): the
+	// command runs nothing before the launcher detaches, after both.
+	done := submitToHelper(pid, w, mntNS)
 	held, err := waitExecStop(pid)
 	herr := <-done
 	if err != nil {
@@ -431,16 +425,16 @@ var helper struct {
 }
 
 type helperReq struct {
-	pid          int
-	w            *wireSpec
-	mntNS, pidNS int
-	done         chan error
+	pid   int
+	w     *wireSpec
+	mntNS int
+	done  chan error
 }
 
-// submitToHelper has the helper thread run completeHeld(pid, w, mntNS,
-// pidNS), and returns the channel its error comes on. The helper starts on
+// submitToHelper has the helper thread run completeHeld(pid, w, mntNS),
+// and returns the channel its error comes on. The helper starts on
 // first use, and again after a failure to go home.
-func submitToHelper(pid int, w *wireSpec, mntNS, pidNS int) <-chan error {
+func submitToHelper(pid int, w *wireSpec, mntNS int) <-chan error {
 	done := make(chan error, 1)
 	helper.Lock()
 	if helper.reqs == nil {
@@ -454,7 +448,7 @@ func submitToHelper(pid int, w *wireSpec, mntNS, pidNS int) <-chan error {
 	}
 	reqs := helper.reqs
 	helper.Unlock()
-	reqs <- helperReq{pid, w, mntNS, pidNS, done}
+	reqs <- helperReq{pid, w, mntNS, done}
 	return done
 }
 
@@ -468,7 +462,7 @@ func startHelper() (chan helperReq, error) {
 			return
 		}
 		for r := range reqs {
-			err := completeHeld(r.pid, r.w, r.mntNS, r.pidNS)
+			err := completeHeld(r.pid, r.w, r.mntNS)
 			if herr := unix.Setns(home, unix.CLONE_NEWNS); herr != nil {
 				// Stranded in a sandbox's namespace: end the thread,
 				// and the next run starts another.
@@ -505,10 +499,17 @@ func drain(reqs chan helperReq) {
 // completeHeld sets the rlimits of the held command and mounts a read-only
 // /proc of its PID namespace in its mount namespace. It runs on a thread of
 // its own, with this process's privileges.
-func completeHeld(pid int, w *wireSpec, mntNS, pidNS int) error {
+func completeHeld(pid int, w *wireSpec, mntNS int) error {
 	if err := setRlimitsOf(pid, w.Limits); err != nil {
 		return fmt.Errorf("sandbox: rlimits: %w", err)
 	}
+	// The command is the init of its PID namespace (and not yet reaped,
+	// so its pid names it).
+	pidNS, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/ns/pid", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("sandbox: opening the PID namespace: %w", err)
+	}
+	defer unix.Close(pidNS)
 	if err := mountProcIn(mntNS, pidNS); err != nil {
 		return fmt.Errorf("sandbox: mounting /proc for the PID namespace: %w", err)
 	}
