@@ -35,8 +35,10 @@
 // command; that costs a Go runtime start, 5-15 ms. The trampoline needs
 // [Main] called first thing in main (like moby's reexec); [Prepare]
 // refuses to use it otherwise, because the re-executed binary would run
-// its own main instead. Test binaries call Main from TestMain. The
-// [Report] says which launcher ran.
+// its own main instead. Test binaries call Main from TestMain. A launcher
+// thread that cannot take its layers on (nothing is forked yet) hands its
+// run to the trampoline, and later runs go there directly. The [Report]
+// says which launcher ran.
 //
 // # What it enforces on Linux
 //
