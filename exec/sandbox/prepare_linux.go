@@ -470,13 +470,9 @@ func (h *Handle) Close() error {
 	}
 	if h.thread != nil {
 		// Not waited for: the thread left the cgroup at the fork, and
-		// its namespaces are released in the background.
-		l := h.thread
-		close(l.release)
-		go func() {
-			<-l.ended
-			l.closeNS()
-		}()
+		// its namespaces go with it, off the caller's path (a mount
+		// namespace's teardown waits for an RCU grace period).
+		close(h.thread.release)
 		h.thread = nil
 	}
 	h.closeChildEnds()

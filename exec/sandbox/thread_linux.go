@@ -54,14 +54,7 @@ type launcher struct {
 	forkc   chan *Handle // the run to fork
 	result  chan error   // the fork's outcome
 	release chan struct{}
-	ended   chan struct{} // closed when the thread's goroutine returns
 	cleaned chan struct{} // closed when a launcher released unused is cleaned up
-	// mntNS holds the run's mount namespace (-1: not opened), so that
-	// the last reference is dropped by closeNS, off the run's path: a
-	// mount namespace's teardown waits for an expedited RCU grace period
-	// (0.1-0.7 ms here).
-	mntNS     int
-	closeOnce sync.Once
 	// cleanup runs, off the thread, when the launcher is released unused.
 	cleanup func()
 }
@@ -83,21 +76,14 @@ func checkPidfd() {
 // for: os's pidfd check, and the helper thread.
 func warmLauncher() {
 	checkPidfd()
-	helper.Lock()
-	if helper.reqs == nil {
-		if reqs, err := startHelper(); err == nil {
-			helper.reqs = reqs
-		}
-	}
-	helper.Unlock()
+	helperQueue()
 }
 
 // newLauncher starts a launcher thread taking on the layers of w.
 func newLauncher(w *wireSpec, cg *cgroup) *launcher {
 	checkPidfd()
 	l := &launcher{w: w, cg: cg, ready: make(chan error, 1), forkc: make(chan *Handle),
-		result: make(chan error, 1), release: make(chan struct{}), ended: make(chan struct{}),
-		cleaned: make(chan struct{}), mntNS: -1}
+		result: make(chan error, 1), release: make(chan struct{}), cleaned: make(chan struct{})}
 	goLocked(l.run)
 	return l
 }
@@ -127,7 +113,6 @@ func goLocked(f func()) {
 }
 
 func (l *launcher) run() {
-	defer close(l.ended)
 	leave, err := l.applyLayers()
 	l.ready <- err
 	if err != nil {
@@ -137,11 +122,9 @@ func (l *launcher) run() {
 	}
 	select {
 	case h := <-l.forkc:
-		started, err := h.forkHeld(leave, l.mntNS)
+		started, err := h.forkHeld(leave)
 		l.result <- err
-		if !started {
-			go l.closeNS()
-		} else {
+		if started {
 			// The thread is the command's parent: PR_SET_PDEATHSIG
 			// fires when it ends, so it lives until Close.
 			<-l.release
@@ -152,19 +135,9 @@ func (l *launcher) run() {
 			if l.cleanup != nil {
 				l.cleanup()
 			}
-			l.closeNS()
 			close(l.cleaned)
 		}()
 	}
-}
-
-// closeNS drops the launcher's reference to the run's mount namespace.
-func (l *launcher) closeNS() {
-	l.closeOnce.Do(func() {
-		if l.mntNS >= 0 {
-			unix.Close(l.mntNS)
-		}
-	})
 }
 
 // applyLayers joins the cgroup and takes on the layers. On error the
@@ -185,11 +158,6 @@ func (l *launcher) applyLayers() (leave func() error, err error) {
 			leave()
 			return nil, fmt.Errorf("sandbox: %s: %w (the command did not run)", s.name, err)
 		}
-	}
-	l.mntNS, err = unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		leave()
-		return nil, fmt.Errorf("sandbox: opening the mount namespace: %w (the command did not run)", err)
 	}
 	return leave, nil
 }
@@ -280,9 +248,9 @@ func (h *Handle) fallBack(cause error) error {
 // its layers, and completes the sandbox while the command is held. started
 // reports whether a process exists that the thread must outlive; on error
 // it has been killed and reaped.
-func (h *Handle) forkHeld(leave func() error, mntNS int) (started bool, err error) {
+func (h *Handle) forkHeld(leave func() error) (started bool, err error) {
 	defer leave()
-	w, cmd := h.threadWire, h.cmd
+	cmd := h.cmd
 	cmd.Err = nil
 	// A signal that reaches the child between its PTRACE_TRACEME and its
 	// execve stops it for this thread, which is waiting for that execve
@@ -301,7 +269,7 @@ func (h *Handle) forkHeld(leave func() error, mntNS int) (started bool, err erro
 	// The helper completes the sandbox while the command finishes its
 	// execve (waking a thread costs 0.1-0.5 ms on this kind of VM): the
 	// command runs nothing before the launcher detaches, after both.
-	done := submitToHelper(pid, w, mntNS)
+	done := submitToHelper(pid, h.threadWire.Limits)
 	held, err := waitExecStop(pid)
 	herr := <-done
 	if err != nil {
@@ -425,30 +393,36 @@ var helper struct {
 }
 
 type helperReq struct {
-	pid   int
-	w     *wireSpec
-	mntNS int
-	done  chan error
+	pid    int
+	limits Limits
+	done   chan error
 }
 
-// submitToHelper has the helper thread run completeHeld(pid, w, mntNS),
-// and returns the channel its error comes on. The helper starts on
-// first use, and again after a failure to go home.
-func submitToHelper(pid int, w *wireSpec, mntNS int) <-chan error {
-	done := make(chan error, 1)
+// helperQueue returns the helper thread's request queue, starting the
+// helper on first use, and again after a failure to go home.
+func helperQueue() (chan helperReq, error) {
 	helper.Lock()
+	defer helper.Unlock()
 	if helper.reqs == nil {
 		reqs, err := startHelper()
 		if err != nil {
-			helper.Unlock()
-			done <- fmt.Errorf("sandbox: starting the helper thread: %w", err)
-			return done
+			return nil, fmt.Errorf("sandbox: starting the helper thread: %w", err)
 		}
 		helper.reqs = reqs
 	}
-	reqs := helper.reqs
-	helper.Unlock()
-	reqs <- helperReq{pid, w, mntNS, done}
+	return helper.reqs, nil
+}
+
+// submitToHelper has the helper thread run completeHeld(pid, limits), and
+// returns the channel its error comes on.
+func submitToHelper(pid int, limits Limits) <-chan error {
+	done := make(chan error, 1)
+	reqs, err := helperQueue()
+	if err != nil {
+		done <- err
+		return done
+	}
+	reqs <- helperReq{pid, limits, done}
 	return done
 }
 
@@ -462,7 +436,7 @@ func startHelper() (chan helperReq, error) {
 			return
 		}
 		for r := range reqs {
-			err := completeHeld(r.pid, r.w, r.mntNS)
+			err := completeHeld(r.pid, r.limits)
 			if herr := unix.Setns(home, unix.CLONE_NEWNS); herr != nil {
 				// Stranded in a sandbox's namespace: end the thread,
 				// and the next run starts another.
@@ -496,16 +470,23 @@ func drain(reqs chan helperReq) {
 	}
 }
 
-// completeHeld sets the rlimits of the held command and mounts a read-only
-// /proc of its PID namespace in its mount namespace. It runs on a thread of
-// its own, with this process's privileges.
-func completeHeld(pid int, w *wireSpec, mntNS int) error {
-	if err := setRlimitsOf(pid, w.Limits); err != nil {
+// completeHeld sets the rlimits of the held command pid and mounts a
+// read-only /proc of its PID namespace in its mount namespace. It runs on
+// the helper thread, with this process's privileges. The command is the
+// init of its PID namespace and not yet reaped, so its pid names it.
+func completeHeld(pid int, l Limits) error {
+	if err := setRlimitsOf(pid, l); err != nil {
 		return fmt.Errorf("sandbox: rlimits: %w", err)
 	}
-	// The command is the init of its PID namespace (and not yet reaped,
-	// so its pid names it).
-	pidNS, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/ns/pid", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	ns := func(kind string) (int, error) {
+		return unix.Open("/proc/"+strconv.Itoa(pid)+"/ns/"+kind, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	}
+	mntNS, err := ns("mnt")
+	if err != nil {
+		return fmt.Errorf("sandbox: opening the mount namespace: %w", err)
+	}
+	defer unix.Close(mntNS)
+	pidNS, err := ns("pid")
 	if err != nil {
 		return fmt.Errorf("sandbox: opening the PID namespace: %w", err)
 	}
