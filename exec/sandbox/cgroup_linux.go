@@ -244,14 +244,20 @@ func sweepCgroups(v string) {
 	}
 	entries, _ := os.ReadDir(parent)
 	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), "agentexec-")
-		pidText, _, ok2 := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		if !ok || !ok2 || err != nil || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
-			continue
+		if exitedOwner(e.Name(), "agentexec-") {
+			syscall.Rmdir(filepath.Join(parent, e.Name())) // fails, harmlessly, on a cgroup still in use
 		}
-		syscall.Rmdir(filepath.Join(parent, e.Name())) // fails, harmlessly, on a cgroup still in use
 	}
+}
+
+// exitedOwner reports whether name is prefix + "PID-…" for a process that
+// has exited (never this one): what agentexec names its cgroups and
+// per-run temp dirs after.
+func exitedOwner(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	pidText, _, ok2 := strings.Cut(rest, "-")
+	pid, err := strconv.Atoi(pidText)
+	return ok && ok2 && err == nil && pid > 0 && pid != os.Getpid() && syscall.Kill(pid, 0) == syscall.ESRCH
 }
 
 func (cg *cgroup) write(file, value string) error {

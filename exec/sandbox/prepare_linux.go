@@ -414,9 +414,7 @@ func (h *Handle) startTrampoline() error {
 		return err
 	}
 	if err := h.started(); err != nil {
-		h.cmd.Process.Kill()
-		h.cmd.Wait()
-		return fmt.Errorf("%w (the command did not run)", err)
+		return h.abort(err)
 	}
 	return nil
 }

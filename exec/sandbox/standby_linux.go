@@ -7,9 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -231,9 +229,7 @@ func tempDirPrefix() string { return "agentexec-run-" + strconv.Itoa(os.Getpid()
 func sweepTempDirs() {
 	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), "agentexec-run-*-*"))
 	for _, m := range matches {
-		pidText, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(m), "agentexec-run-"), "-")
-		pid, err := strconv.Atoi(pidText)
-		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+		if !exitedOwner(filepath.Base(m), "agentexec-run-") {
 			continue
 		}
 		var st unix.Stat_t
