@@ -70,14 +70,15 @@ func (r *Runner) start(p *plan, obs *Observation, stdout, stderr io.Writer) (*ru
 		rn.closeAll()
 		return nil, err
 	}
-	obs.Sandbox = sandboxReport(rn.sb, spec, p.dec.Contain)
+	sb := rn.sb // launch forgets it on failure
 	enableSubreaper()
-	if err := rn.launch(p); err != nil {
+	err = rn.launch(p)
+	// Read after the launch: a launcher thread that could not take its
+	// layers on hands the run to the trampoline, whose layers may differ.
+	obs.Sandbox = sandboxReport(sb, spec, p.dec.Contain)
+	if err != nil {
 		return nil, err
 	}
-	// Again: a launcher thread that could not take its layers on hands the
-	// run to the trampoline, whose layers may differ.
-	obs.Sandbox = sandboxReport(rn.sb, spec, p.dec.Contain)
 	return rn, nil
 }
 
