@@ -64,6 +64,12 @@ type Input struct {
 	Mode   Mode // "" means the policy's mode, else default
 	Policy *Policy
 	Env    []string
+	// ExecGate says a run-time exec gate will watch the run (every program
+	// it starts is checked with DecideExec), so project code run by name —
+	// a script, a build tool — may be covered by an allow rule: what it
+	// starts is judged when it starts. False: nothing will watch the run
+	// (check --no-exec-gate, a hook whose agent runs the command itself).
+	ExecGate bool
 }
 
 // resolveMode is the mode a decision uses.

@@ -1,0 +1,121 @@
+package gate
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/agentexec/agentexec/shellcfg"
+)
+
+// ExecInput is one program start seen at run time by the exec gate: the
+// kernel has already expanded every spelling, so Argv is what the program
+// really received and Exe is the file the kernel really ran.
+type ExecInput struct {
+	// Argv is the new program's argv, read after the exec (argv[0] as the
+	// caller set it, which a multi-call binary such as busybox reads).
+	Argv []string
+	// Exe is the executable the kernel resolved (symlinks followed), or "".
+	Exe string
+	// Cwd is the process's working directory; relative operands are
+	// resolved against it before the blacklist matches them.
+	Cwd string
+	// Policy supplies the deny and ask rules and the blacklist extras.
+	Policy *Policy
+	// ReadOnly asks for the classifier too: the run was allowed as
+	// read-only (or runs in plan mode), so an exec the classifier does not
+	// prove read-only is refused.
+	ReadOnly bool
+}
+
+// DecideExec judges one exec inside a running command. It reads only the
+// deny and ask rules, the blacklist and, for ReadOnly, the classifier:
+// allow rules and the mode were applied to the command's text already,
+// and every further exec of the run is checked again when it happens.
+//
+// The result is Deny (blacklist, deny rule, or a non-read-only program in
+// a read-only run), Ask (an ask rule matched) or Allow. Each spelling of
+// the program is tried — argv[0] as given and the basename of Exe — so a
+// renamed copy or a symlink of a denied program is still that program.
+func DecideExec(in ExecInput) Decision {
+	d := Decision{Mode: ModeDefault, Shell: shellcfg.Bash, RuleDecision: RuleNone, Safety: Unknown, Segments: []string{}}
+	if len(in.Argv) == 0 {
+		return d.deny("Denied: the program was started with an empty argument list, which the exec gate cannot judge.")
+	}
+	cp, err := in.Policy.rulesFor()
+	if err != nil {
+		return d.deny(reasonPolicyError(err))
+	}
+	for _, argv := range execSpellings(in) {
+		text, err := shellcfg.Quote(shellcfg.Bash, argv)
+		if err != nil {
+			return d.deny(fmt.Sprintf("Denied: the program's arguments cannot be judged (%v).", err))
+		}
+		d.Segments = append(d.Segments, text)
+		facts := analyzeCalls(text)
+		if e := checkBlacklist(text, facts.file, []string{text}, facts.canonAll(), cp.extras); e != nil {
+			d.Blacklist = e
+			return d.deny(reasonBlacklist(e))
+		}
+		cands := []string{normalizeBlanks(text)}
+		if r, ok := firstMatch(cp.rules.deny, cands); ok {
+			d.RuleDecision, d.Rule = string(Deny), &RuleRef{Text: r.Text, Source: r.Source, Action: Deny}
+			return d.deny(reasonDenyRule(r))
+		}
+		if r, ok := firstMatch(cp.rules.ask, cands); ok && d.RuleDecision == RuleNone {
+			d.RuleDecision, d.Rule = string(Ask), &RuleRef{Text: r.Text, Source: r.Source, Action: Ask}
+		}
+	}
+	if d.RuleDecision == string(Ask) {
+		return d.ask(fmt.Sprintf("Needs the user's approval: the rule %s asks before this program runs.", d.Rule.Text))
+	}
+	if in.ReadOnly {
+		text, _ := shellcfg.Quote(shellcfg.Bash, in.Argv)
+		d.Class = Classify(text, ClassifyOptions{Cwd: in.Cwd})
+		d.Safety = d.Class.Safety.norm()
+		if d.Safety != ReadOnly {
+			return d.deny(fmt.Sprintf("Denied: this run was allowed as read-only, and it started %s, which is %s (%s).", strings.Join(in.Argv, " "), d.Safety, d.Class.Reason))
+		}
+	}
+	return d.allow("Allowed: no deny or ask rule and no blacklist entry matches this program.")
+}
+
+// execSpellings are the argvs an exec is judged as: as given, with
+// argv[0] replaced by the resolved executable's basename when that differs,
+// and with relative operands made absolute against the cwd (so `rm -rf ..`
+// run in /tmp is `rm -rf /`).
+func execSpellings(in ExecInput) [][]string {
+	out := [][]string{in.Argv}
+	if in.Exe != "" {
+		base := path.Base(in.Exe)
+		if base != path.Base(in.Argv[0]) {
+			alt := append([]string{base}, in.Argv[1:]...)
+			out = append(out, alt)
+		}
+	}
+	if in.Cwd != "" && path.IsAbs(in.Cwd) {
+		n := len(out)
+		for _, argv := range out[:n] {
+			if abs, changed := absOperands(argv, in.Cwd); changed {
+				out = append(out, abs)
+			}
+		}
+	}
+	return out
+}
+
+// absOperands rewrites argv's relative, non-option operands as absolute
+// cleaned paths under cwd. Only the blacklist reads the result.
+func absOperands(argv []string, cwd string) ([]string, bool) {
+	out := append([]string(nil), argv...)
+	changed := false
+	for i := 1; i < len(out); i++ {
+		a := out[i]
+		if a == "" || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/") {
+			continue
+		}
+		out[i] = path.Join(cwd, a)
+		changed = true
+	}
+	return out, changed
+}
