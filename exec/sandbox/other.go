@@ -18,6 +18,9 @@ type Handle struct {
 // every other profile: this platform has no sandbox, and nothing is ever
 // reported as sandboxed that was not.
 func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
+	if spec.ExecCheck != nil {
+		return nil, &UnavailableError{Profile: spec.Profile, Feature: "the exec gate", Reason: "it is implemented on Linux only"}
+	}
 	if spec.Profile == None {
 		return &Handle{cmd: cmd, report: Report{Profile: None, Network: "on"}}, nil
 	}
@@ -31,6 +34,9 @@ func (h *Handle) Start() error { return h.cmd.Start() }
 
 // Report says which layers applied: none.
 func (h *Handle) Report() Report { return h.report }
+
+// Outcome knows nothing beyond os/exec's ProcessState outside Linux.
+func (h *Handle) Outcome() Outcome { return Outcome{} }
 
 // Close does nothing outside Linux.
 func (h *Handle) Close() error { return nil }

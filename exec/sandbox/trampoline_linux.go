@@ -67,10 +67,23 @@ func trampoline(args []string) int {
 	if err := waitGo(goFD); err != nil {
 		return fail("waiting to be released", err)
 	}
+	if w.InitCtl > 0 {
+		// Made before the layers: the rlimits may leave few descriptors.
+		if _, err := initImage(); err != nil {
+			return fail("agentexec-init", err)
+		}
+	}
 	for _, s := range steps(w) {
 		if err := s.apply(w); err != nil {
 			return fail(s.name, err)
 		}
+	}
+	if w.InitCtl > 0 {
+		path, err := initImage()
+		if err != nil {
+			return fail("agentexec-init", err)
+		}
+		return fail("exec agentexec-init", syscall.Exec(path, initArgs(w.InitCtl, w.Path, w.Args), w.Env))
 	}
 	err = syscall.Exec(w.Path, w.Args, w.Env)
 	if errors.Is(err, syscall.ENOENT) {
@@ -106,7 +119,7 @@ func steps(w *wireSpec) []step {
 		step{"landlock", applyLandlock},
 	)
 	if w.Plan.Seccomp {
-		s = append(s, step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet, false) }})
+		s = append(s, step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet) }})
 	}
 	return append(s, step{"parent death signal", func(*wireSpec) error {
 		return unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0)
