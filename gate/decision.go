@@ -69,7 +69,10 @@ type Input struct {
 	Cwd    string
 	Mode   Mode // "" means the policy's mode, else default
 	Policy *Policy
-	Env    []string
+	// Env is the environment the command will run with ("K=V"), the only
+	// environment the gate reads: git's global configuration is found
+	// from its HOME, so a Cwd without HOME here leaves git not read-only.
+	Env []string
 	// ExecGate says a run-time exec gate will watch the run (every program
 	// it starts is checked with DecideExec), so project code run by name —
 	// a script, a build tool — may be covered by an allow rule: what it

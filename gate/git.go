@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/agentexec/agentexec/gate/gitconfig"
 )
 
 // git rules. Subcommands are read-only, write, or Unknown by table; options
@@ -271,7 +273,7 @@ func (w *walker) gitConfig(sub string, rest []string, f finding) finding {
 	if w.sawCd {
 		return finding{Unknown, "git-after-cd", "git runs after a cd, in a directory whose configuration cannot be checked statically"}
 	}
-	if risky, why := gitConfigRisk(w.opt.Cwd, w.opt.Env, sub, rest); risky {
+	if risky, why := gitconfig.Risk(w.opt.Cwd, w.opt.Env, sub, rest); risky {
 		return finding{Unknown, "git-config", "git's configuration may run a program: " + why}
 	}
 	return f
