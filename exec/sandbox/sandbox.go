@@ -168,6 +168,10 @@ type Spec struct {
 	Profile Profile
 	// Network allows network access; false cuts it.
 	Network bool
+	// Proxy cuts the network but for a listening socket at ProxyAddr in
+	// the command's own network namespace, served by the caller through
+	// Handle.ProxyListener (proxy.go). Exclusive with Network.
+	Proxy bool
 	// Cwd is the workspace: writable under WorkspaceWrite.
 	Cwd string
 	// TempDir is a per-run directory, writable under WorkspaceWrite and
@@ -192,7 +196,7 @@ type Spec struct {
 type Report struct {
 	Profile     Profile  `json:"profile"`
 	LandlockABI int      `json:"landlock_abi,omitempty"`
-	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "on"
+	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "proxy", "on"
 	Layers      []string `json:"layers,omitempty"`
 	// Launcher says how the layers were applied: "thread" (by a thread of
 	// this process, the fast way) or "trampoline" (by this binary started
