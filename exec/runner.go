@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentexec/agentexec/audit"
+	"github.com/agentexec/agentexec/exec/egress"
 	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
 	"github.com/agentexec/agentexec/shellcfg"
@@ -65,6 +66,13 @@ type Runner struct {
 	Sandbox string
 	// Network allows network access inside the sandbox.
 	Network bool
+	// NetworkHosts is a one-off allowlist (agentexec run --network
+	// HOST,...): commands reach these hosts, and the policy's, through
+	// the egress proxy (see gate.NetworkPolicy for the patterns).
+	NetworkHosts []string
+	// Resolve resolves allowed host names for the egress proxy; nil is
+	// the system resolver. Tests map names to loopback servers with it.
+	Resolve egress.Resolver
 
 	Cwd            string             // default working directory ("" = process cwd)
 	Shell          shellcfg.ShellType // configured shell ("" = detect)
@@ -95,6 +103,7 @@ type plan struct {
 	timeout time.Duration
 	max     int
 	dec     gate.Decision
+	egress  *egress.Rules // the proxy's rules, when the network goes through it
 }
 
 // Check validates req and returns the gate's decision for it without
@@ -299,7 +308,7 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 		return sandbox.Spec{}, fmt.Errorf("sandbox: %q is not read-only, workspace-write or none", prof)
 	}
 	spec := sandbox.Spec{
-		Profile: prof, Network: r.Network || pol.Sandbox.Network.Open(), Cwd: p.cwd,
+		Profile: prof, Cwd: p.cwd,
 		WritableRoots: pol.Sandbox.WritableRoots, ReadableRoots: pol.Sandbox.ReadableRoots,
 		ProtectGit: pol.Sandbox.ProtectGit == nil || *pol.Sandbox.ProtectGit,
 		Limits: sandbox.Limits{
@@ -314,8 +323,14 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 		}
 	}
 	if p.dec.Contain {
-		spec.Profile, spec.Network = sandbox.ReadOnly, false
+		spec.Profile = sandbox.ReadOnly
+		return spec, nil // the network stays off
 	}
+	mode, rules, err := r.netRules(p, prof)
+	if err != nil {
+		return sandbox.Spec{}, err
+	}
+	spec.Network, spec.Proxy, p.egress = mode == gate.NetworkOpen, mode == gate.NetworkProxy, rules
 	return spec, nil
 }
 

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/agentexec/agentexec/gate"
+)
+
+// networkFlag is --network: bare or "on" opens the network; a
+// comma-separated host list (patterns as in sandbox.network.allow) is a
+// one-off allowlist through the egress proxy; "off" leaves the policy's
+// setting.
+type networkFlag struct {
+	open  bool
+	hosts []string
+}
+
+func (n *networkFlag) String() string {
+	if n == nil || (!n.open && len(n.hosts) == 0) {
+		return ""
+	}
+	if n.open {
+		return "on"
+	}
+	return strings.Join(n.hosts, ",")
+}
+
+// IsBoolFlag lets --network stand alone (then it means on).
+func (n *networkFlag) IsBoolFlag() bool { return true }
+
+func (n *networkFlag) Set(v string) error {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "on", "open":
+		n.open, n.hosts = true, nil
+		return nil
+	case "false", "off":
+		n.open, n.hosts = false, nil
+		return nil
+	case "":
+		return errors.New("want on, off or HOST,... (for example registry.npmjs.org,*.github.com)")
+	}
+	var hosts []string
+	for h := range strings.SplitSeq(v, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	if _, err := gate.ParseHostList(hosts, "", true); err != nil {
+		return fmt.Errorf("host %v", strings.TrimPrefix(err.Error(), "[0]: "))
+	}
+	n.open, n.hosts = false, append(n.hosts, hosts...)
+	return nil
+}
+
+// joinNetworkValue lets --network take its value as the next argument
+// (--network registry.npmjs.org) as well as after "=": a boolean flag
+// would leave it as the command. The next argument is the value unless
+// it starts with "-" (another flag, or "--" before the command), so a
+// bare --network before those still means on. Only the flags are looked
+// at: scanning stops at the first argument that is not a flag or a
+// flag's value, as flag.Parse does.
+func joinNetworkValue(fs *flag.FlagSet, args []string) []string {
+	if fs.Lookup("network") == nil {
+		return args
+	}
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
+			return append(out, args[i:]...)
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		out = append(out, a)
+		f := fs.Lookup(name)
+		if hasValue || f == nil || i+1 >= len(args) {
+			continue
+		}
+		next := args[i+1]
+		switch {
+		case name == "network" && !strings.HasPrefix(next, "-"):
+			out[len(out)-1] = a + "=" + next
+			i++
+		case !isBoolFlag(f):
+			out = append(out, next) // its value, whatever it looks like
+			i++
+		}
+	}
+	return out
+}
+
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
