@@ -4,8 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
+	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
 )
 
@@ -94,4 +96,94 @@ func joinNetworkValue(fs *flag.FlagSet, args []string) []string {
 func isBoolFlag(f *flag.Flag) bool {
 	b, ok := f.Value.(interface{ IsBoolFlag() bool })
 	return ok && b.IsBoolFlag()
+}
+
+// networkDetect is "sandbox detect"'s network section: what each mode
+// gets here (workspace-write), and a policy's mode when one was given.
+type networkDetect struct {
+	Modes  map[string]profileReport `json:"modes"`
+	Policy *policyNetwork           `json:"policy,omitempty"`
+}
+
+// policyNetwork is the network a policy file sets.
+type policyNetwork struct {
+	Source     string   `json:"source"`
+	Mode       string   `json:"mode"` // off, open or proxy
+	Allow      []string `json:"allow,omitempty"`
+	Deny       []string `json:"deny,omitempty"`
+	AllowLocal bool     `json:"allow_local,omitempty"`
+	// Rules lists the allow rules that carry hosts of their own.
+	Rules map[string][]string `json:"rules,omitempty"`
+}
+
+var networkModes = []struct {
+	name string
+	spec sandbox.Spec
+}{
+	{"off", sandbox.Spec{Profile: sandbox.WorkspaceWrite}},
+	{"proxy", sandbox.Spec{Profile: sandbox.WorkspaceWrite, Proxy: true}},
+	{"open", sandbox.Spec{Profile: sandbox.WorkspaceWrite, Network: true}},
+}
+
+func detectNetwork(policyPath string) (networkDetect, error) {
+	nd := networkDetect{Modes: map[string]profileReport{}}
+	for _, m := range networkModes {
+		r, err := sandbox.Preview(m.spec)
+		if err != nil {
+			nd.Modes[m.name] = profileReport{Error: err.Error()}
+			continue
+		}
+		nd.Modes[m.name] = profileReport{OK: true, Report: &r}
+	}
+	if policyPath == "" {
+		return nd, nil
+	}
+	pol, err := gate.LoadPolicy(policyPath)
+	if err != nil {
+		return nd, err
+	}
+	n := pol.Sandbox.Network
+	pn := &policyNetwork{Source: policyPath, Mode: "off", Allow: n.Allow, Deny: n.Deny, AllowLocal: n.AllowLocal, Rules: pol.Permissions.Network}
+	switch {
+	case n.Open():
+		pn.Mode = "open"
+	case n.Proxied():
+		pn.Mode = "proxy"
+	}
+	nd.Policy = pn
+	return nd, nil
+}
+
+func printNetwork(w io.Writer, nd networkDetect) {
+	fmt.Fprintln(w, "network modes (workspace-write):")
+	for _, m := range networkModes {
+		r := nd.Modes[m.name]
+		switch {
+		case !r.OK:
+			fmt.Fprintf(w, "  %-16s unavailable: %s\n", m.name, r.Error)
+		case m.name == "proxy":
+			fmt.Fprintf(w, "  %-16s network=%s: own network namespace, only route the egress proxy at %s inside\n", m.name, r.Report.Network, sandbox.ProxyAddr)
+		default:
+			fmt.Fprintf(w, "  %-16s network=%s\n", m.name, r.Report.Network)
+		}
+	}
+	p := nd.Policy
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(w, "policy %s: network %s", p.Source, p.Mode)
+	if p.Mode == "proxy" {
+		fmt.Fprintf(w, " (allow: %s; deny: %s; allow_local: %v)", listOrNone(p.Allow), listOrNone(p.Deny), p.AllowLocal)
+	}
+	fmt.Fprintln(w)
+	for rule, hosts := range p.Rules {
+		fmt.Fprintf(w, "  %s may also reach %s\n", rule, strings.Join(hosts, ", "))
+	}
+}
+
+func listOrNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
 }
