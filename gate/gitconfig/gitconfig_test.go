@@ -430,24 +430,6 @@ func TestGitConfigRiskRepoDiscovery(t *testing.T) {
 	}
 }
 
-func TestGitConfigRiskSubmodules(t *testing.T) {
-	f := newGitFixture(t)
-	if r, why := f.risk("status"); r {
-		t.Fatalf("no submodules: %s", why)
-	}
-	f.write(filepath.Join(f.repo, ".gitmodules"), "[submodule \"lib\"]\n\tpath = lib\n")
-	for sub, want := range map[string]bool{"status": true, "diff": true, "log": false, "show": false, "rev-parse": false, "fetch": true} {
-		if r, why := f.risk(sub); r != want {
-			t.Errorf("with .gitmodules, git %s risky=%v (%q), want %v", sub, r, why, want)
-		}
-	}
-	os.Remove(filepath.Join(f.repo, ".gitmodules"))
-	os.MkdirAll(filepath.Join(f.gitDir, "modules", "lib"), 0o755)
-	if r, _ := f.risk("status"); !r {
-		t.Error("with .git/modules, git status not risky")
-	}
-}
-
 // TestGitConfigRiskRealGit builds repositories with the git binary:
 // a linked worktree (.git file, commondir) and a bare repository.
 func TestGitConfigRiskRealGit(t *testing.T) {

@@ -9,25 +9,28 @@ import (
 type gitRule uint8
 
 const (
-	grNone            gitRule = iota
-	grProgram                 // a non-empty value runs a program or writes a file, for any subcommand
-	grRemoteProgram           // runs a program when git talks to a remote
-	grEditor                  // launches an editor
-	grPager                   // core.pager
-	grCmdPager                // pager.<cmd>
-	grFsmonitor               // core.fsmonitor: a hook unless false
-	grGPG                     // gpg.program, gpg.<fmt>.program: runs when signatures are shown
-	grAlias                   // alias.<name>
-	grRemoteURL               // remote.<n>.url/pushurl: the ext:: transport runs a command
-	grInsteadOf               // url.<base>.insteadOf: rewrites URLs to base
-	grProtocol                // protocol.allow, protocol.<name>.allow
-	grSubmoduleUpdate         // submodule.<n>.update = !command
-	grShowSignature           // log.showSignature
-	grPartialClone            // extensions.partialClone: missing objects are fetched lazily
-	grWorktreeConfig          // extensions.worktreeConfig
-	grInclude                 // include.path
-	grIncludeIf               // includeIf.<condition>.path
-	grPrettyFormat            // format.pretty, pretty.<name>: a %G placeholder shows signatures
+	grNone             gitRule = iota
+	grProgram                  // a non-empty value runs a program or writes a file, for any subcommand
+	grRemoteProgram            // runs a program when git talks to a remote
+	grEditor                   // launches an editor
+	grPager                    // core.pager
+	grCmdPager                 // pager.<cmd>
+	grFsmonitor                // core.fsmonitor: a hook unless false
+	grGPG                      // gpg.program, gpg.<fmt>.program: runs when signatures are shown
+	grAlias                    // alias.<name>
+	grRemoteURL                // remote.<n>.url/pushurl: the ext:: transport runs a command
+	grInsteadOf                // url.<base>.insteadOf: rewrites URLs to base
+	grProtocol                 // protocol.allow, protocol.<name>.allow
+	grSubmoduleUpdate          // submodule.<n>.update = !command
+	grShowSignature            // log.showSignature
+	grPartialClone             // extensions.partialClone: missing objects are fetched lazily
+	grWorktreeConfig           // extensions.worktreeConfig
+	grInclude                  // include.path
+	grIncludeIf                // includeIf.<condition>.path
+	grPrettyFormat             // format.pretty, pretty.<name>: a %G placeholder shows signatures
+	grObjectFormat             // extensions.objectFormat: the index's hash length
+	grSubmoduleRecurse         // submodule.recurse: grep and ls-files read submodules
+	grDiffSubmodule            // diff.submodule: "diff" runs git diff in each submodule
 )
 
 // gitRuleFor returns the rule of a parsed key; grNone keys are dropped at
@@ -72,6 +75,12 @@ func gitPlainRule(section, name string) gitRule {
 		return grInclude
 	case "format.pretty":
 		return grPrettyFormat
+	case "extensions.objectformat":
+		return grObjectFormat
+	case "submodule.recurse":
+		return grSubmoduleRecurse
+	case "diff.submodule":
+		return grDiffSubmodule
 	case "protocol.allow":
 		return grProtocol
 	}
@@ -324,9 +333,10 @@ func gitParseBool(e *gitConfigEntry) (bool, bool) {
 // gitConfigLoader collects the relevant entries of every scope in the order
 // git applies them.
 type gitConfigLoader struct {
-	env     gitEnv
-	repo    *gitRepo
-	entries []gitConfigEntry
+	env          gitEnv
+	repo         *gitRepo
+	entries      []gitConfigEntry
+	objectFormat string // extensions.objectFormat of the local file
 }
 
 // gitSystemConfig is the system-wide file of a standard git build
@@ -343,6 +353,12 @@ func (l *gitConfigLoader) load(cwd string) string {
 	if why != "" {
 		return why
 	}
+	return l.loadRepo(repo)
+}
+
+// loadRepo reads system, global, local and worktree configuration for
+// repo (nil: outside any repository, the user files only).
+func (l *gitConfigLoader) loadRepo(repo *gitRepo) string {
 	l.repo = repo
 	for _, p := range l.userPaths() {
 		if why := l.file(p, 0); why != "" {
@@ -356,10 +372,32 @@ func (l *gitConfigLoader) load(cwd string) string {
 	if why != "" {
 		return why
 	}
+	l.objectFormat = objectFormat(local)
 	if worktreeConfig(local) {
 		return l.file(filepath.Join(repo.gitDir, "config.worktree"), 0)
 	}
 	return ""
+}
+
+// objectFormat is extensions.objectFormat from the repository's own
+// config file, as git reads it (read_repository_format): "" means sha1.
+func objectFormat(local []gitConfigEntry) string {
+	for i := len(local) - 1; i >= 0; i-- {
+		if e := &local[i]; e.rule == grObjectFormat {
+			return strings.ToLower(e.value)
+		}
+	}
+	return ""
+}
+
+// last returns the effective (last) entry with rule r, or nil.
+func (l *gitConfigLoader) last(r gitRule) *gitConfigEntry {
+	for i := len(l.entries) - 1; i >= 0; i-- {
+		if l.entries[i].rule == r {
+			return &l.entries[i]
+		}
+	}
+	return nil
 }
 
 // userPaths lists the system and global files, in order.
