@@ -31,6 +31,8 @@ const (
 	grObjectFormat             // extensions.objectFormat: the index's hash length
 	grSubmoduleRecurse         // submodule.recurse: grep and ls-files read submodules
 	grDiffSubmodule            // diff.submodule: "diff" runs git diff in each submodule
+	grPromisor                 // remote.<n>.promisor: a partial clone fetches missing objects from it
+	grVerifySignatures         // merge.verifySignatures: merge and pull run gpg
 )
 
 // gitRuleFor returns the rule of a parsed key; grNone keys are dropped at
@@ -81,6 +83,8 @@ func gitPlainRule(section, name string) gitRule {
 		return grSubmoduleRecurse
 	case "diff.submodule":
 		return grDiffSubmodule
+	case "merge.verifysignatures":
+		return grVerifySignatures
 	case "protocol.allow":
 		return grProtocol
 	}
@@ -116,6 +120,8 @@ func gitSubsectionRule(section, sub, name string) gitRule {
 		return grGPG
 	case "submodule.update":
 		return grSubmoduleUpdate
+	case "remote.promisor":
+		return grPromisor
 	case "includeif.path":
 		return grIncludeIf
 	}
@@ -138,14 +144,6 @@ var gitLocalSubcommands = map[string]bool{
 	"cherry": true, "format-patch": true, "remote": true,
 }
 
-// gitNoLazyFetch are subcommands that never need a missing object, so a
-// partial clone cannot make them fetch.
-var gitNoLazyFetch = map[string]bool{
-	"rev-parse": true, "branch": true, "ls-files": true, "show-ref": true,
-	"for-each-ref": true, "symbolic-ref": true, "var": true, "version": true,
-	"tag": true, "reflog": true, "describe": true, "remote": true,
-}
-
 // gitRiskContext is what the rules need to know about the command.
 type gitRiskContext struct {
 	sub      string
@@ -153,6 +151,8 @@ type gitRiskContext struct {
 	editor   bool // the subcommand may launch an editor
 	pagerEnv bool // GIT_PAGER is set (and safe), overriding the config
 	showSig  bool // signatures are shown, so gpg runs
+	sigKey   string
+	lazy     bool // the command may need an object a partial clone lacks
 }
 
 func newGitRiskContext(sub string, args []string, e gitEnv, l *gitConfigLoader) *gitRiskContext {
@@ -161,6 +161,7 @@ func newGitRiskContext(sub string, args []string, e gitEnv, l *gitConfigLoader) 
 	_, pagerEnv := lookupEnvList(e.vars, "GIT_PAGER")
 	c := &gitRiskContext{sub: sub, remote: !local, editor: !local, pagerEnv: pagerEnv}
 	c.showSig = sub == "verify-commit" || sub == "verify-tag" || gitArgsShowSignature(sub, args)
+	c.lazy = mayLazyFetch(sub, args)
 	return c
 }
 
@@ -199,19 +200,19 @@ func gitArgsShowSignature(sub string, args []string) bool {
 func (c *gitRiskContext) evaluate(entries []gitConfigEntry) string {
 	eff := effectiveGitEntries(entries)
 	for _, e := range eff {
-		if e.rule == grShowSignature && gitBool(e) && (c.sub == "log" || c.sub == "show" || c.sub == "whatchanged") {
-			c.showSig = true
-		}
-		// A configured pretty format with %G makes log run gpg (Qwen
-		// git-config "gpg.program + %G pretty format").
-		if e.rule == grPrettyFormat && strings.Contains(e.value, "%G") {
-			c.showSig = true
+		if !c.showSig && c.configShowsSignatures(e) {
+			c.showSig, c.sigKey = true, e.key
 		}
 	}
 	for _, e := range eff {
 		if why := c.check(e); why != "" {
 			return why
 		}
+	}
+	if c.sigKey != "" {
+		// gpg (or gpg.program, or ssh-keygen for gpg.format=ssh) runs
+		// whether or not a program is configured.
+		return "git config " + c.sigKey + " makes git " + c.sub + " verify signatures, which runs gpg"
 	}
 	for i := range entries {
 		if e := &entries[i]; e.rule == grRemoteURL && c.remote && strings.HasPrefix(e.value, "ext::") {
@@ -280,7 +281,11 @@ func (c *gitRiskContext) check(e *gitConfigEntry) string {
 	case grSubmoduleUpdate:
 		risky = strings.HasPrefix(e.value, "!") || e.noValue
 	case grPartialClone:
-		risky = set && !gitNoLazyFetch[c.sub]
+		risky = set && c.lazy
+	case grPromisor:
+		risky = gitBool(e) && c.lazy
+	case grVerifySignatures:
+		risky = gitBool(e) && (c.sub == "merge" || c.sub == "pull")
 	}
 	if risky {
 		return "git config " + e.key + " may make git " + c.sub + " run a program"
