@@ -62,7 +62,7 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	r, closer, err := f.build(c)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agentexec run: %v\n", err)
-		return exitRunError
+		return buildExit(err)
 	}
 	defer closer.Close()
 	// A closed stdout must come back as EPIPE (see brokenPipe), not kill
@@ -84,6 +84,11 @@ func (f *runFlags) request(c *cli, args []string) (exec.Request, int) {
 		return req, usageError(c, "run", "no command: use agentexec run -- CMD ARGS or -c 'TEXT'")
 	case f.command == "":
 		req.Argv = args
+	case strings.TrimSpace(f.command) == "":
+		return req, usageError(c, "run", "-c: the command text is blank")
+	}
+	if err := req.Validate(); err != nil {
+		return req, usageError(c, "run", "%s", strings.TrimPrefix(err.Error(), "request: "))
 	}
 	if f.stdin {
 		b, err := io.ReadAll(c.stdin)

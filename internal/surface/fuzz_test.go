@@ -36,7 +36,7 @@ func addLines(f *testing.F, add func(line []byte), patterns ...string) {
 func FuzzServeLine(f *testing.F) {
 	addLines(f, func(l []byte) { f.Add(l) }, filepath.Join("testdata", "serve_lines.jsonl"))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		id, req, err := parseLine(inputLine{n: 1, text: line, max: MaxLineBytes})
+		id, req, err := parseLine(inputLine{Line: Line{N: 1, Text: line, Size: int64(len(line))}, max: MaxLineBytes})
 		a := ServeAnswer{ID: id}
 		if err == nil {
 			if verr := req.Validate(); verr != nil {
@@ -83,9 +83,10 @@ func FuzzReadLine(f *testing.F) {
 		if segs[len(segs)-1] == "" {
 			segs = segs[:len(segs)-1]
 		}
-		br := bufio.NewReaderSize(bytes.NewReader(data), 16)
+		fr := &LineReader{br: bufio.NewReaderSize(bytes.NewReader(data), 16), max: limit}
 		for i := 0; ; i++ {
-			text, tooLong, err := readLine(br, limit)
+			f, err := fr.Next()
+			text, tooLong := f.Text, f.TooLong
 			if err != nil {
 				if i != len(segs) {
 					t.Fatalf("%q: %d lines read, want %d (%v)", data, i, len(segs), err)
