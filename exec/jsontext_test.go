@@ -13,7 +13,7 @@ func TestCheckJSONText(t *testing.T) {
 	}{
 		{"{\"command\":\"echo \xff\"}", 17},
 		{"{\"command\":\"echo \xe2\x82\"}", 17}, // a cut-off three-byte sequence
-		{"{\"command\":\"ok\"}\xc0\xaf", 16},   // overlong, outside the string
+		{"{\"command\":\"ok\"}\xc0\xaf", 16},    // overlong, outside the string
 		{`{"command":"echo \ud800"}`, 17},
 		{`{"command":"echo \udc00\ud800"}`, 17},
 		{`{"command":"echo \ud800\u0041"}`, 17},

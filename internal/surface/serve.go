@@ -1,7 +1,7 @@
 package surface
 
 import (
-		"bytes"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"

@@ -167,7 +167,7 @@ func TestServeGoesOn(t *testing.T) {
 	want := map[string]string{
 		"1": "one\n", "2": "two\n", "3": "three\n",
 		`error line 2: want a JSON object {"id": ..., "request": {"command": "..."}}: invalid JSON at byte 1: invalid character 'g' looking for beginning of value`: "null",
-		"error line 5: 343 bytes, longer than the limit of 200 (--max-line-bytes); not run": `"long"`,
+		"error line 5: 343 bytes, longer than the limit of 200 (--max-line-bytes); not run":                                                                         `"long"`,
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("answers:\n%v\nwant:\n%v", got, want)
