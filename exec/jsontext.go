@@ -125,12 +125,12 @@ func JSONErrorText(err error) string {
 	switch {
 	case errors.As(err, &xe):
 		return xe.Error()
+	case errors.Is(err, io.ErrUnexpectedEOF) || strings.HasSuffix(err.Error(), "unexpected end of JSON input"):
+		return "invalid JSON: the text ends before the value does"
 	case errors.As(err, &se):
 		return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
 	case errors.As(err, &te):
 		return typeErrorText(te)
-	case errors.Is(err, io.ErrUnexpectedEOF) || err.Error() == "unexpected end of JSON input":
-		return "invalid JSON: the text ends before the value does"
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {

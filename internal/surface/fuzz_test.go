@@ -3,12 +3,16 @@ package surface
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentexec/agentexec/exec"
+	"github.com/agentexec/agentexec/gate"
 )
 
 // addLines seeds f with every line of the given testdata files.
@@ -132,6 +136,42 @@ func FuzzTranscriptLine(f *testing.F) {
 		}
 		if d := diffObservations(*l.call.Expected, *back.call.Expected); len(d) > 0 {
 			t.Fatalf("expected observation changed in recording: %+v", d)
+		}
+	})
+}
+
+// FuzzServe: whatever the input, Serve answers every line that is not
+// blank exactly once (over-size lines included) and never crashes. Every
+// command is denied, so nothing the fuzzer writes runs.
+func FuzzServe(f *testing.F) {
+	addLines(f, func(l []byte) { f.Add(append(l, '\n')) }, filepath.Join("testdata", "serve_lines.jsonl"))
+	f.Add([]byte("{\"id\":1,\"request\":{\"command\":\"echo \xff\"}}\n\n \n{\"id\":2}"))
+	f.Add([]byte(`{"id":"big","request":{"command":"` + strings.Repeat("x", 300) + `"}}` + "\r\n[1,2]"))
+	r := &exec.Runner{Policy: &gate.Policy{Permissions: gate.Permissions{Deny: []string{"Bash"}}}, Sandbox: "none", Cwd: f.TempDir()}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var out bytes.Buffer
+		if err := Serve(context.Background(), r, bytes.NewReader(data), &out, ServeOptions{MaxLineBytes: 256}); err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		lines := NewLineReader(bytes.NewReader(data), 256)
+		for {
+			l, err := lines.Next()
+			if err != nil {
+				break
+			}
+			if !l.Blank() {
+				want++
+			}
+		}
+		got := answers(t, out.Bytes())
+		if len(got) != want {
+			t.Fatalf("%q: %d answers for %d lines:\n%s", data, len(got), want, out.Bytes())
+		}
+		for _, a := range got {
+			if a.Observation != nil && a.Observation.Status == exec.StatusExited {
+				t.Fatalf("%q: a command ran: %+v", data, a.Observation)
+			}
 		}
 	})
 }
