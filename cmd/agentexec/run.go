@@ -37,8 +37,9 @@ func runMain(ctx context.Context, c *cli, args []string) int {
 	fs := newFlagSet("run", "[flags] -- CMD [ARGS...]  |  agentexec run [flags] -c 'TEXT'",
 		`Gate a command and run it in the sandbox. Its output streams to the terminal
 and its exit status is passed through (death by signal N exits 128+N).
-A rejection prints the reason to stderr and exits 126 (a command that needs
-approval is asked about on the terminal when there is one); a timeout ends
+A rejection prints why to stderr and exits 126 (a command that needs
+approval is asked about on the terminal when there is one; --json prints
+the observation with the model's full text instead); a timeout ends
 the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	var f runFlags
 	f.register(fs)
@@ -143,7 +144,7 @@ func (b *brokenPipe) Write(p []byte) (int, error) {
 func reportRun(c *cli, obs exec.Observation) {
 	switch obs.Status {
 	case exec.StatusRejected, exec.StatusNeedsApproval:
-		fmt.Fprint(c.stderr, obs.Text())
+		fmt.Fprint(c.stderr, refusalText(obs))
 	case exec.StatusError:
 		fmt.Fprintf(c.stderr, "agentexec run: %s\n", obs.Error)
 	case exec.StatusTimedOut:
@@ -205,7 +206,11 @@ func ttyApprover() exec.Approver {
 		if text == "" {
 			text = strings.Join(req.Argv, " ")
 		}
-		fmt.Fprintf(tty, "agentexec: %s\n  %s\nRun it once? [y/N] ", text, d.Reason)
+		fmt.Fprintf(tty, "agentexec: %s\n  %s\n", text, verdict(d.Reason))
+		if s := allowHint(d.Suggestions); s != "" {
+			fmt.Fprintf(tty, "  (%s)\n", s)
+		}
+		fmt.Fprint(tty, "Run it once? [y/N] ")
 		answer := make(chan string, 1)
 		go func() {
 			line, _ := bufio.NewReader(tty).ReadString('\n')
