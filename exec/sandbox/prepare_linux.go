@@ -197,10 +197,7 @@ func (h *Handle) writable(w *wireSpec, spec Spec) error {
 	}
 	tmp = resolve(tmp)
 	w.Env = setEnv(w.Env, "TMPDIR", tmp)
-	w.Writable = append(w.Writable, w.Dir, tmp)
-	if spec.Cwd != "" {
-		w.Writable = append(w.Writable, resolve(spec.Cwd))
-	}
+	w.Writable = append(w.Writable, workspaceDir(w.Dir, spec), tmp)
 	for _, r := range spec.WritableRoots {
 		if _, err := os.Stat(r); err == nil {
 			w.Writable = append(w.Writable, resolve(r))
@@ -208,6 +205,17 @@ func (h *Handle) writable(w *wireSpec, spec Spec) error {
 	}
 	w.Writable = dedupe(w.Writable)
 	return nil
+}
+
+// workspaceDir is the writable directory the Spec names: Spec.Cwd, or the
+// command's directory dir when it names none. The command's directory is
+// never writable as such: a caller that fixed the workspace decides what
+// may be written, wherever the command starts.
+func workspaceDir(dir string, spec Spec) string {
+	if spec.Cwd == "" {
+		return dir
+	}
+	return resolve(spec.Cwd)
 }
 
 // workDir is the command's directory: cmd.Dir, else Spec.Cwd, else ours.

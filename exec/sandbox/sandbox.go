@@ -168,7 +168,10 @@ type Spec struct {
 	Profile Profile
 	// Network allows network access; false cuts it.
 	Network bool
-	// Cwd is the workspace: writable under WorkspaceWrite.
+	// Cwd is the workspace: writable under WorkspaceWrite. Empty: the
+	// command's directory (cmd.Dir, else this process's) is the
+	// workspace. A cmd.Dir elsewhere stays as the profile leaves it
+	// (read-only outside the writable roots).
 	Cwd string
 	// TempDir is a per-run directory, writable under WorkspaceWrite and
 	// exported to the command as TMPDIR. Empty: Prepare creates one and Close
