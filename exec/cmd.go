@@ -402,7 +402,7 @@ func (c *Cmd) prepareSandbox() error {
 func (c *Cmd) launch() error {
 	enableSubreaper()
 	c.start = time.Now()
-	start := c.inner.Start
+	start := func() error { return startPlain(c.inner) }
 	if c.sb != nil {
 		start = c.sb.Start // sandboxed, or not started at all
 	}

@@ -405,8 +405,12 @@ func specFile(w *wireSpec) (*os.File, error) {
 
 // Start starts the prepared command in its sandbox, in place of
 // cmd.Start. On error the command is not running (it never ran, or was
-// killed before its first instruction and reaped): do not Wait.
+// killed before its first instruction and reaped): do not Wait. Only the
+// command's standard files and cmd.ExtraFiles reach it ([CloseInherited]).
 func (h *Handle) Start() error {
+	if err := CloseInherited(); err != nil {
+		return fmt.Errorf("sandbox: closing inherited files: %w (the command did not run)", err)
+	}
 	switch {
 	case h.threadWire != nil:
 		return h.startThread()

@@ -3,9 +3,11 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -48,6 +50,36 @@ func TestCommandDirNotWritable(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(sibling, "here")); err == nil {
 			t.Fatal("sibling written")
+		}
+	})
+}
+
+// A descriptor without close-on-exec does not reach the command under
+// either launcher; the command's own ExtraFiles do.
+func TestInheritedFDs(t *testing.T) {
+	requireSandbox(t)
+	eachLauncher(t, func(t *testing.T) {
+		ws, sibling := workspace(t)
+		leak, err := os.Create(filepath.Join(sibling, "leak"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer leak.Close()
+		fd, err := syscall.Dup(int(leak.Fd())) // no close-on-exec
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer syscall.Close(fd)
+		r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws}, fmt.Sprintf("echo leaked >&%d; ls /proc/self/fd", fd))
+		if fi, _ := leak.Stat(); fi.Size() != 0 {
+			t.Fatalf("descriptor %d reached the command: %s", fd, r.out)
+		}
+		if !strings.Contains(r.out, "Bad file descriptor") {
+			t.Fatalf("%s", r.out)
+		}
+		_, list, _ := strings.Cut(r.out, "\n")
+		if got := strings.Join(strings.Fields(list), " "); got != "0 1 2 3" { // 3: ls reading the directory
+			t.Fatalf("the command's descriptors: %s", got)
 		}
 	})
 }
