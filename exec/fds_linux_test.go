@@ -54,4 +54,3 @@ func TestOnlyExtraFilesReachTheCommand(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
