@@ -116,7 +116,8 @@ func sandboxReport(h *sandbox.Handle, spec sandbox.Spec, contained bool) *Sandbo
 	rep := h.Report()
 	return &SandboxReport{
 		Profile: string(rep.Profile), LandlockABI: rep.LandlockABI, Network: rep.Network,
-		Layers: rep.Layers, Contained: contained,
+		Layers: rep.Layers, Contained: contained, Notes: rep.Notes,
+		Masks: rep.Masks, ReadOnly: rep.ReadOnly,
 	}
 }
 

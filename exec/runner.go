@@ -406,10 +406,28 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 			spec.ProtectedPaths = append(spec.ProtectedPaths, abs)
 		}
 	}
+	r.auditFiles(&spec)
 	if p.dec.Contain {
 		spec.Profile, spec.Network = sandbox.ReadOnly, false
 	}
 	return spec, nil
+}
+
+// auditFiles keeps the audit log out of the command's reach: its records
+// read-only wherever a writable root would let the command truncate them,
+// its lock and key file hidden. The log's own Files say which exist.
+func (r *Runner) auditFiles(spec *sandbox.Spec) {
+	l, ok := r.Audit.(interface{ Files() audit.Files })
+	if !ok {
+		return
+	}
+	fs := l.Files()
+	spec.ProtectedPaths = append(spec.ProtectedPaths, fs.Records...)
+	for _, p := range []string{fs.Lock, fs.Key} {
+		if p != "" {
+			spec.HiddenPaths = append(spec.HiddenPaths, p)
+		}
+	}
 }
 
 func newRunID() string {

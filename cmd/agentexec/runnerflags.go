@@ -125,7 +125,7 @@ func (f *runnerFlags) openAudit(c *cli, pol *gate.Policy) (*audit.Log, error) {
 	if pol != nil {
 		ap = pol.Audit
 	}
-	log, err := audit.Open(audit.Options{Path: path, Key: key, NoSync: ap.NoSync, RotateBytes: ap.RotateBytes, AnchorEvery: ap.AnchorEvery})
+	log, err := audit.Open(audit.Options{Path: path, Key: key, KeyFile: keyFile, NoSync: ap.NoSync, RotateBytes: ap.RotateBytes, AnchorEvery: ap.AnchorEvery})
 	if err != nil {
 		return nil, fmt.Errorf("audit log %s: %w (use --audit off to run without one)", path, err)
 	}
