@@ -33,7 +33,7 @@ func TestOnlyExtraFilesReachTheCommand(t *testing.T) {
 			}
 			defer pass.Close()
 			r := &Runner{Mode: gate.ModeYolo, Sandbox: profile, Cwd: ws}
-			c := Command("/bin/sh", "-c", "echo passed >&3; echo leaked >&"+itoa(fd)+"; true")
+			c := Command("/bin/bash", "-c", "echo passed >&3; echo leaked >&"+itoa(fd)+"; true")
 			c.Runner, c.ExtraFiles = r, []*os.File{pass}
 			b, err := c.CombinedOutput()
 			if err != nil {

@@ -70,7 +70,7 @@ func TestInheritedFDs(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer syscall.Close(fd)
-		r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws}, fmt.Sprintf("echo leaked >&%d; ls /proc/self/fd", fd))
+		r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws}, fmt.Sprintf("bash -c 'echo leaked >&%d'; ls /proc/self/fd", fd))
 		if fi, _ := leak.Stat(); fi.Size() != 0 {
 			t.Fatalf("descriptor %d reached the command: %s", fd, r.out)
 		}
