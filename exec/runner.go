@@ -392,7 +392,7 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 		return sandbox.Spec{}, fmt.Errorf("sandbox: %q is not read-only, workspace-write or none", prof)
 	}
 	spec := sandbox.Spec{
-		Profile: prof, Network: r.Network || pol.Sandbox.Network, Cwd: p.workspace,
+		Profile: prof, Network: r.Network || pol.Sandbox.Network.Open(), Cwd: p.workspace,
 		WritableRoots: pol.Sandbox.WritableRoots, ReadableRoots: pol.Sandbox.ReadableRoots,
 		ProtectGit: pol.Sandbox.ProtectGit == nil || *pol.Sandbox.ProtectGit,
 		Limits: sandbox.Limits{
