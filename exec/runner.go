@@ -54,10 +54,14 @@ const (
 // A program that starts other children itself keeps working: the Runner
 // only reaps processes it can attribute to one of its runs.
 type Runner struct {
-	Policy   *gate.Policy
-	Mode     gate.Mode // "" means the policy's mode
-	Approver Approver
-	Audit    AuditSink
+	Policy *gate.Policy
+	// PolicyFunc, when set, is asked once per request for the policy in
+	// force (a server that reloads its policy file); nil answers mean
+	// Policy. Every part of one request reads the same policy.
+	PolicyFunc func() *gate.Policy
+	Mode       gate.Mode // "" means the policy's mode
+	Approver   Approver
+	Audit      AuditSink
 
 	// Sandbox is the profile ("read-only", "workspace-write", "none");
 	// "" means the policy's, else workspace-write. Any profile but none
@@ -94,6 +98,7 @@ type plan struct {
 	env     []string
 	timeout time.Duration
 	max     int
+	pol     *gate.Policy // the policy in force for this request, never nil
 	dec     gate.Decision
 }
 
@@ -189,7 +194,7 @@ func (r *Runner) prepare(req Request) (*plan, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	p := &plan{req: req, runID: newRunID()}
+	p := &plan{req: req, runID: newRunID(), pol: r.currentPolicy()}
 	if err := r.resolveCommand(p); err != nil {
 		return nil, err
 	}
@@ -199,12 +204,12 @@ func (r *Runner) prepare(req Request) (*plan, error) {
 	if err := r.resolveLimits(p); err != nil {
 		return nil, err
 	}
-	env, err := buildEnv(r.environ(), r.policy().Env, req.Env, req.PTY, p.runID)
+	env, err := buildEnv(r.environ(), p.pol.Env, req.Env, req.PTY, p.runID)
 	if err != nil {
 		return nil, fmt.Errorf("policy: %w", err)
 	}
 	p.env = env
-	p.dec = gate.Decide(gate.Input{Text: p.text, Shell: p.shell, Cwd: p.cwd, Mode: r.Mode, Policy: r.Policy, Env: env})
+	p.dec = gate.Decide(gate.Input{Text: p.text, Shell: p.shell, Cwd: p.cwd, Mode: r.Mode, Policy: p.pol, Env: env, RequestEnv: req.Env})
 	return p, nil
 }
 
@@ -265,12 +270,18 @@ func (r *Runner) resolveCwd(p *plan) error {
 
 func (r *Runner) resolveLimits(p *plan) error {
 	t, _ := p.req.timeout()
-	p.timeout = firstDuration(t, r.Timeout, time.Duration(r.policy().Timeout), DefaultTimeout)
-	p.max = min(MaxOutputLimit, firstInt(p.req.MaxOutputBytes, r.MaxOutputBytes, r.policy().Output.MaxBytes, DefaultMaxOutputBytes))
+	p.timeout = firstDuration(t, r.Timeout, time.Duration(p.pol.Timeout), DefaultTimeout)
+	p.max = min(MaxOutputLimit, firstInt(p.req.MaxOutputBytes, r.MaxOutputBytes, p.pol.Output.MaxBytes, DefaultMaxOutputBytes))
 	return nil
 }
 
-func (r *Runner) policy() *gate.Policy {
+// currentPolicy is the policy a new request is decided under, never nil.
+func (r *Runner) currentPolicy() *gate.Policy {
+	if r.PolicyFunc != nil {
+		if p := r.PolicyFunc(); p != nil {
+			return p
+		}
+	}
 	if r.Policy == nil {
 		return &gate.Policy{}
 	}
@@ -291,7 +302,7 @@ func (r *Runner) waitDelay() time.Duration { return firstDuration(r.WaitDelay, D
 // (plan mode, unknown command, unknown: contain) always gets read-only with
 // the network off, whatever was configured.
 func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
-	pol := r.policy()
+	pol := p.pol
 	prof := sandbox.Profile(firstString(r.Sandbox, pol.Sandbox.Profile, string(sandbox.WorkspaceWrite)))
 	switch prof {
 	case sandbox.ReadOnly, sandbox.WorkspaceWrite, sandbox.None:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -29,6 +30,7 @@ is a tool result with isError and the reason. Logs go to stderr.`)
 		return usageError(c, "mcp", "%v", err)
 	}
 	defer closer.Close()
+	go rf.watcher.Run(ctx, time.Second) // reload on edit; report a broken one even between requests
 	log := slog.New(slog.NewTextHandler(c.stderr, nil))
 	srv := surface.NewMCPServer(r, surface.MCPOptions{Version: version, Logger: log})
 	t := &mcp.IOTransport{Reader: io.NopCloser(c.stdin), Writer: nopWriteCloser{c.stdout}}

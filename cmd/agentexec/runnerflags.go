@@ -9,13 +9,14 @@ import (
 	"github.com/agentexec/agentexec/audit"
 	"github.com/agentexec/agentexec/exec"
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/policy"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
 // runnerFlags are the flags shared by run, mcp and serve: everything that
 // configures an exec.Runner.
 type runnerFlags struct {
-	policy    string
+	policyFlags
 	mode      string
 	shell     string
 	cwd       string
@@ -24,10 +25,14 @@ type runnerFlags struct {
 	audit     string
 	timeout   time.Duration
 	maxOutput int
+
+	// Set by build: the policy's account and the watcher that reloads it.
+	loaded  *policy.Loaded
+	watcher *policy.Watcher
 }
 
 func (f *runnerFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (agentexec JSON or a Claude/Qwen settings file); default $AGENTEXEC_POLICY")
+	f.policyFlags.register(fs)
 	fs.StringVar(&f.mode, "mode", "", "approval mode: plan, default or yolo (default: the policy's, else default)")
 	fs.StringVar(&f.shell, "shell", "", "shell for command text: bash, sh, cmd or powershell (default: $AGENTEXEC_SHELL, else detected)")
 	fs.StringVar(&f.cwd, "cwd", "", "working `DIR` (default: the current directory)")
@@ -41,24 +46,25 @@ func (f *runnerFlags) register(fs *flag.FlagSet) {
 // build makes the Runner the flags describe. The returned closer flushes
 // and closes the audit log; call it before exiting.
 func (f *runnerFlags) build(c *cli) (*exec.Runner, io.Closer, error) {
-	path := f.policy
-	if path == "" {
-		path = c.getenv("AGENTEXEC_POLICY")
+	l, err := f.load(c, f.cwd)
+	if err != nil {
+		return nil, nil, err
 	}
-	var pol *gate.Policy
-	if path != "" {
-		p, err := gate.LoadPolicy(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		pol = p
-	}
+	pol := l.Policy
+	o, _ := f.options(c, f.cwd)
+	f.loaded = l
+	f.watcher = policy.NewWatcher(o, l, func(format string, args ...any) {
+		fmt.Fprintf(c.stderr, format+"\n", args...)
+	})
 	mode, err := gate.ParseMode(f.mode)
 	if err != nil {
 		return nil, nil, err
 	}
 	if f.mode == "" {
 		mode = ""
+	}
+	if l.NoYolo && mode == gate.ModeYolo {
+		return nil, nil, fmt.Errorf("--mode yolo: the policy's settings forbid bypassing permissions")
 	}
 	shell := f.shell
 	if shell == "" {
@@ -79,7 +85,7 @@ func (f *runnerFlags) build(c *cli) (*exec.Runner, io.Closer, error) {
 		return nil, nil, fmt.Errorf("--timeout and --max-output must not be negative")
 	}
 	r := &exec.Runner{
-		Policy: pol, Mode: mode, Shell: st, Cwd: f.cwd,
+		Policy: pol, PolicyFunc: f.watcher.Policy, Mode: mode, Shell: st, Cwd: f.cwd,
 		Sandbox: f.sandbox, Network: f.network,
 		Timeout: f.timeout, MaxOutputBytes: f.maxOutput,
 	}
