@@ -39,7 +39,10 @@ type Rule struct {
 	// Justification is the policy author's reason for the rule (Codex
 	// justification, Gemini deny_message), quoted in the decision's reason.
 	Justification string
-	re            *regexp.Regexp // nil for a bare Bash: matches everything
+	// Network lists the hosts a command this allow rule allows may reach
+	// (agentexec's {"rule": ..., "network": [...]} form; network.go).
+	Network []string
+	re      *regexp.Regexp // nil for a bare Bash: matches everything
 }
 
 // Meaning is how a rule pattern without any "*" reads. Patterns with a
@@ -277,6 +280,9 @@ func compileRules(p Permissions, source string, strictOther bool) (*ruleSet, err
 				return nil, fmt.Errorf("permissions.%s: rule %q is not a shell rule (agentexec's format holds only Bash(...) rules; rules of other tools belong in that agent's settings file)", l.a, t)
 			}
 			if ok {
+				if l.a == Allow {
+					r.Network = p.Network[t]
+				}
 				*l.dst = append(*l.dst, r)
 			}
 		}

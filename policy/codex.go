@@ -114,7 +114,10 @@ func (b *builder) codexWorkspaceWrite(path string, data []byte, v any) error {
 			}
 		case "network_access":
 			on, _ := x.(bool)
-			b.pol.Sandbox.Network = on
+			b.pol.Sandbox.Network = gate.NetworkPolicy{Mode: gate.NetworkOff}
+			if on {
+				b.pol.Sandbox.Network.Mode = gate.NetworkOpen
+			}
 			b.mapped(src, fmt.Sprintf("network_access = %v", on), fmt.Sprintf("sandbox network %s", onOff(on)))
 		case "exclude_tmpdir_env_var", "exclude_slash_tmp":
 			b.mapped(src, k, "agentexec gives each run its own TMPDIR; /tmp stays read-only")

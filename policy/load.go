@@ -281,6 +281,11 @@ func (b *builder) finish() (*Loaded, error) {
 	if b.base != nil {
 		mergeSections(p, &b.pol)
 	}
+	if n := &p.Sandbox.Network; len(n.Allow) > 0 && (n.Mode == "" || n.Mode == gate.NetworkOff) {
+		// Any allowed domain puts the network behind the proxy; a deny
+		// list alone opens nothing.
+		n.Mode = gate.NetworkProxy
+	}
 	p.Rules = append(slices.Clone(p.Rules), b.rules...)
 	if err := p.Compile(); err != nil {
 		return nil, fmt.Errorf("policy %s: %w", p.Source, err)

@@ -216,7 +216,7 @@ func (b *builder) toolRule(src, text string, a gate.Action, meaning gate.Meaning
 	case "Read", "Edit", "Write", "MultiEdit", "NotebookEdit":
 		b.ignore(src, text, fmt.Sprintf("a file rule (%s): file checks and sandbox masks for it are the sandbox's, not in this build; the %s rule is not applied", a, a))
 	case "WebFetch":
-		b.ignore(src, text, fmt.Sprintf("a network rule (%s): domain allow lists are the network proxy's, not in this build; not applied", a))
+		b.webFetch(src, text, a)
 	default:
 		b.ignore(src, text, fmt.Sprintf("a rule of the agent's own tool %s, not a shell command: agentexec gates only the commands it runs", name))
 	}
@@ -362,7 +362,9 @@ func (b *builder) claudeSandbox(d *doc, v *jsonpos.Value) error {
 		case "allowUnsandboxedCommands":
 			b.mapped(src, "sandbox.allowUnsandboxedCommands", "agentexec never lets a command leave the sandbox on its own request")
 		case "network":
-			b.ignore(src, "sandbox.network", "network allow lists are the network proxy's, not in this build; the network stays off in the sandbox")
+			if err := b.claudeNetwork(d, m.Value); err != nil {
+				return err
+			}
 		default:
 			b.ignore(src, "sandbox."+m.Key, "no agentexec equivalent")
 		}
@@ -390,6 +392,56 @@ func (b *builder) planMode(d *doc, v *jsonpos.Value) error {
 		}
 		b.pol.ReadOnlyCommands = append(b.pol.ReadOnlyCommands, n)
 		b.mapped(d.at(it), "permissions.planMode.extraReadOnlyCommands: "+n, "read_only_commands: classified like cat while its arguments are plain")
+	}
+	return nil
+}
+
+// webFetch maps WebFetch(domain:X): an allow rule puts X on the sandbox's
+// network allowlist (reached through agentexec's egress proxy), a deny
+// rule on its deny list. Other WebFetch rules concern the agent's own tool.
+func (b *builder) webFetch(src, text string, a gate.Action) {
+	spec, _ := strings.CutPrefix(text, "WebFetch(")
+	domain, ok := strings.CutPrefix(strings.TrimSuffix(spec, ")"), "domain:")
+	domain = strings.TrimSpace(domain)
+	switch {
+	case !ok || domain == "" || !strings.HasSuffix(spec, ")"):
+		b.ignore(src, text, "a rule of the agent's own WebFetch tool without a domain: agentexec's network lists take WebFetch(domain:…)")
+	case a == gate.Allow:
+		b.pol.Sandbox.Network.Allow = append(b.pol.Sandbox.Network.Allow, domain)
+		b.mapped(src, text, "network allowlist: commands may reach "+domain+" through agentexec's egress proxy")
+	case a == gate.Deny:
+		b.pol.Sandbox.Network.Deny = append(b.pol.Sandbox.Network.Deny, domain)
+		b.mapped(src, text, "network deny list: "+domain+" is refused")
+	default:
+		b.ignore(src, text, "the egress proxy cannot ask; "+domain+" stays off the allowlist (refused)")
+	}
+}
+
+// claudeNetwork maps sandbox.network: allowedDomains and deniedDomains
+// become the network lists.
+func (b *builder) claudeNetwork(d *doc, v *jsonpos.Value) error {
+	if v.Kind != jsonpos.Object {
+		return d.errAt(v, "sandbox.network: want an object, got %s", v.Kind)
+	}
+	for _, m := range v.Members {
+		switch m.Key {
+		case "allowedDomains", "deniedDomains":
+			items, err := d.strs(m.Value, "sandbox.network."+m.Key)
+			if err != nil {
+				return err
+			}
+			for _, it := range items {
+				if m.Key == "allowedDomains" {
+					b.pol.Sandbox.Network.Allow = append(b.pol.Sandbox.Network.Allow, it.Str)
+					b.mapped(d.at(it), "sandbox.network.allowedDomains: "+it.Str, "network allowlist (through agentexec's egress proxy)")
+				} else {
+					b.pol.Sandbox.Network.Deny = append(b.pol.Sandbox.Network.Deny, it.Str)
+					b.mapped(d.at(it), "sandbox.network.deniedDomains: "+it.Str, "network deny list")
+				}
+			}
+		default:
+			b.ignore(d.keyAt(m), "sandbox.network."+m.Key, "no agentexec equivalent: commands reach only the allowlist's hosts, through the proxy")
+		}
 	}
 	return nil
 }

@@ -39,12 +39,15 @@ type ShownRule struct {
 	Meaning       string      `json:"meaning"`
 	Written       string      `json:"written,omitempty"` // how the file wrote it, when different
 	Justification string      `json:"justification,omitempty"`
+	Network       []string    `json:"network,omitempty"` // hosts a command this allow rule allows may reach
 }
 
 // ShownSandbox is the sandbox the policy asks for.
 type ShownSandbox struct {
 	Profile       string   `json:"profile"`
-	Network       string   `json:"network"`
+	Network       string   `json:"network"` // off, open or proxy
+	NetworkAllow  []string `json:"network_allow,omitempty"`
+	NetworkDeny   []string `json:"network_deny,omitempty"`
 	WritableRoots []string `json:"writable_roots"`
 	ReadableRoots []string `json:"readable_roots"`
 }
@@ -69,7 +72,8 @@ func (l *Loaded) Show() (Shown, error) {
 		Blacklist: p.Blacklist.Extra, Mapped: l.Mapped, Ignored: l.Ignored,
 		Refused: l.Refused, Unrelated: l.Unrelated, LocalFile: l.LocalFile, Clean: l.Clean(),
 		Sandbox: ShownSandbox{
-			Profile: orString(p.Sandbox.Profile, "workspace-write"), Network: onOff(p.Sandbox.Network),
+			Profile: orString(p.Sandbox.Profile, "workspace-write"), Network: orString(string(p.Sandbox.Network.Mode), "off"),
+			NetworkAllow: p.Sandbox.Network.Allow, NetworkDeny: p.Sandbox.Network.Deny,
 			WritableRoots: p.Sandbox.WritableRoots, ReadableRoots: p.Sandbox.ReadableRoots,
 		},
 		Env: ShownEnv{Inherit: orString(p.Env.Inherit, "all"), Exclude: p.Env.Exclude, Set: p.Env.Set},
@@ -86,7 +90,7 @@ func (l *Loaded) Show() (Shown, error) {
 	for _, r := range rules {
 		s.Rules = append(s.Rules, ShownRule{
 			Action: r.Action, Rule: r.Text, Source: srcLine(r.Source, r.Line),
-			Meaning: meaningWord(r), Written: l.Written[r.Text], Justification: r.Justification,
+			Meaning: meaningWord(r), Written: l.Written[r.Text], Justification: r.Justification, Network: r.Network,
 		})
 	}
 	fillEmpty(&s)
@@ -179,6 +183,9 @@ func (s Shown) WriteText(w io.Writer) error {
 		if r.Justification != "" {
 			fmt.Fprintf(&b, "  — %q", r.Justification)
 		}
+		if len(r.Network) > 0 {
+			fmt.Fprintf(&b, "  network: %s", strings.Join(r.Network, ", "))
+		}
 		b.WriteByte('\n')
 	}
 	if len(s.ReadOnlyCommands) > 0 {
@@ -191,6 +198,12 @@ func (s Shown) WriteText(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(&b, "\nsandbox: %s, network %s\n", s.Sandbox.Profile, s.Sandbox.Network)
+	for _, h := range s.Sandbox.NetworkAllow {
+		fmt.Fprintf(&b, "  network allow: %s\n", h)
+	}
+	for _, h := range s.Sandbox.NetworkDeny {
+		fmt.Fprintf(&b, "  network deny: %s\n", h)
+	}
 	for _, r := range s.Sandbox.WritableRoots {
 		fmt.Fprintf(&b, "  writable: %s\n", r)
 	}

@@ -143,7 +143,26 @@ func (f *checkFlags) input(c *cli) (gate.Input, error) {
 			return in, fmt.Errorf("--cwd: %v", err)
 		}
 	}
+	in.Env = configEnv(c.getenv)
 	return in, nil
+}
+
+// configEnv is the part of this host's environment that a run passes on
+// and that says where configuration lives: HOME and XDG_CONFIG_HOME
+// locate git's global scope. The gate reads no environment of its own, so
+// check and audit replay give it these to answer as a run here would
+// (without HOME it cannot read the global scope and git is not read-only).
+// The executor's own defaults (PAGER=cat, GIT_PAGER=cat) are left out:
+// without them a configured core.pager makes the answer stricter than a
+// run's, never looser.
+func configEnv(getenv func(string) string) []string {
+	var env []string
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME"} {
+		if v := getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
 
 func checkExit(a gate.Action) int {

@@ -35,7 +35,7 @@ func (f *runnerFlags) register(fs *flag.FlagSet) {
 	f.policyFlags.register(fs)
 	fs.StringVar(&f.mode, "mode", "", "approval mode: plan, default or yolo (default: the policy's, else default)")
 	fs.StringVar(&f.shell, "shell", "", "shell for command text: bash, sh, cmd or powershell (default: $AGENTEXEC_SHELL, else detected)")
-	fs.StringVar(&f.cwd, "cwd", "", "working `DIR` (default: the current directory)")
+	fs.StringVar(&f.cwd, "cwd", "", "workspace `DIR`: where commands start, writable under workspace-write; a request's cwd must lie inside it (default: the current directory)")
 	fs.StringVar(&f.sandbox, "sandbox", "", "sandbox profile: read-only, workspace-write or none (default: the policy's, else workspace-write)")
 	fs.BoolVar(&f.network, "network", false, "allow network access inside the sandbox")
 	fs.StringVar(&f.audit, "audit", "", "audit log `PATH`, or off (default: the policy's, else $XDG_STATE_HOME/agentexec/audit.jsonl)")
@@ -131,7 +131,7 @@ func (f *runnerFlags) openAudit(c *cli, pol *gate.Policy) (*audit.Log, error) {
 	if pol != nil {
 		ap = pol.Audit
 	}
-	log, err := audit.Open(audit.Options{Path: path, Key: key, NoSync: ap.NoSync, RotateBytes: ap.RotateBytes, AnchorEvery: ap.AnchorEvery})
+	log, err := audit.Open(audit.Options{Path: path, Key: key, KeyFile: keyFile, NoSync: ap.NoSync, RotateBytes: ap.RotateBytes, AnchorEvery: ap.AnchorEvery})
 	if err != nil {
 		return nil, fmt.Errorf("audit log %s: %w (use --audit off to run without one)", path, err)
 	}
