@@ -203,7 +203,14 @@ func parseOwn(data []byte) (*Policy, error) {
 		return nil, err
 	}
 	p := &Policy{}
-	dec := json.NewDecoder(bytes.NewReader(v.Bytes()))
+	body := *v
+	body.Members = nil
+	for _, m := range v.Members {
+		if m.Key != "$schema" {
+			body.Members = append(body.Members, m)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body.Bytes()))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(p); err != nil {
 		return nil, jsonError(err)

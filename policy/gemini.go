@@ -320,12 +320,16 @@ func (b *builder) geminiTOMLRule(src string, r geminiTOMLRule) error {
 	if err != nil {
 		return err
 	}
+	why := r.DenyMessage + r.DenyMessage2
 	switch {
 	case len(prefixes) > 0:
 		for _, p := range prefixes {
-			if err := b.addRule("Bash("+strings.TrimSpace(p)+")", a, src, gate.Prefix, desc); err != nil {
-				return err
+			rule, ok, err := gate.ParseRuleAs("Bash("+strings.TrimSpace(p)+")", a, src, gate.Prefix)
+			if err != nil || !ok {
+				return fmt.Errorf("commandPrefix %q: %v", p, err)
 			}
+			rule.Justification = why
+			b.appendRule(rule, desc)
 		}
 	case r.CommandRegex != "":
 		text := "commandRegex(" + r.CommandRegex + ")"
@@ -333,9 +337,12 @@ func (b *builder) geminiTOMLRule(src string, r geminiTOMLRule) error {
 		if err != nil {
 			return err
 		}
+		rule.Justification = why
 		b.appendRule(rule, desc)
 	default:
-		b.appendRule(mustRule("Bash", a, src), desc)
+		rule := mustRule("Bash", a, src)
+		rule.Justification = why
+		b.appendRule(rule, desc)
 	}
 	if r.AllowRedirection && a == gate.Allow {
 		b.mapped(src, desc+" allowRedirection", "not needed: an allow rule covers a redirection only when its pattern spells the '>'")

@@ -346,21 +346,25 @@ func splitSrc(src string) (string, int) {
 func detect(path string, data []byte, hint Format) (Format, error) {
 	trimmed := bytes.TrimSpace(stripBOM(data))
 	ext := strings.ToLower(filepath.Ext(path))
+	jsonish := len(trimmed) > 0 && (trimmed[0] == '{' || bytes.HasPrefix(trimmed, []byte("//")) || bytes.HasPrefix(trimmed, []byte("/*")))
 	switch {
-	case ext == ".rules" || (len(trimmed) > 0 && trimmed[0] != '{' && bytes.Contains(data, []byte("prefix_rule("))):
+	case jsonish && ext != ".toml" && ext != ".rules":
+	case ext == ".rules" || bytes.Contains(data, []byte("prefix_rule(")):
 		return CodexRules, nil
-	case ext == ".toml" || (len(trimmed) > 0 && trimmed[0] != '{' && hint != ""):
+	case ext == ".toml" || hint != "":
 		return detectTOML(data)
-	}
-	if len(trimmed) > 0 && trimmed[0] != '{' && !bytes.HasPrefix(trimmed, []byte("//")) && !bytes.HasPrefix(trimmed, []byte("/*")) {
+	default:
 		return "", fmt.Errorf("not a policy file: want a JSON object (agentexec, Claude Code, Qwen Code or Gemini CLI settings), TOML (Gemini CLI policy, Codex config.toml) or a Codex .rules file")
 	}
 	f, err := detectJSON(path, data)
 	if err != nil {
 		return "", err
 	}
-	if hint == Gemini && f != Gemini && f != Agentexec {
+	switch hint {
+	case Gemini:
 		return Gemini, nil
+	case Codex:
+		return "", fmt.Errorf("--policy-format codex: want a config.toml or a .rules file, got JSON")
 	}
 	return f, nil
 }
