@@ -29,7 +29,7 @@ type NetworkReport struct {
 // grant, Runner.NetworkHosts), or cut. It returns the proxy's rules, nil
 // unless proxied.
 func (r *Runner) netRules(p *plan, prof sandbox.Profile) (mode gate.NetworkMode, rules *egress.Rules, err error) {
-	np := r.policy().Sandbox.Network
+	np := p.pol.Sandbox.Network
 	switch {
 	case prof == sandbox.None || r.Network || np.Open():
 		return gate.NetworkOpen, nil, nil
@@ -37,7 +37,7 @@ func (r *Runner) netRules(p *plan, prof sandbox.Profile) (mode gate.NetworkMode,
 		return gate.NetworkOff, nil, nil
 	}
 	src := "sandbox.network"
-	if pol := r.policy().Source; pol != "" {
+	if pol := p.pol.Source; pol != "" {
 		src = filepath.Base(pol) + ": " + src
 	}
 	var all []gate.HostList

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentexec/agentexec/audit"
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/policy"
 )
 
 // netFixture is a loopback HTTP server, an HTTPS server (certificate for
@@ -250,11 +251,11 @@ func TestClaudeWebFetchAllowlist(t *testing.T) {
 	os.MkdirAll(filepath.Join(ws, ".claude"), 0o755)
 	settings := filepath.Join(ws, ".claude", "settings.json")
 	os.WriteFile(settings, []byte(`{"permissions": {"allow": ["Bash(curl *)", "WebFetch(domain:allowed.test)"]}}`), 0o644)
-	pol, err := gate.LoadPolicy(settings)
+	l, err := policy.Load(policy.Options{Path: settings, Managed: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Runner{Policy: pol, Cwd: ws, Resolve: resolveLoopback}
+	r := &Runner{Policy: l.Policy, Cwd: ws, Resolve: resolveLoopback}
 	kinds := map[string]string{"allowed.test": "local", "other.test": "not-allowed"}
 	for host, kind := range kinds {
 		obs := runReq(t, r, Request{Command: "curl -sS --max-time 20 http://" + host + ":" + f.httpPort + "/"})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/policy"
 )
 
 // networkFlag is --network: bare or "on" opens the network; a
@@ -138,10 +139,11 @@ func detectNetwork(policyPath string) (networkDetect, error) {
 	if policyPath == "" {
 		return nd, nil
 	}
-	pol, err := gate.LoadPolicy(policyPath)
+	l, err := policy.Load(policy.Options{Path: policyPath})
 	if err != nil {
 		return nd, err
 	}
+	pol := l.Policy
 	n := pol.Sandbox.Network
 	pn := &policyNetwork{Source: policyPath, Mode: "off", Allow: n.Allow, Deny: n.Deny, AllowLocal: n.AllowLocal, Rules: pol.Permissions.Network}
 	switch {
