@@ -30,6 +30,10 @@ type Policy struct {
 	Timeout          Duration        `json:"timeout,omitempty"`
 	Audit            AuditPolicy     `json:"audit"`
 
+	// Files are the Read(...), Edit(...) and Write(...) rules of a settings
+	// file (filerules.go), enforced by the gate and the sandbox.
+	Files []FileRule `json:"-"`
+
 	// Source is the file the policy was loaded from ("" when built in code).
 	Source string `json:"-"`
 
@@ -198,6 +202,11 @@ func ParsePolicy(data []byte, source string) (*Policy, error) {
 		return nil, fmt.Errorf("policy %s: %v", source, err)
 	}
 	p.Source = source
+	if settings {
+		if err := p.addSettingsFiles(data, source); err != nil {
+			return nil, fmt.Errorf("policy %s: %v", source, err)
+		}
+	}
 	if err := p.validate(!settings); err != nil {
 		return nil, fmt.Errorf("policy %s: %w", source, err)
 	}
