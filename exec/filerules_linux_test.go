@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/policy"
 )
 
 // File rules of a real .claude/settings.json hold against real programs:
@@ -30,11 +30,11 @@ func TestFileRulesEnforced(t *testing.T) {
 	write("secrets/deep/key", "hunter2\n")
 	write("src/gen/a.go", "package gen\n")
 	write("public.txt", "PUBLIC\n")
-	pol, err := gate.LoadPolicy(filepath.Join(ws, ".claude", "settings.json"))
+	l, err := policy.Load(policy.Options{Path: filepath.Join(ws, ".claude", "settings.json")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Policy = pol // in yolo mode: the gate's file rules and the kernel decide
+	r.Policy = l.Policy // in yolo mode: the gate's file rules and the kernel decide
 	refused := []string{"cat .env", "cp .env x", "grep -r KEY secrets", "echo x > src/gen/a.go", "cp public.txt src/gen/"}
 	for _, cmd := range refused {
 		obs := runReq(t, r, Request{Command: cmd, Shell: "bash"})

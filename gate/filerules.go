@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -32,7 +31,7 @@ import (
 // directory in its place) and binds what an Edit or Write rule covers
 // read-only inside a writable root. Allow rules never widen either.
 type FileRule struct {
-	Tool   string // "Read", "Edit" or "Write"
+	Tool   string // "Read", "Edit", "Write", "MultiEdit" or "NotebookEdit"
 	Action Action // Allow, Ask or Deny
 	Text   string // as written, e.g. "Read(./.env)"
 	Source string // the settings file
@@ -45,7 +44,7 @@ type FileRule struct {
 
 // fileTools are the tools whose rules are file rules; Write and Edit both
 // govern changing a file.
-var fileTools = map[string]bool{"Read": true, "Edit": true, "Write": true}
+var fileTools = map[string]bool{"Read": true, "Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
 
 // Writes reports whether r governs changing files (Edit or Write) rather
 // than reading them.
@@ -63,9 +62,12 @@ func (r FileRule) Path(home string) (string, bool) {
 	return path.Join(filepath.ToSlash(home), r.Pattern), true
 }
 
-// parseFileRule reads one rule text; ok is false for a rule of another
-// tool. project is the absolute project root.
-func parseFileRule(text string, action Action, source, project string) (r FileRule, ok bool, err error) {
+// ParseFileRule reads one rule text of a settings file; ok is false for a
+// rule of another tool (and for a bare Read or Edit, which governs the
+// agent's tool as a whole, not a path). project is the absolute project
+// root ([SettingsProject]); home, when known, resolves ~ now, else it is
+// resolved with the HOME of each command's environment.
+func ParseFileRule(text string, action Action, source, project, home string) (r FileRule, ok bool, err error) {
 	s := strings.TrimSpace(text)
 	name, spec, hasSpec := strings.Cut(s, "(")
 	if !fileTools[name] {
@@ -90,6 +92,8 @@ func parseFileRule(text string, action Action, source, project string) (r FileRu
 	switch {
 	case strings.HasPrefix(p, "//"):
 		r.Pattern = path.Clean(p[1:])
+	case (p == "~" || strings.HasPrefix(p, "~/")) && filepath.IsAbs(home):
+		r.Pattern = path.Join(filepath.ToSlash(home), p[1:])
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		r.Base, r.Pattern = "~", path.Clean(strings.TrimPrefix(strings.TrimPrefix(p, "~"), "/"))
 	case strings.HasPrefix(p, "/"), strings.HasPrefix(p, "./"), strings.HasPrefix(p, "../"), p == ".", p == "":
@@ -107,61 +111,12 @@ func parseFileRule(text string, action Action, source, project string) (r FileRu
 	return r, true, nil
 }
 
-// settingsFiles is the part of a settings file the file rules come from.
-type settingsFiles struct {
-	Permissions struct {
-		Allow                 []string `json:"allow"`
-		Ask                   []string `json:"ask"`
-		Deny                  []string `json:"deny"`
-		AdditionalDirectories []string `json:"additionalDirectories"`
-	} `json:"permissions"`
-}
-
-// addSettingsFiles reads the file rules of a settings file into p.Files
-// and its permissions.additionalDirectories into the sandbox's writable
-// roots (relative entries from the project root; ~ entries are expanded
-// with the command's HOME when the sandbox is made).
-func (p *Policy) addSettingsFiles(data []byte, source string) error {
-	var sf settingsFiles
-	if err := json.Unmarshal(data, &sf); err != nil {
-		return jsonError(err)
-	}
-	project := settingsProject(source)
-	for _, l := range []struct {
-		field  string
-		action Action
-		rules  []string
-	}{{"deny", Deny, sf.Permissions.Deny}, {"ask", Ask, sf.Permissions.Ask}, {"allow", Allow, sf.Permissions.Allow}} {
-		for i, text := range l.rules {
-			r, ok, err := parseFileRule(text, l.action, source, project)
-			if err != nil {
-				return fmt.Errorf("permissions.%s[%d]: %v", l.field, i, err)
-			}
-			if ok {
-				p.Files = append(p.Files, r)
-			}
-		}
-	}
-	for i, d := range sf.Permissions.AdditionalDirectories {
-		d = strings.TrimSpace(d)
-		switch {
-		case d == "":
-			return fmt.Errorf("permissions.additionalDirectories[%d]: empty path", i)
-		case d == "~" || strings.HasPrefix(d, "~/") || filepath.IsAbs(d):
-		default:
-			d = filepath.Join(project, d)
-		}
-		p.Sandbox.WritableRoots = append(p.Sandbox.WritableRoots, filepath.Clean(d))
-	}
-	return nil
-}
-
-// settingsProject is the project root of the settings file at source: the
+// SettingsProject is the project root of the settings file at path: the
 // parent of its .claude, .qwen or .gemini directory, else its directory.
-func settingsProject(source string) string {
-	abs, err := filepath.Abs(source)
+func SettingsProject(path string) string {
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		abs = source
+		abs = path
 	}
 	dir := filepath.Dir(abs)
 	switch filepath.Base(dir) {

@@ -1,27 +1,23 @@
 package gate
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// settingsPolicy writes a Claude Code settings file under proj/.claude and
-// loads it.
-func settingsPolicy(t *testing.T, proj, body string) *Policy {
+// filePolicy is a yolo policy with the given file rules, read as
+// rules of a settings file in proj/.claude.
+func filePolicy(t *testing.T, proj string, rules map[Action][]string) *Policy {
 	t.Helper()
-	dir := filepath.Join(proj, ".claude")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "settings.json")
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy(path)
-	if err != nil {
-		t.Fatal(err)
+	p := &Policy{Mode: ModeYolo}
+	for _, a := range []Action{Deny, Ask, Allow} {
+		for _, text := range rules[a] {
+			r, ok, err := ParseFileRule(text, a, "settings.json", proj, "")
+			if err != nil || !ok {
+				t.Fatalf("%s: %v %v", text, ok, err)
+			}
+			p.Files = append(p.Files, r)
+		}
 	}
 	return p
 }
@@ -42,18 +38,18 @@ func TestParseFileRule(t *testing.T) {
 		{"Read(../shared/key)", "/", "/shared/key", false},
 	}
 	for _, tt := range tests {
-		r, ok, err := parseFileRule(tt.text, Deny, "s.json", "/proj")
+		r, ok, err := ParseFileRule(tt.text, Deny, "s.json", "/proj", "")
 		if err != nil || !ok || r.Base != tt.base || r.Pattern != tt.pattern || r.DirOnly != tt.dirOnly {
 			t.Errorf("%s: %+v %v %v", tt.text, r, ok, err)
 		}
 	}
 	for _, text := range []string{"Bash(ls)", "WebFetch(domain:x.com)", "mcp__x__y", "Glob", "Read", "Edit"} {
-		if _, ok, err := parseFileRule(text, Deny, "s.json", "/proj"); ok || err != nil {
+		if _, ok, err := ParseFileRule(text, Deny, "s.json", "/proj", ""); ok || err != nil {
 			t.Errorf("%s: ok %v err %v, want another tool's rule", text, ok, err)
 		}
 	}
 	for _, text := range []string{"Read(a)(b", "Read()", "Read(./x", "Edit(./[x)"} {
-		if _, _, err := parseFileRule(text, Deny, "s.json", "/proj"); err == nil {
+		if _, _, err := ParseFileRule(text, Deny, "s.json", "/proj", ""); err == nil {
 			t.Errorf("%s: no error", text)
 		}
 	}
@@ -82,7 +78,7 @@ func TestMatchFile(t *testing.T) {
 		{"Edit(./src/**/*.gen.go)", "/proj/src/x.go", false},
 	}
 	for _, tt := range tests {
-		r, _, err := parseFileRule(tt.rule, Deny, "s.json", "/proj")
+		r, _, err := ParseFileRule(tt.rule, Deny, "s.json", "/proj", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,9 +92,11 @@ func TestMatchFile(t *testing.T) {
 // directions: the near misses stay allowed.
 func TestFileRulesInTheGate(t *testing.T) {
 	proj := t.TempDir()
-	p := settingsPolicy(t, proj, `{"permissions":{"allow":["Bash(*)","Read(./public/**)"],
-		"deny":["Read(./.env)","Read(./secrets/**)","Edit(./src/gen/**)","Read(~/.ssh/**)"],
-		"ask":["Read(./notes.txt)"]}}`)
+	p := filePolicy(t, proj, map[Action][]string{
+		Allow: {"Read(./public/**)"},
+		Deny:  {"Read(./.env)", "Read(./secrets/**)", "Edit(./src/gen/**)", "Read(~/.ssh/**)"},
+		Ask:   {"Read(./notes.txt)"},
+	})
 	env := []string{"HOME=/home/u"}
 	tests := []struct {
 		cmd  string
@@ -141,14 +139,19 @@ func TestFileRulesInTheGate(t *testing.T) {
 	}
 }
 
-func TestAdditionalDirectories(t *testing.T) {
-	proj := t.TempDir()
-	p := settingsPolicy(t, proj, `{"permissions":{"additionalDirectories":["../docs","/abs/dir","~/shared"]}}`)
-	want := []string{filepath.Join(filepath.Dir(proj), "docs"), "/abs/dir", "~/shared"}
-	if strings.Join(p.Sandbox.WritableRoots, " ") != strings.Join(want, " ") {
-		t.Fatalf("%v, want %v", p.Sandbox.WritableRoots, want)
+func TestSettingsProject(t *testing.T) {
+	for in, want := range map[string]string{
+		"/p/.claude/settings.json":       "/p",
+		"/p/.qwen/settings.json":         "/p",
+		"/p/.claude/settings.local.json": "/p",
+		"/p/conf/settings.json":          "/p/conf",
+	} {
+		if got := SettingsProject(in); got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
 	}
-	if _, err := ParsePolicy([]byte(`{"permissions":{"deny":["Read()"]}}`), "settings.json"); err == nil || !strings.Contains(err.Error(), "permissions.deny[0]") {
-		t.Fatalf("a malformed file rule: %v", err)
+	r, _, _ := ParseFileRule("Read(~/.ssh)", Deny, "s", "/p", "/home/u")
+	if r.Base != "/" || r.Pattern != "/home/u/.ssh" {
+		t.Errorf("~ with a known home: %+v", r)
 	}
 }
