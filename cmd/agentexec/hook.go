@@ -103,12 +103,7 @@ func answer(c *cli, ans hook.Answer) int {
 
 // judge reads the payload and decides; anything that goes wrong is
 // answered with hook.FailClosed.
-func (f *hookFlags) judge(c *cli, a hook.Agent) (ans hook.Answer) {
-	defer func() {
-		if p := recover(); p != nil {
-			ans = hook.FailClosed(fmt.Sprintf("internal error: %v", p))
-		}
-	}()
+func (f *hookFlags) judge(c *cli, a hook.Agent) hook.Answer {
 	data, err := io.ReadAll(io.LimitReader(c.stdin, maxPayload+1))
 	if err != nil {
 		return hook.FailClosed("reading the payload: " + err.Error())
@@ -116,25 +111,16 @@ func (f *hookFlags) judge(c *cli, a hook.Agent) (ans hook.Answer) {
 	if len(data) > maxPayload {
 		return hook.FailClosed(fmt.Sprintf("the payload is over %d bytes", maxPayload))
 	}
-	call, err := a.Parse(data)
-	if err != nil {
-		return hook.FailClosed(err.Error())
+	var s *hookSetup
+	prepare := func(call hook.Call) (hook.Config, error) {
+		var err error
+		if s, err = f.setup(c, a, call); err != nil {
+			return hook.Config{}, err
+		}
+		return s.cfg, nil
 	}
-	if call.Kind == hook.Other {
-		return a.Answer(call, hook.Verdict{}) // no opinion: nothing to load
-	}
-	s, err := f.setup(c, a, call)
-	if err != nil {
-		return hook.FailClosed(err.Error())
-	}
-	v, err := hook.Decide(a, call, s.cfg)
-	if err != nil {
-		return hook.FailClosed(err.Error())
-	}
-	if err := s.record(c, call, v); err != nil {
-		return hook.FailClosed(err.Error())
-	}
-	return a.Answer(call, v)
+	done := func(call hook.Call, v hook.Verdict) error { return s.record(c, call, v) }
+	return hook.Judge(a, data, prepare, done)
 }
 
 // hookSetup is what one hook call needs besides the payload.

@@ -106,3 +106,36 @@ func jsonAnswer(v any) Answer {
 	}
 	return Answer{Stdout: b}
 }
+
+// Judge answers one payload for agent a: Parse, then — for a call agentexec
+// has an opinion on — prepare builds the Config, Decide judges, and done
+// records the verdict (the audit log) before the answer is rendered. Any
+// failure on the way, a panic included, is answered with FailClosed.
+func Judge(a Agent, data []byte, prepare func(Call) (Config, error), done func(Call, Verdict) error) (ans Answer) {
+	defer func() {
+		if p := recover(); p != nil {
+			ans = FailClosed(fmt.Sprintf("internal error: %v", p))
+		}
+	}()
+	c, err := a.Parse(data)
+	if err != nil {
+		return FailClosed(err.Error())
+	}
+	if c.Kind == Other {
+		return a.Answer(c, Verdict{}) // no opinion: nothing to load
+	}
+	cfg, err := prepare(c)
+	if err != nil {
+		return FailClosed(err.Error())
+	}
+	v, err := Decide(a, c, cfg)
+	if err != nil {
+		return FailClosed(err.Error())
+	}
+	if done != nil {
+		if err := done(c, v); err != nil {
+			return FailClosed(err.Error())
+		}
+	}
+	return a.Answer(c, v)
+}

@@ -69,6 +69,9 @@ func groupCommands(g *jnode, s SettingsSpec) []*jnode {
 }
 
 // uninstallOne removes one of our entries; ok is false when none is left.
+// When the entry was the only child of hooks.<event> (and the event the
+// only key of hooks), the keys go too if install created them, and only
+// the entry if install filled a container that was there, empty, before.
 func (e editor) uninstallOne(root *jnode, s SettingsSpec, agent string) (string, bool) {
 	hooks, hi := root.member("hooks")
 	if hooks == nil || hooks.val.kind != '{' {
@@ -99,13 +102,46 @@ func (e editor) uninstallOne(root *jnode, s SettingsSpec, agent string) (string,
 			}
 		case len(arr.elems) > 1:
 			return e.removeElem(arr, gi), true
+		case e.filled(arr, g.start, g.end):
+			return e.unfill(arr, g.end), true
 		case len(hooks.val.members) > 1:
 			return e.removeMember(hooks.val, ei), true
+		case e.filled(hooks.val, event.keyStart, event.val.end):
+			return e.unfill(hooks.val, event.val.end), true
+		case len(root.members) == 1 && e.filled(root, hooks.keyStart, hooks.val.end):
+			return e.unfill(root, hooks.val.end), true
 		default:
 			return e.removeMember(root, hi), true
 		}
 	}
 	return "", false
+}
+
+// filled reports whether the only child of n (spanning start..end) is one
+// fillEmpty wrote into a container that was empty: in a multi-line file
+// it starts on the bracket's line, in a one-line file a blank follows it.
+// A container install created itself has neither.
+func (e editor) filled(n *jnode, start, end int) bool {
+	if e.pretty() {
+		return !strings.Contains(e.text[n.start+1:start], "\n")
+	}
+	return end < len(e.text) && e.text[end] == ' '
+}
+
+// unfill takes the child fillEmpty wrote out of n, leaving what was
+// between the brackets before.
+func (e editor) unfill(n *jnode, end int) string {
+	if !e.pretty() {
+		end++ // the blank fillEmpty put after the child
+	}
+	return e.splice(n.start+1, end, "")
+}
+
+// pretty says the file spreads over lines (or is only "{}", which reads
+// better spread once something is added).
+func (e editor) pretty() bool {
+	t := strings.TrimSpace(e.text)
+	return strings.Contains(t, "\n") || t == "{}"
 }
 
 // removeElem cuts element i and the comma that joined it to a neighbour.
@@ -162,24 +198,15 @@ func (e editor) joiner(pretty bool, ind string) string {
 	return ", "
 }
 
-// fillEmpty writes the first child of an empty object or array; blanks
-// between the brackets are replaced, comments kept in front.
+// fillEmpty writes the first child of an empty object or array, right
+// after the opening bracket and before whatever blanks or comments were
+// inside, so that uninstall can tell it from a container it created (see
+// filled) and give back the bytes that were there.
 func (e editor) fillEmpty(n *jnode, child func(ind string, pretty bool) string) string {
-	pretty := strings.Contains(strings.TrimRight(e.text, " \t\r\n"), "\n")
-	outer := e.lineIndent(n.start)
-	ind := outer + e.unit()
-	inner := e.text[n.start+1 : n.end-1]
-	if !pretty {
-		if strings.TrimSpace(inner) == "" {
-			return e.splice(n.start+1, n.end-1, child("", false))
-		}
-		return e.splice(n.end-1, n.end-1, child("", false))
+	if !e.pretty() {
+		return e.splice(n.start+1, n.start+1, child("", false)+" ")
 	}
-	body := "\n" + ind + child(ind, true) + "\n" + outer
-	if strings.TrimSpace(inner) == "" {
-		return e.splice(n.start+1, n.end-1, body)
-	}
-	return e.splice(n.end-1, n.end-1, body) // after the comments inside
+	return e.splice(n.start+1, n.start+1, child(e.lineIndent(n.start), true))
 }
 
 // childIndent is the indentation of the children of n, read from the line
