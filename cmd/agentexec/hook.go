@@ -9,6 +9,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentexec/agentexec/audit"
@@ -126,7 +127,8 @@ func (f *hookFlags) judge(c *cli, a hook.Agent) hook.Answer {
 // hookSetup is what one hook call needs besides the payload.
 type hookSetup struct {
 	cfg       hook.Config
-	hookID    string
+	nonce     string // the rewrite's ticket nonce
+	hookID    string // "h" + nonce: the decision's ID in the audit log
 	auditPath string // "off" for none
 	policy    *gate.Policy
 }
@@ -149,9 +151,10 @@ func (f *hookFlags) setup(c *cli, a hook.Agent, call hook.Call) (*hookSetup, err
 	if s.auditPath, err = f.auditPath(c, pol); err != nil {
 		return nil, err
 	}
-	if s.hookID, err = hook.NewID("h"); err != nil {
+	if s.nonce, err = hook.NewID(""); err != nil {
 		return nil, err
 	}
+	s.hookID = "h" + s.nonce
 	if call.Kind == hook.Shell && !f.noRewrite && a.CanRewrite() {
 		rw, err := f.rewriter(c, s, polPath)
 		if err != nil {
@@ -270,12 +273,12 @@ func stateDir(getenv func(string) string) (string, error) {
 	return "", errors.New("no state directory for hook tickets: set XDG_STATE_HOME or HOME")
 }
 
-func ticketDir(getenv func(string) string) (string, error) {
+func ticketKeys(getenv func(string) string) (hook.Keys, error) {
 	d, err := stateDir(getenv)
 	if err != nil {
-		return "", err
+		return hook.Keys{}, err
 	}
-	return filepath.Join(d, "hook-tickets"), nil
+	return hook.Keys{Dir: d}, nil
 }
 
 // rewriter builds the TicketRewriter: the rewritten run gets the same
@@ -288,7 +291,11 @@ func (f *hookFlags) rewriter(c *cli, s *hookSetup, polPath string) (*hook.Ticket
 	if r, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = r
 	}
-	dir, err := ticketDir(c.getenv)
+	keys, err := ticketKeys(c.getenv)
+	if err != nil {
+		return nil, err
+	}
+	key, err := keys.Key(true)
 	if err != nil {
 		return nil, err
 	}
@@ -308,14 +315,17 @@ func (f *hookFlags) rewriter(c *cli, s *hookSetup, polPath string) (*hook.Ticket
 		flags = append(flags, "--network")
 	}
 	flags = append(flags, "--audit", s.auditPath)
-	return &hook.TicketRewriter{Exe: exe, Dir: dir, Flags: flags, HookID: s.hookID}, nil
+	return &hook.TicketRewriter{Exe: exe, Key: key, Flags: flags, Nonce: s.nonce}, nil
 }
 
 // record writes the hook's decision to the audit log: every shell
-// command, and every file call the hook had an opinion on. The log is
-// opened only here, when there is something to write.
+// command, and every file call the hook had an opinion on — except an
+// allowed command rewritten to run through agentexec, whose hook record
+// the run writes, joined to its own (so the hook's hot path opens no log
+// and syncs no file). The log is opened only here, when there is
+// something to write.
 func (s *hookSetup) record(c *cli, call hook.Call, v hook.Verdict) error {
-	if s.auditPath == "off" || (call.Kind != hook.Shell && v.Action == hook.None) {
+	if s.auditPath == "off" || (call.Kind != hook.Shell && v.Action == hook.None) || (v.Action == hook.Allow && v.Command != "") {
 		return nil
 	}
 	rf := runnerFlags{audit: s.auditPath}
@@ -353,17 +363,17 @@ func (s *hookSetup) record(c *cli, call hook.Call, v hook.Verdict) error {
 }
 
 // redeemTicket checks `agentexec run --from-hook TOKEN ...` against the
-// ticket the hook wrote: args are run's arguments after "run".
+// ticket the hook minted: args are run's arguments after "run".
 func redeemTicket(c *cli, args []string) (*hook.Ticket, int) {
 	token, blanked := hook.BlankToken(args)
-	dir, err := ticketDir(c.getenv)
+	keys, err := ticketKeys(c.getenv)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "agentexec run: %v\n", err)
+		fmt.Fprintf(c.stderr, "agentexec run: refused: %v\n", err)
 		return nil, exitRejected
 	}
 	now := time.Now()
-	t, err := hook.Redeem(dir, token, blanked, now)
-	hook.Sweep(dir, now)
+	t, err := hook.Redeem(keys, token, blanked, now)
+	keys.Sweep(now)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agentexec run: refused: %v\n", err)
 		return nil, exitRejected
@@ -371,31 +381,49 @@ func redeemTicket(c *cli, args []string) (*hook.Ticket, int) {
 	return &t, 0
 }
 
-// joinTicket makes the run's audit records carry the hook decision's ID,
+// joinTicket makes the run's audit records carry the hook decision's ID
+// (writing the hook's own record first when the hook left it to the run),
 // and approves the gate's ask once when the hook answered ask: the agent
 // put this very command to the person, and runs it only on their yes.
 func joinTicket(r *exec.Runner, t *hook.Ticket) {
 	if r.Audit != nil {
-		r.Audit = joinSink{inner: r.Audit, t: t}
+		r.Audit = &joinSink{inner: r.Audit, t: t, hookRecord: t.Verdict == hook.Allow}
 	}
 	if t.Verdict == hook.Ask {
 		r.Approver = func(context.Context, exec.Request, gate.Decision) (bool, error) { return true, nil }
 	}
 }
 
+// joinSink stamps the run's records with the hook decision they came
+// from.
 type joinSink struct {
-	inner exec.AuditSink
-	t     *hook.Ticket
+	inner      exec.AuditSink
+	t          *hook.Ticket
+	mu         sync.Mutex
+	hookRecord bool // the hook's record is still to be written
 }
 
-func (j joinSink) Append(rec *audit.Record) error {
+func (j *joinSink) Append(rec *audit.Record) error {
+	j.mu.Lock()
+	first := j.hookRecord
+	j.hookRecord = false
+	j.mu.Unlock()
+	if first {
+		h := &audit.Record{
+			Kind: "hook", RunID: j.t.HookID, Agent: j.t.Agent, Tool: j.t.Tool,
+			Command: rec.Command, Shell: rec.Shell, Cwd: rec.Cwd, Mode: rec.Mode,
+			Decision: string(j.t.Verdict), Reason: "agentexec: allowed and rewritten to run through agentexec",
+		}
+		if err := j.inner.Append(h); err != nil {
+			return err
+		}
+	}
 	rec.HookID, rec.Agent, rec.Tool = j.t.HookID, j.t.Agent, j.t.Tool
 	if rec.Approved == "once" && j.t.Verdict == hook.Ask {
 		rec.Approved = "agent" // the agent's own prompt approved it
 	}
 	return j.inner.Append(rec)
 }
-
 func hookInstallMain(c *cli, verb string, args []string) int {
 	fs := newFlagSet("hook "+verb, "--agent AGENT [--project DIR | --user] [--dry-run]",
 		map[string]string{

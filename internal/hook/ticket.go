@@ -1,15 +1,18 @@
 package hook
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,29 +28,28 @@ const TicketTTL = 15 * time.Minute
 // FromHookFlag is the `agentexec run` flag that carries a ticket.
 const FromHookFlag = "--from-hook"
 
-// Ticket is the hook's side of the --from-hook handshake: one file, named
-// by a random token, in a directory only the user can write, holding the
-// exact arguments of the `agentexec run` it was issued for. Redeeming it
-// (the first run with that token and those arguments, before Expires)
-// removes it.
+// Ticket is the hook's side of the --from-hook handshake, carried in the
+// token itself:
 //
-// The model never holds a ticket: the hook writes it and hands the token
-// to the agent inside the rewritten command, which the agent runs
-// directly. A token the model writes itself names no ticket, or a used or
-// expired one, or one bound to other arguments, and the run is refused.
+//	v1:AGENT:TOOL:VERDICT:NONCE:EXPIRY:MAC
+//
+// MAC is HMAC-SHA256, under a key only this user can read (Keys.Key),
+// over every field and the exact `agentexec run` arguments the token was
+// issued for (the token's own value blanked): the command text, the
+// working directory, the policy, the mode, the sandbox, the audit log. A
+// run redeems it once: the first one creates the nonce's marker in the
+// used directory, any later one finds it there.
+//
+// A token the model writes itself has no valid MAC, or a used nonce, or
+// an expiry in the past, or arguments other than those it was issued for,
+// and the run is refused. Minting writes no file, so the hook's hot path
+// touches the disk only to read the key.
 type Ticket struct {
-	Version int    `json:"v"`
-	HookID  string `json:"hook_id"` // the hook decision's ID in the audit log
-	Agent   string `json:"agent"`
-	Tool    string `json:"tool"`
-	// Verdict is what the hook answered: allow, or ask (the agent put the
-	// command to the person before running it, so the run may treat the
-	// gate's ask as approved once).
-	Verdict Action `json:"verdict"`
-	// Args are the `agentexec run` arguments after "run", the token's
-	// own value blanked.
-	Args    []string  `json:"args"`
-	Expires time.Time `json:"expires"`
+	HookID  string // the hook decision's ID in the audit log: "h" + NONCE
+	Agent   string
+	Tool    string
+	Verdict Action // allow, or ask (the agent asked the person before running it)
+	Expires time.Time
 }
 
 // TicketError says why a --from-hook token was refused.
@@ -61,7 +63,7 @@ func (e *TicketError) Error() string {
 }
 
 // NewID returns a random identifier with the given prefix (128 bits,
-// base64url): ticket tokens and hook decision IDs.
+// base64url).
 func NewID(prefix string) (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -71,7 +73,7 @@ func NewID(prefix string) (string, error) {
 }
 
 // BlankToken returns args with the value of the --from-hook flag
-// replaced by "", which is what a ticket's Args hold. A second
+// replaced by "", which is what a ticket's MAC covers. A second
 // --from-hook, or one in the --from-hook=X form, is left as is, so it
 // never matches a ticket.
 func BlankToken(args []string) (token string, blanked []string) {
@@ -87,23 +89,158 @@ func BlankToken(args []string) (token string, blanked []string) {
 	return token, blanked
 }
 
-// privateDir makes dir (0700) and checks that it is a directory of this
-// user that nobody else can write: the tickets' trust rests on it.
-func privateDir(dir string, create bool) error {
-	if create {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return err
+// Keys locates the ticket key and the used-ticket markers in agentexec's
+// state directory.
+type Keys struct {
+	Dir string // e.g. $XDG_STATE_HOME/agentexec
+}
+
+func (k Keys) keyPath() string          { return filepath.Join(k.Dir, "hook.key") }
+func (k Keys) usedDir() string          { return filepath.Join(k.Dir, "hook-used") }
+func (k Keys) usedPath(n string) string { return filepath.Join(k.usedDir(), n) }
+
+// Key returns the ticket key, creating it (32 random bytes, mode 0600) on
+// first use. The key file must be this user's and private.
+func (k Keys) Key(create bool) ([]byte, error) {
+	if err := privateDir(k.Dir); err != nil && !(create && errors.Is(err, fs.ErrNotExist)) {
+		return nil, fmt.Errorf("hook key: %w", err)
+	}
+	b, err := readPrivate(k.keyPath(), 64)
+	if errors.Is(err, fs.ErrNotExist) && create {
+		if err := k.createKey(); err != nil {
+			return nil, err
+		}
+		b, err = readPrivate(k.keyPath(), 64)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("hook key: %w", err)
+	}
+	if len(b) != 32 {
+		return nil, fmt.Errorf("hook key %s: %d bytes, want 32", k.keyPath(), len(b))
+	}
+	return b, nil
+}
+
+// createKey writes a new key under a temporary name and links it into
+// place, so that of two hooks starting at once both read one whole key.
+func (k Keys) createKey() error {
+	if err := os.MkdirAll(k.Dir, 0o700); err != nil {
+		return err
+	}
+	var key [32]byte
+	if _, err := rand.Read(key[:]); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(k.Dir, ".hook.key-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(key[:]); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Link(tmp.Name(), k.keyPath()); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
+}
+
+// mac is the ticket's MAC over its fields and the run's arguments.
+func mac(key []byte, fields []string, args []string) string {
+	h := hmac.New(sha256.New, key)
+	h.Write([]byte("agentexec hook ticket\x00"))
+	for _, f := range append(slices.Clone(fields), args...) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(f)))
+		h.Write(n[:])
+		h.Write([]byte(f))
+	}
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:18])
+}
+
+// Mint returns the token of a ticket for a run with args (the token's
+// value blanked, as BlankToken gives them).
+func Mint(key []byte, t Ticket, nonce string, args []string) string {
+	fields := []string{"v1", t.Agent, t.Tool, string(t.Verdict), nonce, strconv.FormatInt(t.Expires.Unix(), 10)}
+	return strings.Join(append(fields, mac(key, fields, args)), ":")
+}
+
+// Redeem checks a token against the run's arguments (args after "run", as
+// BlankToken returns them) and uses it up. Every failure is a
+// *TicketError naming what was wrong.
+func Redeem(k Keys, token string, args []string, now time.Time) (Ticket, error) {
+	bad := func(format string, a ...any) (Ticket, error) {
+		return Ticket{}, &TicketError{Token: token, Reason: fmt.Sprintf(format, a...)}
+	}
+	f := strings.Split(token, ":")
+	if len(f) != 7 || f[0] != "v1" || !validNonce(f[4]) {
+		return bad("not a ticket agentexec's hook issued (the hook writes it into the command it rewrites; it cannot be made up)")
+	}
+	key, err := k.Key(false)
+	if err != nil {
+		return bad("cannot be checked: %v", err)
+	}
+	if !hmac.Equal([]byte(mac(key, f[:6], args)), []byte(f[6])) {
+		return bad("not issued by agentexec's hook for these arguments (the command, directory, policy, mode, sandbox and audit log must be exactly those the hook rewrote)")
+	}
+	exp, err := strconv.ParseInt(f[5], 10, 64)
+	if err != nil {
+		return bad("bad expiry")
+	}
+	t := Ticket{HookID: "h" + f[4], Agent: f[1], Tool: f[2], Verdict: Action(f[3]), Expires: time.Unix(exp, 0)}
+	if now.After(t.Expires) {
+		return bad("expired at %s (tickets last %v); ask the agent to run the command again", t.Expires.UTC().Format(time.RFC3339), TicketTTL)
+	}
+	if t.Verdict != Allow && t.Verdict != Ask {
+		return bad("verdict %q is not allow or ask", t.Verdict)
+	}
+	if err := k.use(f[4]); err != nil {
+		return bad("%v", err)
+	}
+	return t, nil
+}
+
+// use marks a nonce used; a marker already there is a replay.
+func (k Keys) use(nonce string) error {
+	if err := os.MkdirAll(k.usedDir(), 0o700); err != nil {
+		return fmt.Errorf("cannot be marked used: %v", err)
+	}
+	f, err := os.OpenFile(k.usedPath(nonce), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return errors.New("used already (a ticket runs its command once)")
+	}
+	if err != nil {
+		return fmt.Errorf("cannot be marked used: %v", err)
+	}
+	return f.Close()
+}
+
+// Sweep removes the markers of tickets that have expired anyway.
+func (k Keys) Sweep(now time.Time) {
+	entries, err := os.ReadDir(k.usedDir())
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && validNonce(e.Name()) && now.Sub(fi.ModTime()) > TicketTTL+time.Minute {
+			os.Remove(k.usedPath(e.Name()))
 		}
 	}
+}
+
+// privateDir checks that dir is a directory of this user that nobody else
+// can write: otherwise another user could put a key of theirs in place.
+func privateDir(dir string) error {
 	fi, err := os.Lstat(dir)
 	if err != nil {
 		return err
 	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
-	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("%s is writable by others (mode %v)", dir, fi.Mode().Perm())
+	if !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("%s is not a private directory (mode %v)", dir, fi.Mode())
 	}
 	if uid, ok := fileOwner(fi); ok && uid != os.Geteuid() {
 		return fmt.Errorf("%s belongs to another user", dir)
@@ -111,71 +248,9 @@ func privateDir(dir string, create bool) error {
 	return nil
 }
 
-// Mint writes t under dir as the file named token.
-func Mint(dir, token string, t Ticket) error {
-	if err := privateDir(dir, true); err != nil {
-		return fmt.Errorf("ticket directory: %w", err)
-	}
-	b, err := json.Marshal(t)
-	if err != nil {
-		return err
-	}
-	f, err := os.OpenFile(filepath.Join(dir, token), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("ticket: %w", err)
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return fmt.Errorf("ticket: %w", err)
-	}
-	return f.Close()
-}
-
-// Redeem checks the ticket named token against the run's arguments (args
-// after "run", as BlankToken returns them) and consumes it. Every failure
-// is a *TicketError naming what was wrong.
-func Redeem(dir, token string, args []string, now time.Time) (Ticket, error) {
-	bad := func(format string, a ...any) (Ticket, error) {
-		return Ticket{}, &TicketError{Token: token, Reason: fmt.Sprintf(format, a...)}
-	}
-	if !validToken(token) {
-		return bad("not a ticket agentexec's hook issued (a token is a random name the hook writes into the rewritten command; it cannot be made up)")
-	}
-	if err := privateDir(dir, false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return bad("no such ticket: agentexec's hook never issued it")
-		}
-		return bad("the ticket directory cannot be trusted: %v", err)
-	}
-	p := filepath.Join(dir, token)
-	b, err := readPrivate(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return bad("no such ticket: it was never issued, or it was used already (a ticket runs its command once)")
-	}
-	if err != nil {
-		return bad("%v", err)
-	}
-	// Claim it first: of two runs racing for one ticket, only the one
-	// whose remove succeeds goes on.
-	if err := os.Remove(p); err != nil {
-		return bad("used already (a ticket runs its command once)")
-	}
-	var t Ticket
-	if err := json.Unmarshal(b, &t); err != nil || t.Version != 1 {
-		return bad("the ticket file is damaged")
-	}
-	if now.After(t.Expires) {
-		return bad("expired at %s (tickets last %v); ask the agent to run the command again", t.Expires.Format(time.RFC3339), TicketTTL)
-	}
-	if !slices.Equal(t.Args, args) {
-		return bad("issued for other arguments: the hook rewrote %q, this run was given %q", strings.Join(t.Args, " "), strings.Join(args, " "))
-	}
-	return t, nil
-}
-
-// readPrivate reads a regular file of this user that only this user can
-// read or write, without following a symlink.
-func readPrivate(p string) ([]byte, error) {
+// readPrivate reads a regular file of this user that nobody else can read
+// or write, without following a symlink.
+func readPrivate(p string, max int) ([]byte, error) {
 	f, err := os.OpenFile(p, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return nil, err
@@ -186,12 +261,12 @@ func readPrivate(p string) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("the ticket file is not a private regular file")
+		return nil, fmt.Errorf("%s is not a private regular file (mode %v)", p, fi.Mode())
 	}
 	if uid, ok := fileOwner(fi); ok && uid != os.Geteuid() {
-		return nil, fmt.Errorf("the ticket file belongs to another user")
+		return nil, fmt.Errorf("%s belongs to another user", p)
 	}
-	b := make([]byte, 64<<10)
+	b := make([]byte, max+1)
 	n, err := f.Read(b)
 	if err != nil {
 		return nil, err
@@ -199,25 +274,12 @@ func readPrivate(p string) ([]byte, error) {
 	return b[:n], nil
 }
 
-func validToken(s string) bool {
-	if !strings.HasPrefix(s, "t") || len(s) != 23 {
+func validNonce(s string) bool {
+	if len(s) != 22 {
 		return false
 	}
-	_, err := base64.RawURLEncoding.DecodeString(s[1:])
+	_, err := base64.RawURLEncoding.DecodeString(s)
 	return err == nil
-}
-
-// Sweep removes tickets that expired (asks the person declined) from dir.
-func Sweep(dir string, now time.Time) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if fi, err := e.Info(); err == nil && validToken(e.Name()) && now.Sub(fi.ModTime()) > TicketTTL+time.Minute {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
 }
 
 // TicketRewriter is the Rewriter of `agentexec hook`: it mints a ticket
@@ -229,11 +291,11 @@ func Sweep(dir string, now time.Time) {
 // shell runs exactly that argv.
 type TicketRewriter struct {
 	Exe   string   // absolute path of the agentexec binary
-	Dir   string   // the ticket directory
+	Key   []byte   // the ticket key (Keys.Key)
 	Flags []string // run flags passed on: --policy P, --sandbox S, --network, --audit A
-	// HookID names the decision in the audit log; the run records carry it.
-	HookID string
-	Now    func() time.Time // nil: time.Now
+	// Nonce makes the ticket; "h"+Nonce is the hook decision's ID.
+	Nonce string
+	Now   func() time.Time // nil: time.Now
 }
 
 // BackgroundTimeout bounds a rewritten command the agent runs in the
@@ -243,11 +305,7 @@ const BackgroundTimeout = 24 * time.Hour
 
 // Rewrite implements Rewriter.
 func (r *TicketRewriter) Rewrite(c Call, d gate.Decision, verdict Action) (string, error) {
-	token, err := NewID("t")
-	if err != nil {
-		return "", err
-	}
-	args := []string{FromHookFlag, token, "--shell", "bash", "--mode", string(d.Mode), "--cwd", c.Dir}
+	args := []string{FromHookFlag, "", "--shell", "bash", "--mode", string(d.Mode), "--cwd", c.Dir}
 	args = append(args, r.Flags...)
 	switch {
 	case c.Background:
@@ -256,18 +314,20 @@ func (r *TicketRewriter) Rewrite(c Call, d gate.Decision, verdict Action) (strin
 		args = append(args, "--timeout", c.Timeout.String())
 	}
 	args = append(args, "-c", c.Command)
-	text, err := shellcfg.Quote(shellcfg.Bash, append([]string{r.Exe, "run"}, args...))
-	if err != nil {
-		return "", fmt.Errorf("quoting the rewrite: %w", err)
-	}
 	now := time.Now
 	if r.Now != nil {
 		now = r.Now
 	}
-	_, blanked := BlankToken(args)
-	t := Ticket{Version: 1, HookID: r.HookID, Agent: c.Agent, Tool: c.Tool, Verdict: verdict, Args: blanked, Expires: now().Add(TicketTTL)}
-	if err := Mint(r.Dir, token, t); err != nil {
-		return "", err
+	t := Ticket{Agent: c.Agent, Tool: c.Tool, Verdict: verdict, Expires: now().Add(TicketTTL)}
+	if strings.ContainsAny(t.Agent+t.Tool, ":") {
+		return "", fmt.Errorf("tool name %q cannot be carried in a ticket", t.Tool)
+	}
+	token := Mint(r.Key, t, r.Nonce, args)
+	full := slices.Clone(args)
+	full[1] = token
+	text, err := shellcfg.Quote(shellcfg.Bash, append([]string{r.Exe, "run"}, full...))
+	if err != nil {
+		return "", fmt.Errorf("quoting the rewrite: %w", err)
 	}
 	return text, nil
 }

@@ -45,19 +45,38 @@ var nasty = []string{
 	"echo *",
 }
 
+func testKeys(t testing.TB) (Keys, []byte) {
+	t.Helper()
+	k := Keys{Dir: filepath.Join(t.TempDir(), "state")}
+	key, err := k.Key(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k, key
+}
+
+func nonce(t testing.TB) string {
+	n, err := NewID("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 // TestRewriteExact: for every command, the rewritten text run by real bash
 // starts the agentexec binary with exactly run FLAGS -c COMMAND — the
-// command text unchanged — and runs nothing else.
+// command text unchanged — and runs nothing else; the ticket in it
+// redeems for exactly that argv.
 func TestRewriteExact(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash on this host")
 	}
 	exe := argvPrinter(t)
-	dir := filepath.Join(t.TempDir(), "tickets")
+	keys, key := testKeys(t)
 	ws := t.TempDir()
 	marker := filepath.Join(ws, "ran-outside")
 	for _, cmd := range append(nasty, "touch "+marker) {
-		r := &TicketRewriter{Exe: exe, Dir: dir, Flags: []string{"--policy", "/p q/settings.json", "--audit", "off"}, HookID: "hX"}
+		r := &TicketRewriter{Exe: exe, Key: key, Flags: []string{"--policy", "/p q/settings.json", "--audit", "off"}, Nonce: nonce(t)}
 		c := Call{Agent: "claude", Tool: "Bash", Kind: Shell, Command: cmd, Cwd: ws, Dir: ws}
 		text, err := r.Rewrite(c, gate.Decision{Mode: gate.ModeDefault}, Allow)
 		if err != nil {
@@ -73,8 +92,12 @@ func TestRewriteExact(t *testing.T) {
 		if argv[0] != exe || argv[1] != "run" || !slices.Equal(blanked, want) {
 			t.Errorf("%q: bash ran %q, want [%s run %q]", cmd, argv, exe, want)
 		}
-		if _, err := Redeem(dir, token, blanked, time.Now()); err != nil {
+		tk, err := Redeem(keys, token, blanked, time.Now())
+		if err != nil {
 			t.Errorf("%q: the ticket does not match the run bash started: %v", cmd, err)
+		}
+		if tk.HookID != "h"+r.Nonce || tk.Agent != "claude" || tk.Tool != "Bash" || tk.Verdict != Allow {
+			t.Errorf("%q: ticket %+v", cmd, tk)
 		}
 	}
 	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
@@ -92,7 +115,7 @@ func FuzzRewrite(f *testing.F) {
 			t.Skip("no bash")
 		}
 		exe := argvPrinter(t)
-		r := &TicketRewriter{Exe: exe, Dir: filepath.Join(t.TempDir(), "tickets")}
+		r := &TicketRewriter{Exe: exe, Key: make([]byte, 32), Nonce: "AAAAAAAAAAAAAAAAAAAAAA"}
 		c := Call{Kind: Shell, Command: cmd, Cwd: "/", Dir: "/"}
 		text, err := r.Rewrite(c, gate.Decision{Mode: gate.ModeDefault}, Allow)
 		if err != nil {
@@ -109,49 +132,49 @@ func FuzzRewrite(f *testing.F) {
 	})
 }
 
-func mintFor(t *testing.T, dir string, args []string, ttl time.Duration) string {
-	t.Helper()
-	token, err := NewID("t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, blanked := BlankToken(append([]string{FromHookFlag, token}, args...))
-	if err := Mint(dir, token, Ticket{Version: 1, HookID: "h1", Verdict: Allow, Args: blanked, Expires: time.Now().Add(ttl)}); err != nil {
-		t.Fatal(err)
-	}
-	return token
-}
-
-// TestRedeem: a ticket runs its own arguments once; made-up, replayed,
-// expired, re-bound and planted tickets are refused.
+// TestRedeem: a ticket runs its own arguments once; made-up, forged,
+// replayed, expired and re-bound tickets are refused.
 func TestRedeem(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "tickets")
-	args := []string{"--cwd", "/ws", "-c", "rm -f keep.txt"}
+	keys, key := testKeys(t)
+	args := []string{"--from-hook", "", "--cwd", "/ws", "-c", "rm -f keep.txt"}
+	mint := func(a []string, verdict Action, ttl time.Duration, k []byte) string {
+		return Mint(k, Ticket{Agent: "claude", Tool: "Bash", Verdict: verdict, Expires: time.Now().Add(ttl)}, nonce(t), a)
+	}
 	run := func(token string, a []string) error {
-		_, blanked := BlankToken(append([]string{FromHookFlag, token}, a...))
-		_, err := Redeem(dir, token, blanked, time.Now())
+		full := slices.Clone(a)
+		full[1] = token
+		_, blanked := BlankToken(full)
+		_, err := Redeem(keys, token, blanked, time.Now())
 		return err
 	}
-	ok := mintFor(t, dir, args, time.Minute)
+	ok := mint(args, Allow, time.Minute, key)
 	if err := run(ok, args); err != nil {
 		t.Fatalf("a fresh ticket with its own arguments: %v", err)
 	}
+	other := make([]byte, 32)
 	cases := map[string]func() (string, []string){
 		"made up":     func() (string, []string) { return "FAKE", args },
-		"well formed": func() (string, []string) { id, _ := NewID("t"); return id, args },
+		"other key":   func() (string, []string) { return mint(args, Allow, time.Minute, other), args },
 		"replayed":    func() (string, []string) { return ok, args },
+		"expired":     func() (string, []string) { return mint(args, Allow, -time.Second, key), args },
+		"bad verdict": func() (string, []string) { return mint(args, "deny", time.Minute, key), args },
 		"other command": func() (string, []string) {
-			return mintFor(t, dir, args, time.Minute), []string{"--cwd", "/ws", "-c", "rm -rf /"}
+			return mint(args, Allow, time.Minute, key), []string{"--from-hook", "", "--cwd", "/ws", "-c", "rm -rf /"}
 		},
 		"other cwd": func() (string, []string) {
-			return mintFor(t, dir, args, time.Minute), []string{"--cwd", "/", "-c", "rm -f keep.txt"}
+			return mint(args, Allow, time.Minute, key), []string{"--from-hook", "", "--cwd", "/", "-c", "rm -f keep.txt"}
 		},
 		"extra flag": func() (string, []string) {
-			return mintFor(t, dir, args, time.Minute), append([]string{"--sandbox", "none"}, args...)
+			return mint(args, Allow, time.Minute, key), append(slices.Clone(args[:2]), append([]string{"--sandbox", "none"}, args[2:]...)...)
 		},
-		"expired": func() (string, []string) { return mintFor(t, dir, args, -time.Second), args },
-		"path in token": func() (string, []string) {
-			return "t../../../../etc/passwdxx", args
+		"verdict upgraded": func() (string, []string) {
+			tok := mint(args, Allow, time.Minute, key)
+			return strings.Replace(tok, ":allow:", ":ask:", 1), args
+		},
+		"expiry extended": func() (string, []string) {
+			tok := strings.Split(mint(args, Allow, -time.Second, key), ":")
+			tok[5] = "99999999999"
+			return strings.Join(tok, ":"), args
 		},
 	}
 	for name, mk := range cases {
@@ -162,24 +185,14 @@ func TestRedeem(t *testing.T) {
 			t.Errorf("%s: got %v, want a *TicketError", name, err)
 		}
 	}
-	// A planted ticket: right name, but writable by others, or a symlink.
-	token := mintFor(t, dir, args, time.Minute)
-	p := filepath.Join(dir, token)
-	if err := os.Chmod(p, 0o666); err != nil {
+	// A key file others can read is not trusted.
+	if err := os.Chmod(keys.keyPath(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(token, args); err == nil {
-		t.Errorf("a ticket others can write was redeemed")
-	}
-	link, _ := NewID("t")
-	if err := os.Symlink(p, filepath.Join(dir, link)); err != nil {
-		t.Fatal(err)
-	}
-	if err := run(link, args); err == nil {
-		t.Errorf("a symlink to a ticket was redeemed")
+	if err := run(mint(args, Allow, time.Minute, key), args); err == nil {
+		t.Errorf("a ticket was checked with a key others can read")
 	}
 }
-
 func TestBlankToken(t *testing.T) {
 	tok, b := BlankToken([]string{"--from-hook", "tX", "--mode", "yolo", "-c", "x --from-hook y"})
 	if tok != "tX" || !slices.Equal(b, []string{"--from-hook", "", "--mode", "yolo", "-c", "x --from-hook y"}) {
