@@ -14,7 +14,7 @@
 // The proof covers the text and the environment given to Classify; a
 // binary that is not what its name says, a kernel or filesystem with side
 // effects on read (atime, FUSE, /proc), or git configuration outside what
-// gitConfigRisk reads are outside it. The sandbox, not the classifier, is
+// gitconfig.Risk reads are outside it. The sandbox, not the classifier, is
 // what contains a command.
 package gate
 
@@ -37,7 +37,10 @@ type ClassifyOptions struct {
 	// command runs in (git configuration that runs programs).
 	Cwd string
 	// Env is the environment the command will run with ("K=V" entries);
-	// variables such as GIT_CONFIG_* make git commands unknown.
+	// variables such as GIT_CONFIG_* make git commands unknown. It is the
+	// only environment the classifier reads: with Cwd set, git's global
+	// configuration is found from its HOME and XDG_CONFIG_HOME, and an Env
+	// without HOME makes git commands unknown.
 	Env []string
 	// ReadOnlyCommands are user-vouched command names that classify like cat,
 	// except those on the refusal floor (shells, interpreters, wrappers,
@@ -113,7 +116,10 @@ func Classify(text string, opt ClassifyOptions) (res Result) {
 	return res
 }
 
-// ClassifyInDir classifies bash text as it would run in cwd.
+// ClassifyInDir classifies bash text as it would run in cwd with an empty
+// environment: without HOME, git's global configuration is unknown, so
+// git subcommands that only read come back unknown. Classify with Env
+// set classifies them against the configuration.
 func ClassifyInDir(text, cwd string) Result {
 	return Classify(text, ClassifyOptions{Shell: shellcfg.Bash, Cwd: cwd})
 }

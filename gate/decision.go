@@ -53,6 +53,12 @@ type Decision struct {
 	Mode         Mode               `json:"mode"`
 	Shell        shellcfg.ShellType `json:"shell"`
 	Class        Result             `json:"classification"`
+
+	// Network lists the hosts the allow rules let this command reach
+	// through the egress proxy, besides the policy's sandbox.network
+	// allowlist: set when every segment was allowed by rules that grant
+	// them (commandHosts in network.go says how segments combine).
+	Network []string `json:"network,omitempty"`
 }
 
 // Input is everything a decision depends on. The gate is a pure function of
@@ -63,7 +69,10 @@ type Input struct {
 	Cwd    string
 	Mode   Mode // "" means the policy's mode, else default
 	Policy *Policy
-	Env    []string
+	// Env is the environment the command will run with ("K=V"), the only
+	// environment the gate reads: git's global configuration is found
+	// from its HOME, so a Cwd without HOME here leaves git not read-only.
+	Env []string
 	// ExecGate says a run-time exec gate will watch the run (every program
 	// it starts is checked with DecideExec), so project code run by name —
 	// a script, a build tool — may be covered by an allow rule: what it
@@ -129,6 +138,9 @@ func Decide(in Input) Decision {
 	rv := evalRules(cp.rules, in.Text, shell, seg, facts, d.Class)
 	d.RuleDecision = rv.decision
 	d.Rule = rv.ref()
+	if rv.decision == string(Allow) {
+		d.Network = commandHosts(cp.rules.allow, shell, seg, facts)
+	}
 	return decideMode(d, rv, facts, in.Policy)
 }
 

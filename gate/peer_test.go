@@ -276,18 +276,22 @@ func checkDeviation(t *testing.T, c peerCase) string {
 // runPeerCase returns one line per expectation the gate did not meet.
 func runPeerCase(t *testing.T, c peerCase) []string {
 	cwd := ""
+	var env []string
 	if c.GitRepo || len(c.GitConfig) > 0 || len(c.GitHooks) > 0 {
 		cwd = peerGitRepo(t, c.GitConfig, c.GitHooks)
+		// The command's environment: an empty HOME of its own and no
+		// system file, so only the case's local config counts.
+		env = []string{"HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1"}
 	}
 	var problems []string
 	if c.Want != "" {
-		res := Classify(c.Command, ClassifyOptions{Shell: c.shell(), Cwd: cwd, ReadOnlyCommands: c.ReadOnlyCommands})
+		res := Classify(c.Command, ClassifyOptions{Shell: c.shell(), Cwd: cwd, Env: env, ReadOnlyCommands: c.ReadOnlyCommands})
 		if !safetyMatches(c.Want, res.Safety) {
 			problems = append(problems, fmt.Sprintf("classify: want %s, got %s (%s)", c.Want, res.Safety, res.Reason))
 		}
 	}
 	if c.needsDecide() {
-		problems = append(problems, checkPeerDecision(t, c, cwd)...)
+		problems = append(problems, checkPeerDecision(t, c, cwd, env)...)
 	}
 	return problems
 }
@@ -299,7 +303,7 @@ func safetyMatches(want string, got Safety) bool {
 	return Safety(want) == got
 }
 
-func checkPeerDecision(t *testing.T, c peerCase, cwd string) []string {
+func checkPeerDecision(t *testing.T, c peerCase, cwd string, env []string) []string {
 	var p *Policy
 	if len(c.Allow)+len(c.Ask)+len(c.Deny)+len(c.ReadOnlyCommands) > 0 {
 		data, err := json.Marshal(map[string]any{
@@ -314,7 +318,7 @@ func checkPeerDecision(t *testing.T, c peerCase, cwd string) []string {
 			t.Fatalf("policy: %v", err)
 		}
 	}
-	d := Decide(Input{Text: c.Command, Shell: c.shell(), Mode: Mode(c.Mode), Policy: p, Cwd: cwd})
+	d := Decide(Input{Text: c.Command, Shell: c.shell(), Mode: Mode(c.Mode), Policy: p, Cwd: cwd, Env: env})
 	var problems []string
 	if c.WantRuleDecision != "" && d.RuleDecision != c.WantRuleDecision {
 		problems = append(problems, fmt.Sprintf("rule_decision: want %s, got %s", c.WantRuleDecision, d.RuleDecision))

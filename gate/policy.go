@@ -49,18 +49,24 @@ type Permissions struct {
 	Allow []string `json:"allow,omitempty"`
 	Ask   []string `json:"ask,omitempty"`
 	Deny  []string `json:"deny,omitempty"`
+	// Network maps an allow rule's text to the hosts a command it allows
+	// may reach (network.go).
+	Network map[string][]string `json:"-"`
 }
 
 // SandboxPolicy configures the kernel sandbox a command runs in.
 type SandboxPolicy struct {
 	Profile       string   `json:"profile,omitempty"` // read-only, workspace-write (default), none
-	Network       bool     `json:"network,omitempty"`
 	WritableRoots []string `json:"writable_roots,omitempty"`
 	ReadableRoots []string `json:"readable_roots,omitempty"` // empty: the whole filesystem
 	// ProtectGit keeps .git and the policy file read-only inside
 	// workspace-write; nil means true.
 	ProtectGit *bool         `json:"protect_git,omitempty"`
 	Limits     SandboxLimits `json:"limits"`
+
+	// Network is false (cut), true (open) or {"allow": [...], "deny":
+	// [...], "allow_local": false} (through the egress proxy): network.go.
+	Network NetworkPolicy `json:"network"`
 }
 
 // SandboxLimits are the resource limits of a sandboxed command; 0 leaves a
@@ -218,6 +224,9 @@ func isSettingsFile(data []byte, source string) (bool, error) {
 			}
 		}
 	}
+	if raw, ok := top["sandbox"]; ok && claudeSandbox(raw) {
+		return true, nil
+	}
 	if own {
 		return false, nil
 	}
@@ -248,6 +257,11 @@ type settingsFile struct {
 		Deny        []string `json:"deny"`
 		DefaultMode string   `json:"defaultMode"`
 	} `json:"permissions"`
+	Sandbox struct {
+		Network struct {
+			AllowedDomains []string `json:"allowedDomains"`
+		} `json:"network"`
+	} `json:"sandbox"`
 }
 
 func parseSettings(data []byte) (*Policy, error) {
@@ -256,6 +270,7 @@ func parseSettings(data []byte) (*Policy, error) {
 		return nil, jsonError(err)
 	}
 	p := &Policy{Permissions: Permissions{Allow: sf.Permissions.Allow, Ask: sf.Permissions.Ask, Deny: sf.Permissions.Deny}}
+	p.Sandbox.Network = settingsNetwork(sf.Permissions.Allow, sf.Permissions.Deny, sf.Sandbox.Network.AllowedDomains)
 	switch sf.Permissions.DefaultMode {
 	case "plan":
 		p.Mode = ModePlan
@@ -296,6 +311,9 @@ func (p *Policy) validate(strict bool) error {
 	}
 	if l := p.Sandbox.Limits.OpenFiles; l != 0 && l < 8 {
 		return fmt.Errorf("sandbox.limits.open_files: %d leaves a command no room for its standard files and libraries (want 0 or at least 8)", l)
+	}
+	if err := p.Sandbox.Network.validate("sandbox.network"); err != nil {
+		return err
 	}
 	if p.Audit.RotateBytes < 0 {
 		return fmt.Errorf("audit.rotate_bytes: %d is negative", p.Audit.RotateBytes)
@@ -360,9 +378,10 @@ func (p *Policy) With(extra Permissions, readOnly []string, source string) (*Pol
 		*q = *p
 	}
 	q.Permissions = Permissions{
-		Allow: concatStrings(q.Permissions.Allow, extra.Allow),
-		Ask:   concatStrings(q.Permissions.Ask, extra.Ask),
-		Deny:  concatStrings(q.Permissions.Deny, extra.Deny),
+		Allow:   concatStrings(q.Permissions.Allow, extra.Allow),
+		Ask:     concatStrings(q.Permissions.Ask, extra.Ask),
+		Deny:    concatStrings(q.Permissions.Deny, extra.Deny),
+		Network: mergeNetwork(q.Permissions.Network, extra.Network),
 	}
 	q.ReadOnlyCommands = concatStrings(q.ReadOnlyCommands, readOnly)
 	q.compiled = &compiledPolicy{rules: base.rules.merge(add), extras: base.extras}

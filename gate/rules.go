@@ -30,6 +30,9 @@ type Rule struct {
 	// Pattern is the command pattern between the parentheses, with the
 	// legacy ":*" suffix rewritten to " *"; "" for a bare Bash.
 	Pattern string
+	// Network lists the hosts a command this allow rule allows may reach
+	// (agentexec's {"rule": ..., "network": [...]} form; network.go).
+	Network []string
 	re      *regexp.Regexp // nil for a bare Bash: matches everything
 }
 
@@ -198,6 +201,9 @@ func compileRules(p Permissions, source string, strictOther bool) (*ruleSet, err
 				return nil, fmt.Errorf("permissions.%s: rule %q is not a shell rule (agentexec reads only Bash(...) rules; point --policy at a settings file to mix tools)", l.a, t)
 			}
 			if ok {
+				if l.a == Allow {
+					r.Network = p.Network[t]
+				}
 				*l.dst = append(*l.dst, r)
 			}
 		}

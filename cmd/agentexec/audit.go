@@ -364,7 +364,7 @@ func (rp *replayer) entry(e audit.Entry) error {
 	if err != nil {
 		st = shellcfg.Bash
 	}
-	d := gate.Decide(gate.Input{Text: text, Shell: st, Cwd: r.Cwd, Mode: rp.modeFor(r), Policy: rp.pol})
+	d := gate.Decide(gate.Input{Text: text, Shell: st, Cwd: r.Cwd, Mode: rp.modeFor(r), Policy: rp.pol, Env: configEnv(rp.c.getenv)})
 	rp.total++
 	if string(d.Action) == r.Decision {
 		return nil

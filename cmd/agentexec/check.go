@@ -11,7 +11,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agentexec/agentexec/exec"
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/internal/surface"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -37,9 +39,10 @@ stdin instead, one JSON object per line:
    "ask": [...], "deny": [...], "read_only_commands": [...], "cwd": "..."}
 (every field but command optional; the rules and read-only commands are added
 to the loaded policy for that line only) and one JSON object is written per
-line, in order:
+line, in order (blank lines are skipped):
   {"command", "safety", "decision", "rule_decision", "rule", "segments", "reason"}
-A malformed line gives {"error": "..."} and the batch goes on.
+A malformed line (not JSON, not valid UTF-8, over 1 MiB) gives
+{"error": "..."} and the batch goes on.
 
 Exit status: 0 allow, 1 ask, 3 deny, 2 usage or policy error. --batch exits 0
 unless reading stdin or writing stdout fails (1).`
@@ -67,6 +70,8 @@ func checkMain(_ context.Context, c *cli, args []string) int {
 		return usageError(c, "check", "--batch reads commands from stdin and takes no argument")
 	case !f.batch && fs.NArg() != 1:
 		return usageError(c, "check", "want exactly one argument, the command text (got %d); quote it", fs.NArg())
+	case !f.batch && strings.TrimSpace(fs.Arg(0)) == "":
+		return usageError(c, "check", "the command text is blank")
 	}
 	base, err := f.input(c)
 	if err != nil {
@@ -123,7 +128,26 @@ func (f *checkFlags) input(c *cli) (gate.Input, error) {
 			return in, fmt.Errorf("--cwd: %v", err)
 		}
 	}
+	in.Env = configEnv(c.getenv)
 	return in, nil
+}
+
+// configEnv is the part of this host's environment that a run passes on
+// and that says where configuration lives: HOME and XDG_CONFIG_HOME
+// locate git's global scope. The gate reads no environment of its own, so
+// check and audit replay give it these to answer as a run here would
+// (without HOME it cannot read the global scope and git is not read-only).
+// The executor's own defaults (PAGER=cat, GIT_PAGER=cat) are left out:
+// without them a configured core.pager makes the answer stricter than a
+// run's, never looser.
+func configEnv(getenv func(string) string) []string {
+	var env []string
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME"} {
+		if v := getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
 
 func checkExit(a gate.Action) int {
@@ -239,32 +263,33 @@ type batchIn struct {
 }
 
 // checkBatch answers every stdin line in order; a bad line gets an error
-// object and the batch goes on.
+// object and the batch goes on. Blank lines are skipped, as serve skips
+// them.
 func checkBatch(c *cli, base gate.Input) int {
-	r := bufio.NewReaderSize(c.stdin, 64<<10)
+	lines := surface.NewLineReader(c.stdin, maxBatchLine)
 	w := bufio.NewWriter(c.stdout)
-	for n := 1; ; n++ {
-		line, tooLong, err := readBatchLine(r)
-		if errors.Is(err, io.EOF) && line == nil {
+	for {
+		l, err := lines.Next()
+		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil && !errors.Is(err, io.EOF) {
+		if err != nil {
 			fmt.Fprintf(c.stderr, "agentexec check: reading stdin: %v\n", err)
 			w.Flush()
 			return 1
 		}
+		if l.Blank() {
+			continue
+		}
 		var out any
-		if tooLong {
-			out = batchError{fmt.Sprintf("line %d: longer than %d bytes", n, maxBatchLine)}
+		if l.TooLong {
+			out = batchError{fmt.Sprintf("line %d: %d bytes, longer than the limit of %d", l.N, l.Size, maxBatchLine)}
 		} else {
-			out = batchLine(base, line, n)
+			out = batchLine(base, l.Text, l.N)
 		}
 		if werr := writeJSONLine(w, out); werr != nil {
 			fmt.Fprintf(c.stderr, "agentexec check: writing stdout: %v\n", werr)
 			return 1
-		}
-		if errors.Is(err, io.EOF) {
-			break
 		}
 	}
 	if err := w.Flush(); err != nil {
@@ -276,29 +301,6 @@ func checkBatch(c *cli, base gate.Input) int {
 
 type batchError struct {
 	Error string `json:"error"`
-}
-
-// readBatchLine reads one line without its newline (and a CR before it).
-// A line over maxBatchLine is consumed and reported as tooLong. It returns
-// (nil, false, io.EOF) at the end of input.
-func readBatchLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
-	var buf []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(buf)+len(chunk) <= maxBatchLine+2 {
-			buf = append(buf, chunk...)
-		} else {
-			tooLong = true
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if err != nil && len(buf) == 0 && !tooLong {
-			return nil, false, err
-		}
-		buf = bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
-		return buf, tooLong, err
-	}
 }
 
 // batchLine decides one input line, or describes what is wrong with it.
@@ -313,8 +315,8 @@ func batchLine(base gate.Input, line []byte, n int) any {
 
 func parseBatchLine(base gate.Input, line []byte) (gate.Input, string, error) {
 	var req batchIn
-	if len(bytes.TrimSpace(line)) == 0 {
-		return base, "", errors.New("empty line; want a JSON object")
+	if err := exec.CheckJSONText(line); err != nil {
+		return base, "", err
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -351,14 +353,22 @@ func parseBatchLine(base gate.Input, line []byte) (gate.Input, string, error) {
 	return in, *req.Command, nil
 }
 
-// batchJSONError names the field of a decoding error.
+// batchJSONError names the field of a decoding error and what it wants.
 func batchJSONError(err error) error {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Errorf("%s: want %s, got JSON %s", te.Field, te.Type, te.Value)
+	if errors.As(err, &te) && te.Field == "" {
+		return fmt.Errorf(`want a JSON object such as {"command": "ls -l"}, got %s`, jsonKind(te.Value))
 	}
-	if msg, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return fmt.Errorf("unknown field %s", msg)
+	return errors.New(exec.JSONErrorText(err))
+}
+
+// jsonKind names a JSON kind as encoding/json reports it ("array").
+func jsonKind(v string) string {
+	switch v {
+	case "array", "object":
+		return "an " + v
+	case "bool":
+		return "true or false"
 	}
-	return fmt.Errorf("not a JSON object: %v", err)
+	return "a " + v
 }

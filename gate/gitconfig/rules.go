@@ -1,4 +1,4 @@
-package gate
+package gitconfig
 
 import (
 	"path/filepath"
@@ -371,11 +371,11 @@ func (l *gitConfigLoader) userPaths() []string {
 	switch {
 	case l.env.xdg != "":
 		paths = append(paths, filepath.Join(l.env.xdg, "git", "config"))
-	case l.env.home != "":
-		paths = append(paths, filepath.Join(l.env.home, ".config", "git", "config"))
+	case l.env.hasHome:
+		paths = append(paths, l.env.homeJoin(".config", "git", "config"))
 	}
-	if l.env.home != "" {
-		paths = append(paths, filepath.Join(l.env.home, ".gitconfig"))
+	if l.env.hasHome {
+		paths = append(paths, l.env.homeJoin(".gitconfig"))
 	}
 	return paths
 }
@@ -442,10 +442,10 @@ func (l *gitConfigLoader) includePath(e *gitConfigEntry, from string) (path, why
 	case v == "":
 		return "", ""
 	case v == "~" || strings.HasPrefix(v, "~/"):
-		if l.env.home == "" {
+		if !l.env.hasHome {
 			return "", "git config " + e.key + " uses ~ but HOME is unset"
 		}
-		v = filepath.Join(l.env.home, v[1:])
+		v = l.env.homeJoin(v[1:])
 	case strings.HasPrefix(v, "~") || strings.HasPrefix(v, "%("):
 		return "", "git config " + e.key + " = " + v + " cannot be resolved"
 	}
@@ -535,7 +535,7 @@ func (l *gitConfigLoader) gitdirPattern(pat, from string) (string, int, bool) {
 	prefix := 0
 	switch {
 	case pat == "~" || strings.HasPrefix(pat, "~/"):
-		if l.env.home == "" {
+		if !l.env.hasHome {
 			return "", 0, false
 		}
 		pat = l.env.home + pat[1:]
