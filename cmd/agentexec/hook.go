@@ -403,6 +403,15 @@ type joinSink struct {
 	hookRecord bool // the hook's record is still to be written
 }
 
+// Files are the wrapped log's, so the run keeps them out of the command's
+// reach as it does for the log itself.
+func (j *joinSink) Files() audit.Files {
+	if l, ok := j.inner.(interface{ Files() audit.Files }); ok {
+		return l.Files()
+	}
+	return audit.Files{}
+}
+
 func (j *joinSink) Append(rec *audit.Record) error {
 	j.mu.Lock()
 	first := j.hookRecord

@@ -53,7 +53,7 @@ func TestDecideShell(t *testing.T) {
 	}
 	for _, tc := range cases {
 		a, _ := Lookup(tc.agent)
-		cfg := Config{Policy: pol, Workspace: ws}
+		cfg := Config{Policy: pol, Workspace: ws, Env: []string{"HOME=" + t.TempDir()}}
 		if tc.rewrite {
 			cfg.Rewrite = fakeRewriter{}
 		}

@@ -37,7 +37,8 @@ func goldenConfig(t *testing.T, ws string) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Config{Policy: pol, Home: "/home/user", Workspace: ws, Rewrite: fakeRewriter{}}
+	home := t.TempDir() // an empty home: no global git configuration
+	return Config{Policy: pol, Home: "/home/user", Env: []string{"HOME=" + home}, Workspace: ws, Rewrite: fakeRewriter{}}
 }
 
 // golden is a recorded answer. Reasons (every string that starts with
