@@ -56,10 +56,14 @@ const (
 // A program that starts other children itself keeps working: the Runner
 // only reaps processes it can attribute to one of its runs.
 type Runner struct {
-	Policy   *gate.Policy
-	Mode     gate.Mode // "" means the policy's mode
-	Approver Approver
-	Audit    AuditSink
+	Policy *gate.Policy
+	// PolicyFunc, when set, is asked once per request for the policy in
+	// force (a server that reloads its policy file); nil answers mean
+	// Policy. Every part of one request reads the same policy.
+	PolicyFunc func() *gate.Policy
+	Mode       gate.Mode // "" means the policy's mode
+	Approver   Approver
+	Audit      AuditSink
 
 	// Sandbox is the profile ("read-only", "workspace-write", "none");
 	// "" means the policy's, else workspace-write. Any profile but none
@@ -103,6 +107,7 @@ type plan struct {
 	env       []string
 	timeout   time.Duration
 	max       int
+	pol       *gate.Policy // the policy in force for this request, never nil
 	dec       gate.Decision
 }
 
@@ -198,7 +203,7 @@ func (r *Runner) prepare(req Request) (*plan, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	p := &plan{req: req, runID: newRunID()}
+	p := &plan{req: req, runID: newRunID(), pol: r.currentPolicy()}
 	if err := r.resolveCommand(p); err != nil {
 		return nil, err
 	}
@@ -208,12 +213,12 @@ func (r *Runner) prepare(req Request) (*plan, error) {
 	if err := r.resolveLimits(p); err != nil {
 		return nil, err
 	}
-	env, err := buildEnv(r.environ(), r.policy().Env, req.Env, req.PTY, p.runID)
+	env, err := buildEnv(r.environ(), p.pol.Env, req.Env, req.PTY, p.runID)
 	if err != nil {
 		return nil, fmt.Errorf("policy: %w", err)
 	}
 	p.env = env
-	p.dec = gate.Decide(gate.Input{Text: p.text, Shell: p.shell, Cwd: p.cwd, Mode: r.Mode, Policy: r.Policy, Env: env})
+	p.dec = gate.Decide(gate.Input{Text: p.text, Shell: p.shell, Cwd: p.cwd, Mode: r.Mode, Policy: p.pol, Env: env, RequestEnv: req.Env})
 	return p, nil
 }
 
@@ -269,7 +274,7 @@ func (r *Runner) resolveCwd(p *plan) error {
 	if err != nil {
 		return fmt.Errorf("request: cwd: %w", err)
 	}
-	if !r.insideRoots(real, ws) {
+	if !insideRoots(real, ws, p.pol) {
 		return &CwdError{Cwd: p.req.Cwd, Resolved: real, Workspace: ws}
 	}
 	p.cwd = real
@@ -334,9 +339,9 @@ func realDir(dir string) (string, error) {
 }
 
 // insideRoots reports whether dir (resolved) lies in the workspace or in
-// one of the policy's writable or readable roots.
-func (r *Runner) insideRoots(dir, ws string) bool {
-	sb := r.policy().Sandbox
+// one of pol's writable or readable roots.
+func insideRoots(dir, ws string, pol *gate.Policy) bool {
+	sb := pol.Sandbox
 	for _, root := range append(append([]string{ws}, sb.WritableRoots...), sb.ReadableRoots...) {
 		if !filepath.IsAbs(root) {
 			continue
@@ -358,12 +363,18 @@ func within(p, root string) bool {
 
 func (r *Runner) resolveLimits(p *plan) error {
 	t, _ := p.req.timeout()
-	p.timeout = firstDuration(t, r.Timeout, time.Duration(r.policy().Timeout), DefaultTimeout)
-	p.max = min(MaxOutputLimit, firstInt(p.req.MaxOutputBytes, r.MaxOutputBytes, r.policy().Output.MaxBytes, DefaultMaxOutputBytes))
+	p.timeout = firstDuration(t, r.Timeout, time.Duration(p.pol.Timeout), DefaultTimeout)
+	p.max = min(MaxOutputLimit, firstInt(p.req.MaxOutputBytes, r.MaxOutputBytes, p.pol.Output.MaxBytes, DefaultMaxOutputBytes))
 	return nil
 }
 
-func (r *Runner) policy() *gate.Policy {
+// currentPolicy is the policy a new request is decided under, never nil.
+func (r *Runner) currentPolicy() *gate.Policy {
+	if r.PolicyFunc != nil {
+		if p := r.PolicyFunc(); p != nil {
+			return p
+		}
+	}
 	if r.Policy == nil {
 		return &gate.Policy{}
 	}
@@ -384,7 +395,7 @@ func (r *Runner) waitDelay() time.Duration { return firstDuration(r.WaitDelay, D
 // (plan mode, unknown command, unknown: contain) always gets read-only with
 // the network off, whatever was configured.
 func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
-	pol := r.policy()
+	pol := p.pol
 	prof := sandbox.Profile(firstString(r.Sandbox, pol.Sandbox.Profile, string(sandbox.WorkspaceWrite)))
 	switch prof {
 	case sandbox.ReadOnly, sandbox.WorkspaceWrite, sandbox.None:

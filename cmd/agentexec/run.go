@@ -69,7 +69,7 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	// A closed stdout must come back as EPIPE (see brokenPipe), not kill
 	// agentexec before it has ended the command's tree and audited the run.
 	signal.Ignore(syscall.SIGPIPE)
-	if haveTTY() {
+	if haveTTY() && !f.loaded.DontAsk {
 		r.Approver = ttyApprover()
 	}
 	return f.run(ctx, c, r, req)
