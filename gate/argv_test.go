@@ -78,7 +78,8 @@ func TestArgvRules(t *testing.T) {
 		// test and [
 		{"test -n x", ro}, {"test 1 -eq 1", ro}, {"test x -eq 1", ro}, {"[ \"$a\" -eq 1 ]", ro},
 		{"test -v x", ro}, {"test -v", ro}, {"test -v \"$x\"", un}, {"test -R 'a[1]'", un},
-		{"[ $a ]", un}, {"[ -z $a ]", un}, {"[ \"$a\" ]", ro}, {"[ -z \"$a\" ]", ro}, /* unquoted: a="-v x[$(cmd)]" splits (TestTestSplitConfirm) */ {"[ $a -z ]", un}, {"[ x $a y ]", un}, {"[ a = b -a $c = d ]", un},
+		// Unquoted, a="-v x[$(cmd)]" splits and runs cmd (TestTestSplitConfirm).
+		{"[ $a ]", un}, {"[ -z $a ]", un}, {"[ \"$a\" ]", ro}, {"[ -z \"$a\" ]", ro}, {"[ $a -z ]", un}, {"[ x $a y ]", un}, {"[ a = b -a $c = d ]", un},
 		// history, ulimit, command, set
 		{"history", ro}, {"history 20", ro}, {"history -w", wr}, {"history -c", un}, {"history -s x", un},
 		{"ulimit -n", ro}, {"ulimit -a", ro}, {"ulimit -n 10", un}, {"ulimit unlimited", un},
