@@ -29,6 +29,15 @@ type Record struct {
 	// under (gate.Policy.Digest), so a reloaded policy shows in the log.
 	PolicyDigest string `json:"policy_digest,omitempty"`
 
+	// The agent hook. A "hook" record is the decision `agentexec hook`
+	// answered an agent with: Agent and Tool name the agent and its tool,
+	// RunID is the hook decision's ID. The decision and run records of a
+	// command the hook rewrote to run through agentexec carry that ID in
+	// HookID: that is how the log joins the two.
+	Agent  string `json:"agent,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	HookID string `json:"hook_id,omitempty"`
+
 	// The run.
 	Sandbox      string `json:"sandbox,omitempty"` // profile
 	LandlockABI  int    `json:"landlock_abi,omitempty"`

@@ -411,9 +411,10 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 	default:
 		return sandbox.Spec{}, fmt.Errorf("sandbox: %q is not read-only, workspace-write or none", prof)
 	}
+	home := lookupEnv(p.env, "HOME")
 	spec := sandbox.Spec{
 		Profile: prof, Cwd: p.workspace,
-		WritableRoots: pol.Sandbox.WritableRoots, ReadableRoots: pol.Sandbox.ReadableRoots,
+		WritableRoots: expandHome(pol.Sandbox.WritableRoots, home), ReadableRoots: expandHome(pol.Sandbox.ReadableRoots, home),
 		ProtectGit: pol.Sandbox.ProtectGit == nil || *pol.Sandbox.ProtectGit,
 		Limits: sandbox.Limits{
 			CPUSeconds: pol.Sandbox.Limits.CPUSeconds, AddressSpace: pol.Sandbox.Limits.AddressSpace,
@@ -427,6 +428,7 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 		}
 	}
 	r.auditFiles(&spec)
+	fileRules(&spec, pol.Files, home)
 	if p.dec.Contain {
 		spec.Profile = sandbox.ReadOnly
 		return spec, nil // the network stays off
@@ -437,6 +439,54 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 	}
 	spec.Network, spec.Proxy, p.egress = mode == gate.NetworkOpen, mode == gate.NetworkProxy, rules
 	return spec, nil
+}
+
+// fileRuleMaxDirs bounds the directories one file rule's pattern may read
+// to find what it names at the start of a run.
+const fileRuleMaxDirs = 10000
+
+// fileRules turns the policy's deny and ask file rules into the sandbox's
+// masks: what a Read rule names is hidden, what an Edit or Write rule names
+// is bound read-only (inside a writable root). An ask rule cannot be asked
+// about from inside a run, so it counts as a deny here; allow rules widen
+// nothing. Patterns are expanded now, against the filesystem as it is.
+func fileRules(spec *sandbox.Spec, rules []gate.FileRule, home string) {
+	for _, fr := range rules {
+		if fr.Action == gate.Allow {
+			continue
+		}
+		pat, ok := fr.Path(home)
+		if !ok {
+			spec.Notes = append(spec.Notes, fmt.Sprintf("%s: no HOME, so it hides nothing in the sandbox", fr.Text))
+			continue
+		}
+		paths, complete := sandbox.Expand(pat, fileRuleMaxDirs)
+		if !complete {
+			spec.Notes = append(spec.Notes, fmt.Sprintf("%s: the search for what it names stopped after %d directories", fr.Text, fileRuleMaxDirs))
+		}
+		if fr.Writes() {
+			spec.ProtectedPaths = append(spec.ProtectedPaths, paths...)
+		} else {
+			spec.HiddenPaths = append(spec.HiddenPaths, paths...)
+		}
+	}
+}
+
+// expandHome replaces a leading ~ of each path with home (the command's
+// HOME); a ~ path without a home is left as it is, and the sandbox refuses
+// it as not absolute.
+func expandHome(paths []string, home string) []string {
+	if home == "" {
+		return paths
+	}
+	var out []string
+	for _, p := range paths {
+		if p == "~" || strings.HasPrefix(p, "~/") {
+			p = filepath.Join(home, p[1:])
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // auditFiles keeps the audit log out of the command's reach: its records

@@ -43,6 +43,7 @@ func subcommands() []subcommand {
 		{"policy", "show the effective policy, or check that it applies in full", policyMain},
 		{"replay", "replay a recorded ReAct transcript and diff the observations", replayMain},
 		{"audit", "verify, tail or replay the decision log", auditMain},
+		{"hook", "answer a coding agent's pre-tool hook (claude, codex, gemini, qwen, crush)", hookMain},
 		{"sandbox", "show what this host's kernel can enforce (sandbox detect)", sandboxMain},
 		{"version", "print the version", versionMain},
 	}

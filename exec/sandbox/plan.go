@@ -147,6 +147,7 @@ func (p plan) report(spec Spec) Report {
 		r.Launcher = "thread"
 	}
 	r.Layers = p.layers()
+	r.Notes = append([]string(nil), spec.Notes...)
 	return r
 }
 
@@ -191,4 +192,17 @@ func releaseAtLeast(release string, major, minor int) bool {
 		return false
 	}
 	return ma > major || ma == major && mi >= minor
+}
+
+// dedupe drops repeated strings, keeping the first of each.
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	out := s[:0:0]
+	for _, v := range s {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -367,18 +367,6 @@ func existingSockets(paths []string) []string {
 	return out
 }
 
-func dedupe(s []string) []string {
-	seen := map[string]bool{}
-	out := s[:0:0]
-	for _, v := range s {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // setEnv sets key=value in env, replacing any earlier value.
 func setEnv(env []string, key, value string) []string {
 	out := make([]string, 0, len(env)+1)

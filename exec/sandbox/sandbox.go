@@ -198,7 +198,10 @@ type Spec struct {
 	// rule, the audit key). A symbolic link hides what it points to. A
 	// path that does not exist when the run starts is not masked.
 	HiddenPaths []string
-	Limits      Limits
+	// Notes are the caller's notes on what it could not fully express in
+	// the Spec; they are copied to the Report.
+	Notes  []string
+	Limits Limits
 }
 
 // Report says which layers a run got.
