@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentexec/agentexec/exec/egress"
 	"github.com/agentexec/agentexec/exec/sandbox"
 )
 
@@ -27,6 +28,8 @@ type run struct {
 	caps     []*capture  // stdout, stderr (or the merged PTY output)
 	live     []io.Writer // live copies of each capture's stream, or nil
 	readers  sync.WaitGroup
+	proxy    *egress.Proxy  // the run's egress proxy, or nil
+	network  *NetworkReport // its evidence, once stopped
 	timedOut bool
 	canceled bool
 	// outcome is what the sandbox knew of the run when it was released:
@@ -82,6 +85,9 @@ func (r *Runner) start(p *plan, obs *Observation, stdout, stderr io.Writer) (*ru
 	if err != nil {
 		return nil, err
 	}
+	if err := rn.startProxy(r, p); err != nil {
+		obs.Error = err.Error()
+	}
 	return rn, nil
 }
 
@@ -119,13 +125,14 @@ func sandboxReport(h *sandbox.Handle, spec sandbox.Spec, contained bool) *Sandbo
 	rep := h.Report()
 	return &SandboxReport{
 		Profile: string(rep.Profile), LandlockABI: rep.LandlockABI, Network: rep.Network,
-		Layers: rep.Layers, Contained: contained,
+		Layers: rep.Layers, Contained: contained, Notes: rep.Notes,
+		Masks: rep.Masks, ReadOnly: rep.ReadOnly,
 	}
 }
 
 // launch starts the process, in its sandbox when it has one.
 func (rn *run) launch(p *plan) error {
-	start := rn.cmd.Start
+	start := func() error { return startPlain(rn.cmd) }
 	if rn.sb != nil {
 		start = rn.sb.Start // sandboxed, or not started at all
 	}
@@ -142,6 +149,15 @@ func (rn *run) launch(p *plan) error {
 		go feedPTY(rn.pty, p.req.Stdin)
 	}
 	return nil
+}
+
+// startPlain starts an unsandboxed command: it too gets only its standard
+// files and ExtraFiles, never a descriptor this process inherited.
+func startPlain(cmd *osexec.Cmd) error {
+	if err := sandbox.CloseInherited(); err != nil {
+		return fmt.Errorf("closing inherited files: %w", err)
+	}
+	return cmd.Start()
 }
 
 // wait waits for the process, ending the whole tree on timeout or
@@ -176,6 +192,7 @@ func (r *Runner) wait(ctx context.Context, p *plan, rn *run) {
 	if rn.sb != nil {
 		rn.outcome = rn.sb.Outcome()
 	}
+	rn.stopProxy() // the tree is gone: its connections end now
 	rn.closeSandbox()
 }
 
@@ -348,6 +365,7 @@ func (rn *run) observe(obs Observation, p *plan) Observation {
 		obs.Omitted += outs[i].omitted
 	}
 	obs.Truncated = obs.Omitted > 0
+	obs.Network = rn.network
 	if rn.pty != nil {
 		obs.Output, obs.StdoutBytes = string(outs[0].kept), outs[0].total
 		return obs

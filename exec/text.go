@@ -43,8 +43,12 @@ func (o Observation) approvalText(b *strings.Builder) {
 	fmt.Fprintf(b, "Command needs approval (ask): %s\n", oneLine(o.Reason))
 	o.provenance(b)
 	b.WriteString("It was not run. What you can do: ask the user to approve this exact command")
-	if len(o.Suggestions) > 0 {
-		b.WriteString(", or to add an allow rule such as " + strings.Join(o.Suggestions, ", "))
+	switch len(o.Suggestions) {
+	case 0:
+	case 1:
+		b.WriteString(", or to add the allow rule " + o.Suggestions[0])
+	default: // one rule per part of the command: all are needed
+		b.WriteString(", or to add the allow rules " + strings.Join(o.Suggestions, " and "))
 	}
 	b.WriteString("; or use a read-only command instead.\n")
 }
@@ -85,6 +89,7 @@ func (o Observation) runText(b *strings.Builder) {
 	if s := o.Sandbox; s != nil && s.Contained {
 		b.WriteString("Sandbox: read-only, network off (contained: an unknown command runs read-only instead of asking)\n")
 	}
+	o.Network.text(b)
 	if o.Truncated {
 		fmt.Fprintf(b, "Truncated: %d bytes omitted (head and tail kept)\n", o.Omitted)
 	}

@@ -53,6 +53,12 @@ type Decision struct {
 	Mode         Mode               `json:"mode"`
 	Shell        shellcfg.ShellType `json:"shell"`
 	Class        Result             `json:"classification"`
+
+	// Network lists the hosts the allow rules let this command reach
+	// through the egress proxy, besides the policy's sandbox.network
+	// allowlist: set when every segment was allowed by rules that grant
+	// them (commandHosts in network.go says how segments combine).
+	Network []string `json:"network,omitempty"`
 }
 
 // Input is everything a decision depends on. The gate is a pure function of
@@ -63,7 +69,13 @@ type Input struct {
 	Cwd    string
 	Mode   Mode // "" means the policy's mode, else default
 	Policy *Policy
-	Env    []string
+	// Env is the environment the command will run with ("K=V"), the only
+	// environment the gate reads: git's global configuration is found
+	// from its HOME, so a Cwd without HOME here leaves git not read-only.
+	Env []string
+	// RequestEnv are the variables the request itself sets (see
+	// ClassifyOptions.RequestEnv); Env already holds them.
+	RequestEnv map[string]string
 	// ExecGate says a run-time exec gate will watch the run (every program
 	// it starts is checked with DecideExec), so project code run by name —
 	// a script, a build tool — may be covered by an allow rule: what it
@@ -115,7 +127,7 @@ func Decide(in Input) Decision {
 		d.Segments = seg.Segments
 	}
 	facts := analyzeCalls(in.Text)
-	d.Class = Classify(in.Text, ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, ReadOnlyCommands: in.readOnly()})
+	d.Class = Classify(in.Text, ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, RequestEnv: in.RequestEnv, ReadOnlyCommands: in.readOnly()})
 	d.Safety = d.Class.Safety.norm()
 	e := checkBlacklist(in.Text, facts.file, seg.Segments, facts.canonAll(), cp.extras)
 	if e == nil && !shell.IsPOSIX() {
@@ -126,9 +138,15 @@ func Decide(in Input) Decision {
 		d.Blacklist = e
 		return d.deny(reasonBlacklist(e))
 	}
+	if fd, ok := checkFileRules(in, facts, d); ok { // Read/Edit/Write rules (filerules.go)
+		return fd
+	}
 	rv := evalRules(cp.rules, in.Text, shell, seg, facts, d.Class)
 	d.RuleDecision = rv.decision
 	d.Rule = rv.ref()
+	if rv.decision == string(Allow) {
+		d.Network = commandHosts(cp.rules.allow, shell, seg, facts)
+	}
 	return decideMode(d, rv, facts, in.Policy)
 }
 

@@ -3,6 +3,8 @@
 package sandbox
 
 import (
+	"errors"
+	"net"
 	"os/exec"
 	"runtime"
 )
@@ -30,13 +32,24 @@ func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 
 // Start starts the command (profile None: nothing else can be prepared
 // here).
-func (h *Handle) Start() error { return h.cmd.Start() }
+func (h *Handle) Start() error {
+	if err := CloseInherited(); err != nil {
+		return err
+	}
+	return h.cmd.Start()
+}
 
 // Report says which layers applied: none.
 func (h *Handle) Report() Report { return h.report }
 
 // Outcome knows nothing beyond os/exec's ProcessState outside Linux.
 func (h *Handle) Outcome() Outcome { return Outcome{} }
+
+// ProxyListener fails outside Linux: no run can be prepared with
+// Spec.Proxy here.
+func (h *Handle) ProxyListener() (net.Listener, error) {
+	return nil, errors.New("sandbox: no proxy listener on " + runtime.GOOS)
+}
 
 // Close does nothing outside Linux.
 func (h *Handle) Close() error { return nil }

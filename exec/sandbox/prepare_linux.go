@@ -30,6 +30,8 @@ type wireSpec struct {
 	Readable  []string `json:"readable,omitempty"`
 	Protected []string `json:"protected,omitempty"`
 	Masked    []string `json:"masked,omitempty"`
+	// Hidden are masked with an empty read-only file or directory.
+	Hidden []string `json:"hidden,omitempty"`
 	// PrivateShm mounts an empty tmpfs on /dev/shm, writable: POSIX
 	// semaphores and shared memory work without writing the host's.
 	PrivateShm bool `json:"private_shm,omitempty"`
@@ -42,6 +44,15 @@ type wireSpec struct {
 	// socket: the trampoline execs agentexec-init, which runs the
 	// command. 0: no init, the trampoline execs the command.
 	InitCtl int `json:"init_ctl,omitempty"`
+	// ProxySock is the trampoline's fd of the socket its proxy listener
+	// goes back on (proxy_linux.go); proxyFD is a launcher thread's
+	// listener, until its Handle takes it. The launcher thread sets it
+	// before it reports its layers ready and reads it only once released,
+	// so the channels between them order every access.
+	ProxySock int `json:"proxy_sock,omitempty"`
+	proxyFD   int
+
+	tmpDir string // the per-run temp dir among Writable (not sent)
 }
 
 // Handle is a prepared sandboxed command. Its methods are called from the
@@ -70,6 +81,10 @@ type Handle struct {
 	check  func(ExecEvent) ExecVerdict
 	argv   []string // the command's own argv, for the exec gate
 	none   bool     // profile None with an init: no layers
+	// The proxy mode's (proxy_linux.go): the listener a launcher thread
+	// made, or the socket pair the trampoline sends it on.
+	proxyFD               int
+	proxyRecv, proxyChild *os.File
 }
 
 // Prepare readies cmd (Path, Args, Env, Dir, stdio and SysProcAttr already
@@ -220,7 +235,10 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 		w.Args = []string{cmd.Path}
 	}
 	w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX", string(spec.Profile))
-	if !spec.Network {
+	switch {
+	case spec.Proxy:
+		w.Env = withProxyEnv(w.Env)
+	case !spec.Network:
 		w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX_NETWORK_DISABLED", "1")
 	}
 	if spec.Profile == WorkspaceWrite {
@@ -232,7 +250,11 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 	for _, r := range spec.ReadableRoots {
 		w.Readable = append(w.Readable, resolve(r))
 	}
-	w.Protected = protected(w.Writable, spec)
+	var notes []string
+	w.Protected, notes = protected(w, spec)
+	h.report.Notes = append(h.report.Notes, notes...)
+	w.Hidden = hidden(spec)
+	h.report.Masks, h.report.ReadOnly = w.Hidden, readOnlyPaths(w, spec)
 	w.Terminals = terminals(cmd)
 	// Masked whatever the network: a command that reaches the Docker or
 	// containerd socket can start a privileged container and write
@@ -258,11 +280,9 @@ func (h *Handle) writable(w *wireSpec, spec Spec) error {
 		return fmt.Errorf("sandbox: Spec.TempDir: %s is not a directory", tmp)
 	}
 	tmp = resolve(tmp)
+	w.tmpDir = tmp
 	w.Env = setEnv(w.Env, "TMPDIR", tmp)
-	w.Writable = append(w.Writable, w.Dir, tmp)
-	if spec.Cwd != "" {
-		w.Writable = append(w.Writable, resolve(spec.Cwd))
-	}
+	w.Writable = append(w.Writable, workspaceDir(w.Dir, spec), tmp)
 	for _, r := range spec.WritableRoots {
 		if _, err := os.Stat(r); err == nil {
 			w.Writable = append(w.Writable, resolve(r))
@@ -270,6 +290,17 @@ func (h *Handle) writable(w *wireSpec, spec Spec) error {
 	}
 	w.Writable = dedupe(w.Writable)
 	return nil
+}
+
+// workspaceDir is the writable directory the Spec names: Spec.Cwd, or the
+// command's directory dir when it names none. The command's directory is
+// never writable as such: a caller that fixed the workspace decides what
+// may be written, wherever the command starts.
+func workspaceDir(dir string, spec Spec) string {
+	if spec.Cwd == "" {
+		return dir
+	}
+	return resolve(spec.Cwd)
 }
 
 // workDir is the command's directory: cmd.Dir, else Spec.Cwd, else ours.
@@ -308,18 +339,57 @@ func resolve(p string) string {
 	return abs
 }
 
-// protected lists the paths bound read-only over the writable roots.
-func protected(writable []string, spec Spec) []string {
-	var out []string
+// protected lists the paths bound read-only over the writable roots of
+// w: Spec.ProtectedPaths and, with ProtectGit, the .git of every
+// repository found under each root (nestedGit), with a note for a root
+// whose search stopped at its bound.
+func protected(w *wireSpec, spec Spec) (paths, notes []string) {
 	for _, p := range spec.ProtectedPaths {
-		out = append(out, resolve(p))
+		// Outside the writable roots everything is read-only already.
+		if r := resolve(p); withinAny(r, w.Writable) {
+			paths = append(paths, r)
+		}
 	}
 	if spec.ProtectGit {
-		for _, r := range writable {
-			out = append(out, gitPaths(r)...)
+		for _, r := range w.Writable {
+			found, complete := nestedGit(r, r != w.tmpDir) // a fresh temp dir each run: not remembered
+			paths = append(paths, found...)
+			if !complete {
+				notes = append(notes, fmt.Sprintf("protect_git: the search for nested repositories under %s stopped after %d directories; a .git deeper in it is writable", r, gitWalkMaxDirs))
+			}
+		}
+	}
+	return dedupe(paths), notes
+}
+
+// hidden lists Spec.HiddenPaths that exist, resolved: a mask over a
+// symbolic link hides what it points to, wherever it is reached from.
+func hidden(spec Spec) []string {
+	var out []string
+	for _, p := range spec.HiddenPaths {
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, resolve(p))
 		}
 	}
 	return dedupe(out)
+}
+
+// readOnlyPaths lists what the Report shows among the protected paths of
+// w: Spec.ProtectedPaths that exist inside a writable root (the .git
+// directories found are not listed).
+func readOnlyPaths(w *wireSpec, spec Spec) []string {
+	var out []string
+	for _, p := range spec.ProtectedPaths {
+		if r := resolve(p); withinAny(r, w.Writable) && exists(r) {
+			out = append(out, r)
+		}
+	}
+	return dedupe(out)
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // terminals lists the pseudo-terminals among cmd's stdio files.
@@ -359,18 +429,6 @@ func existingSockets(paths []string) []string {
 	return out
 }
 
-func dedupe(s []string) []string {
-	seen := map[string]bool{}
-	out := s[:0:0]
-	for _, v := range s {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // setEnv sets key=value in env, replacing any earlier value.
 func setEnv(env []string, key, value string) []string {
 	out := make([]string, 0, len(env)+1)
@@ -386,8 +444,15 @@ func setEnv(env []string, key, value string) []string {
 // read end of the go pipe as extra files whose numbers are in argv.
 func (h *Handle) rewrite(cmd *exec.Cmd, w *wireSpec) error {
 	h.argv = w.Args
+	n := 3 + len(cmd.ExtraFiles)
+	if err := h.proxySocket(w, n+2); err != nil {
+		return err
+	}
 	if h.ctl != nil {
-		w.InitCtl = 3 + len(cmd.ExtraFiles)
+		w.InitCtl = n + 2 // after the spec, the go pipe and the proxy socket
+		if w.Plan.Proxy {
+			w.InitCtl = n + 3
+		}
 	}
 	spec, err := specFile(w)
 	if err != nil {
@@ -397,11 +462,13 @@ func (h *Handle) rewrite(cmd *exec.Cmd, w *wireSpec) error {
 	if h.goR, h.goW, err = os.Pipe(); err != nil {
 		return fmt.Errorf("sandbox: go pipe: %w", err)
 	}
+	cmd.ExtraFiles = append(cmd.ExtraFiles, h.spec, h.goR)
+	if h.proxyChild != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, h.proxyChild)
+	}
 	if h.ctl != nil {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, h.ctl.child)
 	}
-	n := 3 + len(cmd.ExtraFiles)
-	cmd.ExtraFiles = append(cmd.ExtraFiles, h.spec, h.goR)
 	cmd.Path = "/proc/self/exe"
 	cmd.Args = []string{trampolineName, strconv.Itoa(n), strconv.Itoa(n + 1)}
 	cmd.Env = []string{} // the command's environment is in the spec
@@ -434,6 +501,9 @@ func addCloneFlags(a *syscall.SysProcAttr, p plan) {
 		a.Cloneflags |= unix.CLONE_NEWUSER
 		setIDMaps(a)
 		a.AmbientCaps = append(a.AmbientCaps, unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP)
+		if p.Proxy {
+			a.AmbientCaps = append(a.AmbientCaps, unix.CAP_NET_ADMIN) // lo up in its netns
+		}
 	}
 }
 
@@ -466,8 +536,12 @@ func specFile(w *wireSpec) (*os.File, error) {
 
 // Start starts the prepared command in its sandbox, in place of
 // cmd.Start. On error the command is not running (it never ran, or was
-// killed before its first instruction and reaped): do not Wait.
+// killed before its first instruction and reaped): do not Wait. Only the
+// command's standard files and cmd.ExtraFiles reach it ([CloseInherited]).
 func (h *Handle) Start() error {
+	if err := CloseInherited(); err != nil {
+		return fmt.Errorf("sandbox: closing inherited files: %w (the command did not run)", err)
+	}
 	var err error
 	switch {
 	case h.threadWire != nil:
@@ -571,7 +645,7 @@ func (h *Handle) started() error {
 }
 
 func (h *Handle) closeChildEnds() {
-	for _, f := range []**os.File{&h.spec, &h.goR} {
+	for _, f := range []**os.File{&h.spec, &h.goR, &h.proxyChild} {
 		if *f != nil {
 			(*f).Close()
 			*f = nil
@@ -610,6 +684,7 @@ func (h *Handle) Close() error {
 		h.goW.Close()
 		h.goW = nil
 	}
+	h.closeProxy()
 	var errs []error
 	if h.cg != nil {
 		if h.threadWire != nil {

@@ -199,7 +199,14 @@ type Spec struct {
 	Profile Profile
 	// Network allows network access; false cuts it.
 	Network bool
-	// Cwd is the workspace: writable under WorkspaceWrite.
+	// Proxy cuts the network but for a listening socket at ProxyAddr in
+	// the command's own network namespace, served by the caller through
+	// Handle.ProxyListener (proxy.go). Exclusive with Network.
+	Proxy bool
+	// Cwd is the workspace: writable under WorkspaceWrite. Empty: the
+	// command's directory (cmd.Dir, else this process's) is the
+	// workspace. A cmd.Dir elsewhere stays as the profile leaves it
+	// (read-only outside the writable roots).
 	Cwd string
 	// TempDir is a per-run directory, writable under WorkspaceWrite and
 	// exported to the command as TMPDIR. Empty: Prepare creates one and Close
@@ -216,7 +223,16 @@ type Spec struct {
 	// ProtectGit is set.
 	ProtectedPaths []string
 	ProtectGit     bool
-	Limits         Limits
+	// HiddenPaths are masked wherever they are, under every profile: a
+	// directory by an empty read-only tmpfs, anything else by an empty
+	// read-only file, so that no program can read them (a denied Read
+	// rule, the audit key). A symbolic link hides what it points to. A
+	// path that does not exist when the run starts is not masked.
+	HiddenPaths []string
+	// Notes are the caller's notes on what it could not fully express in
+	// the Spec; they are copied to the Report.
+	Notes  []string
+	Limits Limits
 	// ExecCheck, when set, is the exec gate: it is called for every
 	// program the run starts after the command itself (execve and
 	// execveat in its whole process tree), at the kernel's exec stop,
@@ -260,12 +276,20 @@ type ExecVerdict struct {
 type Report struct {
 	Profile     Profile  `json:"profile"`
 	LandlockABI int      `json:"landlock_abi,omitempty"`
-	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "on"
+	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "proxy", "on"
 	Layers      []string `json:"layers,omitempty"`
 	// Launcher says how the layers were applied: "thread" (by a thread of
 	// this process, the fast way) or "trampoline" (by this binary started
 	// again). Empty for profile None.
 	Launcher string `json:"launcher,omitempty"`
+	// Masks are the paths hidden (Spec.HiddenPaths that existed), and
+	// ReadOnly the Spec.ProtectedPaths bound read-only inside a writable
+	// root.
+	Masks    []string `json:"masks,omitempty"`
+	ReadOnly []string `json:"read_only,omitempty"`
+	// Notes say what the run's sandbox covers less than its profile
+	// promises (a bounded search that stopped, say).
+	Notes []string `json:"notes,omitempty"`
 	// Init is true when agentexec-init is the run's first process (PID 1
 	// of its PID namespace, when it has one) and the command its child.
 	Init bool `json:"init,omitempty"`

@@ -72,6 +72,11 @@ func trampoline(args []string) int {
 		if _, err := initImage(); err != nil {
 			return fail("agentexec-init", err)
 		}
+		// The init's control socket is the init's, unlike the other
+		// descriptors after the command's (readSpec closes those on exec).
+		if _, err := unix.FcntlInt(uintptr(w.InitCtl), unix.F_SETFD, 0); err != nil {
+			return fail("the init's control socket", err)
+		}
 	}
 	for _, s := range steps(w) {
 		if err := s.apply(w); err != nil {
@@ -105,6 +110,9 @@ type step struct {
 
 func steps(w *wireSpec) []step {
 	var s []step
+	if w.Plan.Proxy {
+		s = append(s, step{"proxy listener", makeProxyListener})
+	}
 	if w.Plan.PIDMax > 0 {
 		s = append(s, step{"pid_max", setPIDMax})
 	}
@@ -120,6 +128,9 @@ func steps(w *wireSpec) []step {
 	)
 	if w.Plan.Seccomp {
 		s = append(s, step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet) }})
+		if w.Plan.Proxy {
+			s = append(s, step{"proxy socket filter", installProxySocketFilter})
+		}
 	}
 	return append(s, step{"parent death signal", func(*wireSpec) error {
 		return unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0)
@@ -138,6 +149,9 @@ func readSpec(args []string) (*wireSpec, int, error) {
 		return nil, 0, err
 	}
 	unix.CloseOnExec(goFD)
+	// The spec and go fds come after the command's ExtraFiles; nothing
+	// above them is the command's (the parent closed the rest on exec).
+	unix.CloseRange(uint(min(specFD, goFD)), ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
 	f := os.NewFile(uintptr(specFD), "spec")
 	if f == nil {
 		return nil, 0, errors.New("bad spec fd")
@@ -290,6 +304,9 @@ func landlockRules(w *wireSpec) []landlock.Rule {
 	}
 	if w.PrivateShm {
 		rules = append(rules, landlock.RWDirs("/dev/shm"))
+	}
+	if w.Plan.Proxy {
+		rules = append(rules, landlock.ConnectTCP(ProxyPort)) // the only TCP port it may connect to
 	}
 	dev := append(append([]string(nil), devFiles...), w.Terminals...)
 	return append(rules, landlock.RWFiles(dev...).WithIoctlDev().IgnoreIfMissing())
