@@ -125,6 +125,14 @@ func redactRecord(rec *Record) {
 	}
 	rec.Reason = Redact(rec.Reason)
 	rec.Output = Redact(rec.Output)
+	rec.Caller = Redact(rec.Caller)
+	if rec.Execs != nil {
+		execs := make([]string, len(rec.Execs))
+		for i, e := range rec.Execs {
+			execs[i] = Redact(e)
+		}
+		rec.Execs = execs
+	}
 }
 
 // sanitize replaces invalid UTF-8 in every string of rec with U+FFFD.

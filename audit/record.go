@@ -49,6 +49,16 @@ type Record struct {
 	StdoutBytes  int64  `json:"stdout_bytes,omitempty"`
 	StderrBytes  int64  `json:"stderr_bytes,omitempty"`
 	OutputSHA256 string `json:"output_sha256,omitempty"`
+	// The run-time exec gate: "on", "off" (the operator opted out) or
+	// "unavailable"; the programs the run started and the gate allowed,
+	// each as bash text, redacted (at most a bounded number, the rest
+	// counted); and, in an "exec_refused" record, the stopped program's
+	// executable and the program that started it (redacted).
+	ExecGate     string   `json:"exec_gate,omitempty"`
+	Execs        []string `json:"execs,omitempty"`
+	ExecsOmitted int      `json:"execs_omitted,omitempty"`
+	Exe          string   `json:"exe,omitempty"`
+	Caller       string   `json:"caller,omitempty"`
 	Output       string `json:"output,omitempty"` // only when configured
 
 	// Connections are the run's network connections through the egress

@@ -49,6 +49,13 @@ type Observation struct {
 	// Network is the egress proxy's evidence, for a run whose network
 	// went through it (network.go).
 	Network *NetworkReport `json:"network,omitempty"`
+
+	// ExecGate says whether the run-time exec gate watched the programs
+	// the run started: "on", "off" (the operator opted out) or
+	// "unavailable" (this host cannot trace). ExecRefused is the program
+	// it stopped, which ended the run (Status is then rejected).
+	ExecGate    string       `json:"exec_gate,omitempty"`
+	ExecRefused *ExecRefusal `json:"exec_refused,omitempty"`
 }
 
 // SandboxReport says which kernel layers applied to a run.

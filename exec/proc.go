@@ -40,22 +40,25 @@ type run struct {
 // execute starts the plan's command and waits for it, filling obs.
 func (r *Runner) execute(ctx context.Context, p *plan, obs Observation, stdout, stderr io.Writer) Observation {
 	start := time.Now()
-	rn, err := r.start(p, &obs, stdout, stderr)
+	rn, err := r.start(ctx, p, &obs, stdout, stderr)
 	if err != nil {
 		obs.Status, obs.Error = StatusError, err.Error()
 		obs.DurationMS = time.Since(start).Milliseconds()
-		return obs
+		return applyExecGate(p, obs)
 	}
 	r.wait(ctx, p, rn)
 	obs.DurationMS = time.Since(start).Milliseconds()
-	return rn.observe(obs, p)
+	return applyExecGate(p, rn.observe(obs, p))
 }
 
 // start builds and starts the process. On error nothing is left running
 // and every descriptor is closed.
-func (r *Runner) start(p *plan, obs *Observation, stdout, stderr io.Writer) (*run, error) {
+func (r *Runner) start(ctx context.Context, p *plan, obs *Observation, stdout, stderr io.Writer) (*run, error) {
 	spec, err := r.sandboxSpec(p)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.setExecGate(ctx, p, &spec); err != nil {
 		return nil, err
 	}
 	cmd, err := newCmd(p)
@@ -107,7 +110,7 @@ func newCmd(p *plan) (*osexec.Cmd, error) {
 }
 
 func (rn *run) prepareSandbox(spec sandbox.Spec) error {
-	if spec.Profile == sandbox.None {
+	if spec.Profile == sandbox.None && spec.ExecCheck == nil {
 		return nil
 	}
 	h, err := sandbox.Prepare(rn.cmd, spec)
@@ -142,6 +145,9 @@ func (rn *run) launch(p *plan) error {
 		return fmt.Errorf("start: %w", err)
 	}
 	rn.tree.started(rn.cmd.Process.Pid)
+	if rn.sb != nil {
+		rn.tree.setGroup(rn.sb.CommandPID)
+	}
 	closeFiles(rn.writes)
 	rn.writes = nil
 	rn.startReaders()

@@ -73,6 +73,9 @@ func waitExit(pid int) {
 func newTree(string) *tree { return &tree{} }
 
 // started puts the process in a new kill-on-close job.
+// setGroup does nothing: there is no init on Windows.
+func (t *tree) setGroup(func() int) {}
+
 func (t *tree) started(pid int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

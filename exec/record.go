@@ -3,6 +3,7 @@ package exec
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 
 	"github.com/agentexec/agentexec/audit"
 )
@@ -62,6 +63,7 @@ func runRecord(p *plan, approved string, obs Observation) *audit.Record {
 	if s := obs.Sandbox; s != nil {
 		rec.Sandbox, rec.LandlockABI, rec.Network = s.Profile, s.LandlockABI, s.Network
 	}
+	rec.ExecGate, rec.Execs, rec.ExecsOmitted = p.execGate, p.execs, p.execsOmitted
 	rec.Connections = auditConnections(obs.Network)
 	h := sha256.New()
 	h.Write([]byte(obs.Stdout))
@@ -69,4 +71,15 @@ func runRecord(p *plan, approved string, obs Observation) *audit.Record {
 	h.Write([]byte(obs.Output))
 	rec.OutputSHA256 = hex.EncodeToString(h.Sum(nil))
 	return rec
+}
+
+// appendRun writes the run's records: the program the exec gate refused,
+// if any, then the run.
+func (r *Runner) appendRun(p *plan, approved string, obs Observation) error {
+	var errs []error
+	if p.refusal != nil {
+		errs = append(errs, r.append(execRefusedRecord(p)))
+	}
+	errs = append(errs, r.append(runRecord(p, approved, obs)))
+	return errors.Join(errs...)
 }

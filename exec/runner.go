@@ -70,6 +70,12 @@ type Runner struct {
 	// "" means the policy's, else workspace-write. Any profile but none
 	// needs the trampoline: sandbox.Main() first in main.
 	Sandbox string
+	// ExecGate is "off" to run without the run-time exec gate (execgate.go)
+	// where the host cannot trace, instead of refusing runs whose policy
+	// has deny or ask rules; "" means the policy's sandbox.exec_gate, else
+	// on. Requests cannot turn it off: the model would switch off the
+	// rules that hold inside its commands.
+	ExecGate string
 	// Network allows network access inside the sandbox.
 	Network bool
 	// NetworkHosts is a one-off allowlist (agentexec run --network
@@ -118,6 +124,13 @@ type plan struct {
 	pol       *gate.Policy // the policy in force for this request, never nil
 	dec       gate.Decision
 	egress    *egress.Rules // the proxy's rules, when the network goes through it
+	// The run-time exec gate (execgate.go): on, off or unavailable, the
+	// run's gate when on, and what it saw once the run is over.
+	execGate     string
+	gate         *execGate
+	execs        []string
+	execsOmitted int
+	refusal      *ExecRefusal
 }
 
 // Check validates req and returns the gate's decision for it without
@@ -156,7 +169,7 @@ func (r *Runner) RunCommandStream(ctx context.Context, req Request, stdout, stde
 		return withAuditError(obs, auditErr)
 	}
 	obs = r.execute(ctx, p, obs, stdout, stderr)
-	if err := r.append(runRecord(p, approved, obs)); err != nil && auditErr == nil {
+	if err := r.appendRun(p, approved, obs); err != nil && auditErr == nil {
 		auditErr = err
 	}
 	return withAuditError(obs, auditErr)
@@ -227,7 +240,8 @@ func (r *Runner) prepare(req Request) (*plan, error) {
 		return nil, fmt.Errorf("policy: %w", err)
 	}
 	p.env = env
-	p.dec = gate.Decide(gate.Input{Text: p.text, Shell: p.shell, Cwd: p.cwd, Mode: r.Mode, Policy: p.pol, Env: env, RequestEnv: req.Env})
+	p.dec = gate.Decide(gate.Input{Text: p.text, Shell: p.shell, Cwd: p.cwd, Mode: r.Mode, Policy: p.pol, Env: env, RequestEnv: req.Env,
+		ExecGate: r.execGateState(p.pol) == ExecGateOn})
 	return p, nil
 }
 

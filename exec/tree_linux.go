@@ -43,6 +43,10 @@ type tree struct {
 	// (and so the group id) may be reused, so only processes found
 	// individually are signalled.
 	reaped bool
+	// group, when set, gives the command's own process group when the
+	// leader is agentexec-init, which puts the command in a group of its
+	// own (0 while unknown).
+	group func() int
 }
 
 func newTree(runID string) *tree {
@@ -50,6 +54,9 @@ func newTree(runID string) *tree {
 }
 
 func (t *tree) started(pid int) { t.pid = pid }
+
+// setGroup tells the tree where to find the command's own process group.
+func (t *tree) setGroup(group func() int) { t.group = group }
 
 // terminate asks the group to stop: SIGTERM, as timeout(1) does.
 func (t *tree) terminate() {
@@ -219,7 +226,17 @@ func (t *tree) owns(pid int) bool {
 		time.Sleep(200 * time.Microsecond)
 	}
 	st, ok := readStat(pid)
-	return ok && (st.pgrp == t.pid || st.session == t.pid)
+	if !ok {
+		return false
+	}
+	if st.pgrp == t.pid || st.session == t.pid {
+		return true
+	}
+	g := 0
+	if t.group != nil {
+		g = t.group()
+	}
+	return g > 0 && st.pgrp == g
 }
 
 // reap waits (up to two seconds) until every killed process is gone,

@@ -25,6 +25,9 @@ func newTree(string) *tree { return &tree{} }
 
 func (t *tree) started(pid int) { t.pid = pid }
 
+// setGroup does nothing: there is no init outside Linux.
+func (t *tree) setGroup(func() int) {}
+
 // terminate sends SIGTERM to the group.
 func (t *tree) terminate() { t.signal(syscall.SIGTERM) }
 

@@ -82,6 +82,11 @@ type SandboxPolicy struct {
 	// Network is false (cut), true (open) or {"allow": [...], "deny":
 	// [...], "allow_local": false} (through the egress proxy): network.go.
 	Network NetworkPolicy `json:"network"`
+
+	// ExecGate is "on" (the default: every program a command starts is
+	// checked when it starts, see DecideExec) or "off" (the operator's
+	// choice to run without it where it cannot run, reported as such).
+	ExecGate string `json:"exec_gate,omitempty"`
 }
 
 // SandboxLimits are the resource limits of a sandboxed command; 0 leaves a
@@ -282,6 +287,11 @@ func (p *Policy) validate(strict bool) error {
 	}
 	if err := p.Sandbox.Network.validate("sandbox.network"); err != nil {
 		return err
+	}
+	switch p.Sandbox.ExecGate {
+	case "", "on", "off":
+	default:
+		return fmt.Errorf("sandbox.exec_gate: %q is not on or off", p.Sandbox.ExecGate)
 	}
 	if p.Audit.RotateBytes < 0 {
 		return fmt.Errorf("audit.rotate_bytes: %d is negative", p.Audit.RotateBytes)

@@ -51,6 +51,9 @@ func (h *Handle) ProxyListener() (net.Listener, error) {
 	return nil, errors.New("sandbox: no proxy listener on " + runtime.GOOS)
 }
 
+// CommandPID is 0: there is no init outside Linux.
+func (h *Handle) CommandPID() int { return 0 }
+
 // Close does nothing outside Linux.
 func (h *Handle) Close() error { return nil }
 

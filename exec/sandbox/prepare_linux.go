@@ -602,6 +602,16 @@ func (h *Handle) Outcome() Outcome {
 	return o
 }
 
+// CommandPID is the command's pid when the run has an exec gate and it has
+// attached (the command is then the init's child, in a process group of
+// its own), else 0.
+func (h *Handle) CommandPID() int {
+	if h.tracer == nil {
+		return 0
+	}
+	return int(h.tracer.rootPID.Load())
+}
+
 func (h *Handle) execPath() string {
 	if len(h.cmd.Args) > 2 {
 		return h.cmd.Args[2] // agentexec-init CTL PATH ...

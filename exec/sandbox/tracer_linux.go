@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -51,6 +53,8 @@ type tracer struct {
 
 	mu  sync.Mutex
 	err error // the gate could not attach: the command never ran
+	// rootPID is the command's pid once the tracer attached to it.
+	rootPID atomic.Int64
 
 	// Owned by the tracer thread.
 	root     int
@@ -107,7 +111,7 @@ var tracers struct {
 	idle []chan *tracer
 }
 
-const maxIdleTracers = 8
+const maxIdleTracers = 1
 
 func tracerThread(t *tracer) {
 	tracers.Lock()
@@ -121,7 +125,7 @@ func tracerThread(t *tracer) {
 	tracers.Unlock()
 	ch := make(chan *tracer, 1)
 	ch <- t
-	goLocked(func() {
+	goChildless(func() {
 		for t := range ch {
 			t.run()
 			tracers.Lock()
@@ -133,6 +137,45 @@ func tracerThread(t *tracer) {
 			tracers.Unlock()
 		}
 	})
+}
+
+// goChildless is goLocked on a thread that has no child process: a
+// tracer's waits (__WNOTHREAD) see its thread's children too, and one that
+// reaped a child forked there before (os/exec forks on whichever thread
+// its goroutine runs on) would take its exit from that child's Wait. The
+// thread never forks afterwards (it runs only f), and orphans are
+// reparented to the main thread, never a tracer.
+func goChildless(f func()) {
+	goLocked(func() {
+		if !threadHasChildren() {
+			f()
+			return
+		}
+		moved := make(chan struct{})
+		// This thread stays locked until f runs elsewhere, so the new
+		// goroutine gets another one (a new thread at worst).
+		goChildless(func() {
+			close(moved)
+			f()
+		})
+		<-moved
+		runtime.UnlockOSThread()
+	})
+}
+
+// threadHasChildren reports whether the calling thread has child
+// processes (zombies count), or cannot tell.
+func threadHasChildren() bool {
+	b, err := os.ReadFile("/proc/thread-self/children")
+	if err != nil {
+		return true
+	}
+	for _, c := range b {
+		if c != ' ' && c != '\n' {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *tracer) run() {
@@ -157,6 +200,7 @@ func (t *tracer) run() {
 		return
 	}
 	t.root = pid
+	t.rootPID.Store(int64(pid))
 	t.procs[pid] = &traced{image: &image{pid: pid, argv: t.rootArgv}}
 	t.loop()
 }

@@ -26,8 +26,9 @@
  *      command's process group, a signal the kernel sent (a terminal's
  *      hangup to the session leader) is not, since the kernel sends its
  *      own to the foreground group;
- *   5. once the command has been reaped, writes an 'S' record with its
- *      wait status and ends the same way: as PID 1 with exit status
+ *   5. once the command has been reaped (and every other child that is
+ *      gone by then), writes an 'S' record with its wait status and ends
+ *      the same way: as PID 1 with exit status
  *      128+N for a death by signal N (a PID 1 cannot die by a signal sent
  *      from its own namespace), otherwise by the same signal.
  *
@@ -255,6 +256,7 @@ int cmain(long *sp)
 	if (pid == 0)
 		child(argv[2], argv + 3, envp, &oldmask, go == 'H');
 
+	int status = -1;
 	for (;;) {
 		struct ssi si;
 		long n = sys3(NR_read, sfd, &si, sizeof si);
@@ -267,6 +269,9 @@ int cmain(long *sp)
 				sys2(NR_kill, pid, si.signo);
 			continue;
 		}
+		/* Every child that is gone is reaped, the command's siblings too:
+		 * without a PID namespace they would pass to agentexec as
+		 * zombies of a process group it does not know. */
 		for (;;) {
 			int st = 0;
 			long got = sys4(NR_wait4, -1, &st, WNOHANG | WALL, 0);
@@ -274,10 +279,12 @@ int cmain(long *sp)
 				continue;
 			if (got <= 0)
 				break;
-			if (got == pid) {
-				put('S', st);
-				die(st);
-			}
+			if (got == pid)
+				status = st;
+		}
+		if (status >= 0) {
+			put('S', status);
+			die(status);
 		}
 	}
 }

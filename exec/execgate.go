@@ -1,0 +1,328 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/agentexec/agentexec/audit"
+	"github.com/agentexec/agentexec/exec/sandbox"
+	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/shellcfg"
+)
+
+// The run-time exec gate: on Linux every program a run starts after the
+// command itself is stopped at its exec (sandbox.Spec.ExecCheck) and
+// judged by gate.DecideExec on its real argv, executable and directory:
+// the deny and ask rules and the blacklist, and for a read-only run the
+// classifier. A refused program is killed before its first instruction
+// and the run ends; an ask holds the program while the Runner's Approver
+// is asked. It is a layer of its own, on for every sandbox profile,
+// none included, and reported in the Observation's sandbox layers as
+// "exec-gate".
+
+// The values of Observation.ExecGate.
+const (
+	ExecGateOn          = "on"
+	ExecGateOff         = "off"         // the operator opted out
+	ExecGateUnavailable = "unavailable" // this host cannot trace; the run needed no rule of it
+)
+
+// ExecRefusal is the program the run-time exec gate stopped: it was killed
+// before its first instruction, and the run was ended there.
+type ExecRefusal struct {
+	// Program is the stopped program's name: the executable's base name
+	// (argv[0]'s when they are the same program under another name, as
+	// for a symbolic link).
+	Program string   `json:"program"`
+	Argv    []string `json:"argv"`
+	Exe     string   `json:"exe,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	PID     int      `json:"pid,omitempty"`
+	// Parent is the program that started it (the process's previous
+	// program, or its parent's).
+	Parent     *ExecProgram `json:"parent,omitempty"`
+	Rule       string       `json:"rule,omitempty"`
+	RuleSource string       `json:"rule_source,omitempty"`
+	Blacklist  string       `json:"blacklist,omitempty"`
+	Reason     string       `json:"reason"`
+	// Approval is set for a program an ask rule held: "declined", "no
+	// approver" or the approver's error.
+	Approval string `json:"approval,omitempty"`
+}
+
+// ExecProgram is a process and the program it ran.
+type ExecProgram struct {
+	PID  int      `json:"pid,omitempty"`
+	Argv []string `json:"argv,omitempty"`
+}
+
+// maxExecRecords bounds the allowed programs a run record lists.
+const maxExecRecords = 200
+
+// execGate is the exec gate of one run.
+type execGate struct {
+	runner   *Runner
+	pol      *gate.Policy
+	readOnly bool
+	ctx      context.Context // the approver's; canceled when the run ends
+	cancel   context.CancelFunc
+	ask      sync.Mutex // one approval at a time
+
+	mu      sync.Mutex
+	refusal *ExecRefusal
+	execs   []string
+	omitted int
+}
+
+// execGateState says whether the exec gate watches runs of pol on this
+// host: ExecGateOn, ExecGateOff or ExecGateUnavailable.
+func (r *Runner) execGateState(pol *gate.Policy) string {
+	switch {
+	case r.ExecGate == ExecGateOff || (r.ExecGate == "" && pol.Sandbox.ExecGate == ExecGateOff):
+		return ExecGateOff
+	case !sandbox.Detect().ExecGate:
+		return ExecGateUnavailable
+	}
+	return ExecGateOn
+}
+
+// needsExecGate reports why a run of p must not start without the exec
+// gate: its policy has deny or ask rules, or it runs in plan mode.
+func needsExecGate(p *plan) string {
+	switch {
+	case len(p.pol.Permissions.Deny) > 0:
+		return "the policy has deny rules"
+	case len(p.pol.Permissions.Ask) > 0:
+		return "the policy has ask rules"
+	case p.dec.Mode == gate.ModePlan:
+		return "the run is in plan mode"
+	}
+	return ""
+}
+
+// setExecGate gives spec the run's exec gate, or says why the run must
+// not start: the host cannot trace and the run needs the gate.
+func (r *Runner) setExecGate(ctx context.Context, p *plan, spec *sandbox.Spec) error {
+	p.execGate = r.execGateState(p.pol)
+	switch p.execGate {
+	case ExecGateOff:
+		return nil
+	case ExecGateUnavailable:
+		if why := needsExecGate(p); why != "" {
+			return fmt.Errorf("exec gate: %s, which the run-time exec gate enforces inside the run, but this host cannot trace the programs a command starts (%s); nothing ran. Set the policy's sandbox.exec_gate to \"off\" to run without it", why, execGateProblem())
+		}
+		return nil
+	}
+	g := &execGate{runner: r, pol: p.pol, readOnly: readOnlyRun(p.dec)}
+	g.ctx, g.cancel = context.WithCancel(ctx)
+	p.gate, spec.ExecCheck = g, g.check
+	return nil
+}
+
+// execGateProblem is what Detect says stands in the gate's way.
+func execGateProblem() string {
+	for _, pr := range sandbox.Detect().Problems {
+		if strings.HasPrefix(pr, "exec gate: ") || strings.HasPrefix(pr, "init: ") {
+			return pr
+		}
+	}
+	return "no exec gate on this system"
+}
+
+// readOnlyRun reports whether the run was allowed as read-only (or runs in
+// plan mode): then a program the classifier does not prove read-only is
+// refused when it starts.
+// A contained run (an unknown command in the read-only sandbox) is not:
+// the read-only filesystem is its bound, and what an unknown tool starts
+// is mostly unknown too.
+func readOnlyRun(d gate.Decision) bool {
+	if d.Contain {
+		return false
+	}
+	if d.Mode == gate.ModePlan {
+		return true
+	}
+	return d.Action == gate.Allow && d.Mode != gate.ModeYolo && d.RuleDecision != string(gate.Allow) &&
+		d.Safety == gate.ReadOnly
+}
+
+// check is the run's sandbox.Spec.ExecCheck.
+func (g *execGate) check(ev sandbox.ExecEvent) sandbox.ExecVerdict {
+	d := g.decide(ev)
+	switch d.Action {
+	case gate.Allow:
+		g.allowed(ev.Argv)
+		return sandbox.ExecVerdict{Allow: true}
+	case gate.Ask:
+		if g.runner.Approver == nil {
+			g.refuse(ev, d, "no approver")
+			return sandbox.ExecVerdict{}
+		}
+		answer := make(chan bool, 1)
+		go func() { answer <- g.approve(ev, d) }()
+		return sandbox.ExecVerdict{Wait: answer}
+	}
+	g.refuse(ev, d, "")
+	return sandbox.ExecVerdict{}
+}
+
+// decide judges ev under every name its executable is known by.
+func (g *execGate) decide(ev sandbox.ExecEvent) gate.Decision {
+	in := gate.ExecInput{Argv: ev.Argv, Exe: ev.Exe, Cwd: ev.Cwd, Policy: g.pol, ReadOnly: g.readOnly}
+	d := gate.DecideExec(in)
+	if d.Action == gate.Deny {
+		return d
+	}
+	for _, exe := range sameProgram(ev.PID, ev.Exe) {
+		in.Exe = exe
+		if alt := gate.DecideExec(in); actionRank(alt.Action) > actionRank(d.Action) {
+			d = alt
+			if d.Action == gate.Deny {
+				break
+			}
+		}
+	}
+	return d
+}
+
+func actionRank(a gate.Action) int {
+	switch a {
+	case gate.Deny:
+		return 2
+	case gate.Ask:
+		return 1
+	}
+	return 0
+}
+
+// approve asks the Runner's Approver about a held program.
+func (g *execGate) approve(ev sandbox.ExecEvent, d gate.Decision) bool {
+	g.ask.Lock()
+	defer g.ask.Unlock()
+	ok, err := g.runner.Approver(g.ctx, Request{Argv: ev.Argv, Cwd: ev.Cwd}, d)
+	switch {
+	case err != nil:
+		g.refuse(ev, d, "approval: "+err.Error())
+		return false
+	case !ok:
+		g.refuse(ev, d, "declined")
+		return false
+	}
+	g.allowed(ev.Argv)
+	return true
+}
+
+func (g *execGate) allowed(argv []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.execs) >= maxExecRecords {
+		g.omitted++
+		return
+	}
+	text, err := shellcfg.Quote(shellcfg.Bash, argv)
+	if err != nil {
+		text = strings.Join(argv, " ")
+	}
+	g.execs = append(g.execs, text)
+}
+
+// refuse records the first refusal of the run (the run ends there).
+func (g *execGate) refuse(ev sandbox.ExecEvent, d gate.Decision, approval string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.refusal != nil {
+		return
+	}
+	f := &ExecRefusal{
+		Program: programName(ev), Argv: ev.Argv, Exe: ev.Exe, Cwd: ev.Cwd, PID: ev.PID,
+		Reason: d.Reason, Approval: approval,
+	}
+	if len(ev.Caller) > 0 {
+		f.Parent = &ExecProgram{PID: ev.CallerPID, Argv: ev.Caller}
+	}
+	if d.Rule != nil {
+		f.Rule, f.RuleSource = d.Rule.Text, d.Rule.Source
+	}
+	if d.Blacklist != nil {
+		f.Blacklist = d.Blacklist.Name
+		if f.Reason == "" {
+			f.Reason = d.Blacklist.Reason
+		}
+	}
+	g.refusal = f
+}
+
+func programName(ev sandbox.ExecEvent) string {
+	if ev.Exe != "" {
+		return filepath.Base(strings.TrimSuffix(ev.Exe, " (deleted)"))
+	}
+	return filepath.Base(ev.Argv[0])
+}
+
+// done ends the gate's approvals and returns what it saw.
+func (g *execGate) done() (refusal *ExecRefusal, execs []string, omitted int) {
+	g.cancel()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.refusal, g.execs, g.omitted
+}
+
+// applyExecGate fills the exec gate's verdict into obs once the run is
+// over: a refused program makes the run rejected, with the same guidance
+// as a static refusal.
+func applyExecGate(p *plan, obs Observation) Observation {
+	obs.ExecGate = p.execGate
+	if p.gate == nil {
+		return obs
+	}
+	f, execs, omitted := p.gate.done()
+	p.execs, p.execsOmitted, p.refusal = execs, omitted, f
+	if f == nil {
+		return obs
+	}
+	obs.ExecRefused = f
+	obs.Status, obs.ExitCode, obs.Signal, obs.Error = StatusRejected, nil, "", ""
+	obs.Decision, obs.Rule, obs.RuleSource, obs.Blacklist = gate.Deny, f.Rule, f.RuleSource, f.Blacklist
+	obs.Suggestions = nil
+	obs.Reason = refusalReason(f)
+	return obs
+}
+
+// refusalReason says what was stopped, by what, and what to do instead.
+func refusalReason(f *ExecRefusal) string {
+	prog, _ := shellcfg.Quote(shellcfg.Bash, f.Argv)
+	by := ""
+	if f.Parent != nil && len(f.Parent.Argv) > 0 {
+		parent, _ := shellcfg.Quote(shellcfg.Bash, f.Parent.Argv)
+		by = fmt.Sprintf(", started by `%s` (pid %d),", truncate(parent, 200), f.Parent.PID)
+	}
+	why := f.Reason
+	if f.Approval != "" {
+		why = fmt.Sprintf("%s (%s)", why, f.Approval)
+	}
+	return fmt.Sprintf("The run-time exec gate stopped `%s`%s before it ran, and ended the command: %s", truncate(prog, 300), by, why)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// execRefusedRecord is the audit record of the refused program.
+func execRefusedRecord(p *plan) *audit.Record {
+	f := p.refusal
+	rec := &audit.Record{
+		Kind: "exec_refused", RunID: p.runID, Argv: f.Argv, Cwd: f.Cwd, Mode: string(p.dec.Mode),
+		Decision: string(gate.Deny), Rule: f.Rule, RuleSource: f.RuleSource, Blacklist: f.Blacklist,
+		Reason: f.Reason, Approved: f.Approval, Exe: f.Exe, ExecGate: p.execGate,
+	}
+	if f.Parent != nil {
+		rec.Caller, _ = shellcfg.Quote(shellcfg.Bash, f.Parent.Argv)
+	}
+	return rec
+}

@@ -1,0 +1,144 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func requireExecGate(t *testing.T) {
+	t.Helper()
+	if c := Detect(); !c.ExecGate {
+		t.Skipf("no exec gate here: %s", strings.Join(c.Problems, "; "))
+	}
+}
+
+// gateLog is an ExecCheck that refuses every program whose argv[0] or
+// executable is named in deny, and records what it saw.
+type gateLog struct {
+	mu     sync.Mutex
+	deny   map[string]bool
+	seen   []ExecEvent
+	denied []ExecEvent
+}
+
+func (g *gateLog) check(ev ExecEvent) ExecVerdict {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.seen = append(g.seen, ev)
+	if g.deny[filepath.Base(ev.Argv[0])] || g.deny[filepath.Base(ev.Exe)] {
+		g.denied = append(g.denied, ev)
+		return ExecVerdict{}
+	}
+	return ExecVerdict{Allow: true}
+}
+
+// eachGated runs f under each launcher and without a sandbox (profile
+// None), all with the exec gate.
+func eachGated(t *testing.T, f func(t *testing.T, spec Spec)) {
+	t.Helper()
+	requireExecGate(t)
+	t.Run("none", func(t *testing.T) {
+		ws, _ := workspace(t)
+		f(t, Spec{Profile: None, Cwd: ws})
+	})
+	requireSandbox(t)
+	eachLauncher(t, func(t *testing.T) {
+		ws, _ := workspace(t)
+		f(t, Spec{Profile: WorkspaceWrite, Cwd: ws})
+	})
+}
+
+// TestExecGateRefuses checks that a program started anywhere in the run's
+// tree is stopped before it runs, whatever started it, and that the others
+// run.
+func TestExecGateRefuses(t *testing.T) {
+	eachGated(t, func(t *testing.T, spec Spec) {
+		tests := []struct {
+			name, script string
+			refused      bool
+		}{
+			{"child", `rm -f keep`, true},
+			{"grandchild", `sh -c 'sh -c "rm -f keep"'`, true},
+			{"exec in place", `exec rm -f keep`, true},
+			{"setsid, double fork", `(setsid sh -c 'rm -f keep' &) ; sleep 1`, true},
+			{"symlink", `ln -s /bin/rm zap && ./zap -f keep`, true},
+			// A renamed copy is not rm by name: exec's gate finds it by
+			// its bytes (sameProgram).
+			{"thread's child", `python3 -c 'import threading, subprocess; t = threading.Thread(target=lambda: subprocess.run(["rm", "-f", "keep"])); t.start(); t.join()'`, true},
+			{"near miss: cp", `cp keep copy`, false},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				if strings.Contains(tt.script, "python3") {
+					if _, err := exec.LookPath("python3"); err != nil {
+						t.Skip("python3 is not installed")
+					}
+				}
+				keep := filepath.Join(spec.Cwd, "keep")
+				if err := os.WriteFile(keep, []byte("x"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				g := &gateLog{deny: map[string]bool{"rm": true}}
+				spec := spec
+				spec.ExecCheck = g.check
+				r := sh(t, spec, tt.script)
+				_, err := os.Stat(keep)
+				if tt.refused && (err != nil || len(g.denied) == 0) {
+					t.Errorf("keep: %v, refused %d: %v %s", err, len(g.denied), r.err, r.out)
+				}
+				if !tt.refused && (err != nil || r.err != nil || len(g.denied) != 0) {
+					t.Errorf("keep: %v, refused %v: %v %s", err, g.denied, r.err, r.out)
+				}
+				if !hasLayer(r.report, "exec-gate") {
+					t.Errorf("report %+v lacks exec-gate", r.report)
+				}
+				for _, ev := range g.seen {
+					if ev.Argv[0] == "/bin/sh" && ev.PID != 0 && strings.Contains(strings.Join(ev.Argv, " "), tt.script) {
+						t.Errorf("the command itself was judged again: %+v", ev)
+					}
+				}
+			})
+		}
+	})
+}
+
+func hasLayer(r Report, name string) bool {
+	for _, l := range r.Layers {
+		if l == name {
+			return true
+		}
+	}
+	return false
+}
+
+// TestExecGateEvent checks what the gate is told of a program: its argv,
+// executable, directory and caller.
+func TestExecGateEvent(t *testing.T) {
+	eachGated(t, func(t *testing.T, spec Spec) {
+		g := &gateLog{}
+		spec.ExecCheck = g.check
+		os.Mkdir(filepath.Join(spec.Cwd, "sub"), 0o755)
+		r := sh(t, spec, `cd sub && ln -s /bin/echo hello && ./hello 'a b' c; /bin/true`)
+		if r.err != nil || !strings.Contains(r.out, "a b c") {
+			t.Fatalf("%v: %s", r.err, r.out)
+		}
+		var hello *ExecEvent
+		for i, ev := range g.seen {
+			if ev.Argv[0] == "./hello" {
+				hello = &g.seen[i]
+			}
+		}
+		if hello == nil {
+			t.Fatalf("./hello not seen: %+v", g.seen)
+		}
+		wantDir, _ := filepath.EvalSymlinks(filepath.Join(spec.Cwd, "sub"))
+		if strings.Join(hello.Argv, "|") != "./hello|a b|c" || filepath.Base(hello.Exe) != "echo" || hello.Cwd != wantDir ||
+			len(hello.Caller) < 2 || hello.Caller[0] != "/bin/sh" || hello.CallerPID == 0 {
+			t.Errorf("event %+v, want argv ./hello 'a b' c, exe echo, cwd %s, caller /bin/sh -c", *hello, wantDir)
+		}
+	})
+}
