@@ -59,7 +59,7 @@ type Record struct {
 	ExecsOmitted int      `json:"execs_omitted,omitempty"`
 	Exe          string   `json:"exe,omitempty"`
 	Caller       string   `json:"caller,omitempty"`
-	Output       string `json:"output,omitempty"` // only when configured
+	Output       string   `json:"output,omitempty"` // only when configured
 
 	// Connections are the run's network connections through the egress
 	// proxy, allowed and refused (for plain HTTP, one per request).
