@@ -47,9 +47,16 @@ type RejectedError struct {
 	Decision gate.Decision
 	// NeedsApproval is set when the gate asked and no Approver said yes.
 	NeedsApproval bool
+	// ExecRefused is set, by Wait, when the run-time exec gate stopped a
+	// program the command started: the command ran until then, and was
+	// ended there.
+	ExecRefused *ExecRefusal
 }
 
 func (e *RejectedError) Error() string {
+	if f := e.ExecRefused; f != nil {
+		return "exec: " + refusalReason(f)
+	}
 	what := "rejected (" + string(e.Decision.Action) + ")"
 	if e.NeedsApproval {
 		what = "needs approval"
@@ -417,7 +424,14 @@ func (c *Cmd) prepareSandbox() error {
 	if err != nil {
 		return fmt.Errorf("exec: %w", err)
 	}
-	if spec.Profile == sandbox.None {
+	ctx := c.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := c.runner().setExecGate(ctx, c.plan, &spec); err != nil {
+		return fmt.Errorf("exec: %w", err)
+	}
+	if spec.Profile == sandbox.None && spec.ExecCheck == nil {
 		return nil
 	}
 	h, err := sandbox.Prepare(c.inner, spec)
@@ -476,8 +490,15 @@ func (c *Cmd) Wait() error {
 	err := c.inner.Wait()
 	c.ProcessState = c.inner.ProcessState
 	c.tree.reaped = true // os/exec's context goroutine has ended
+	var outcome sandbox.Outcome
+	if c.sb != nil {
+		outcome = c.sb.Outcome()
+	}
 	c.closeSandbox()
-	c.auditRun()
+	c.auditRun(outcome)
+	if f := c.plan.refusal; f != nil {
+		return &RejectedError{Decision: c.Decision, ExecRefused: f}
+	}
 	return err
 }
 
@@ -485,16 +506,21 @@ func (c *Cmd) closeSandbox() {
 	if c.sb != nil {
 		c.sb.Close()
 		c.sb = nil
+		c.tree.sweep()
 	}
 }
 
-func (c *Cmd) auditRun() {
+func (c *Cmd) auditRun(o sandbox.Outcome) {
 	obs := Observation{Status: StatusExited, DurationMS: time.Since(c.start).Milliseconds()}
 	if c.ProcessState != nil {
 		obs.ExitCode, obs.Signal = exitInfo(c.ProcessState)
 	}
+	if o.Known {
+		obs.ExitCode, obs.Signal = outcomeExit(o)
+	}
 	if c.ctx != nil && c.ctx.Err() != nil {
 		obs.Status = StatusTimedOut
 	}
-	c.runner().append(runRecord(c.plan, c.approved, obs))
+	obs = applyExecGate(c.plan, obs)
+	c.runner().appendRun(c.plan, c.approved, obs)
 }

@@ -83,11 +83,14 @@ func (r *Runner) execGateState(pol *gate.Policy) string {
 	switch {
 	case r.ExecGate == ExecGateOff || (r.ExecGate == "" && pol.Sandbox.ExecGate == ExecGateOff):
 		return ExecGateOff
-	case !sandbox.Detect().ExecGate:
+	case !hostExecGate():
 		return ExecGateUnavailable
 	}
 	return ExecGateOn
 }
+
+// hostExecGate reports whether this host can trace runs; tests replace it.
+var hostExecGate = func() bool { return sandbox.Detect().ExecGate }
 
 // needsExecGate reports why a run of p must not start without the exec
 // gate: its policy has deny or ask rules, or it runs in plan mode.
@@ -151,7 +154,8 @@ func readOnlyRun(d gate.Decision) bool {
 
 // check is the run's sandbox.Spec.ExecCheck.
 func (g *execGate) check(ev sandbox.ExecEvent) sandbox.ExecVerdict {
-	d := g.decide(ev)
+	d, exe := g.decide(ev)
+	ev.Exe = exe
 	switch d.Action {
 	case gate.Allow:
 		g.allowed(ev.Argv)
@@ -169,23 +173,25 @@ func (g *execGate) check(ev sandbox.ExecEvent) sandbox.ExecVerdict {
 	return sandbox.ExecVerdict{}
 }
 
-// decide judges ev under every name its executable is known by.
-func (g *execGate) decide(ev sandbox.ExecEvent) gate.Decision {
+// decide judges ev under every name its executable is known by, and
+// returns the strictest decision with the executable it was made for
+// (the system program a renamed copy is).
+func (g *execGate) decide(ev sandbox.ExecEvent) (gate.Decision, string) {
 	in := gate.ExecInput{Argv: ev.Argv, Exe: ev.Exe, Cwd: ev.Cwd, Policy: g.pol, ReadOnly: g.readOnly}
-	d := gate.DecideExec(in)
+	d, exe := gate.DecideExec(in), ev.Exe
 	if d.Action == gate.Deny {
-		return d
+		return d, exe
 	}
-	for _, exe := range sameProgram(ev.PID, ev.Exe) {
-		in.Exe = exe
-		if alt := gate.DecideExec(in); actionRank(alt.Action) > actionRank(d.Action) {
-			d = alt
+	for _, alt := range sameProgram(ev.PID, ev.Exe) {
+		in.Exe = alt
+		if ad := gate.DecideExec(in); actionRank(ad.Action) > actionRank(d.Action) {
+			d, exe = ad, alt
 			if d.Action == gate.Deny {
 				break
 			}
 		}
 	}
-	return d
+	return d, exe
 }
 
 func actionRank(a gate.Action) int {

@@ -259,6 +259,7 @@ func (rn *run) closeSandbox() {
 	if rn.sb != nil {
 		rn.sb.Close()
 		rn.sb = nil
+		rn.tree.sweep()
 	}
 }
 

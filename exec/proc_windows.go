@@ -73,6 +73,9 @@ func waitExit(pid int) {
 func newTree(string) *tree { return &tree{} }
 
 // started puts the process in a new kill-on-close job.
+// sweep does nothing: there is no init here.
+func (t *tree) sweep() {}
+
 // setGroup does nothing: there is no init on Windows.
 func (t *tree) setGroup(func() int) {}
 

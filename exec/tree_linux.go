@@ -162,6 +162,22 @@ func (t *tree) cleanup() {
 	t.kill()
 }
 
+// sweep reaps the run's zombies that became this process's children after
+// cleanup: processes killed together (an exec refusal) pass to this
+// process only once their parents, agentexec-init among them, are gone.
+// Call it once the exec gate has seen the last of them (Handle.Close).
+func (t *tree) sweep() {
+	for _, pid := range children(t.self) {
+		if pid == t.pid {
+			continue
+		}
+		if st, ok := readStat(pid); ok && st.state == 'Z' && t.owns(pid) {
+			var ws syscall.WaitStatus
+			syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		}
+	}
+}
+
 // waitExit blocks until pid has exited, without reaping it, so leftovers
 // can be ended before os/exec waits for their I/O.
 func waitExit(pid int) {

@@ -25,6 +25,9 @@ func newTree(string) *tree { return &tree{} }
 
 func (t *tree) started(pid int) { t.pid = pid }
 
+// sweep does nothing: there is no init here.
+func (t *tree) sweep() {}
+
 // setGroup does nothing: there is no init outside Linux.
 func (t *tree) setGroup(func() int) {}
 

@@ -74,29 +74,29 @@ func DecideExec(in ExecInput) Decision {
 		return d.ask(fmt.Sprintf("Needs the user's approval: the rule %s asks before this program runs.", d.Rule.Text))
 	}
 	if in.ReadOnly {
-		text, _ := shellcfg.Quote(shellcfg.Bash, in.Argv)
-		d.Class = Classify(text, ClassifyOptions{Cwd: in.Cwd, Env: in.Env})
-		d.Safety = d.Class.Safety.norm()
-		if d.Safety != ReadOnly {
-			return d.deny(fmt.Sprintf("Denied: this run was allowed as read-only, and it started %s, which is %s (%s).", strings.Join(in.Argv, " "), d.Safety, d.Class.Reason))
+		// Under each of its names: ./ls linked to touch is touch.
+		for _, argv := range programNames(in) {
+			text, _ := shellcfg.Quote(shellcfg.Bash, argv)
+			d.Class = Classify(text, ClassifyOptions{Cwd: in.Cwd})
+			d.Safety = d.Class.Safety.norm()
+			if d.Safety != ReadOnly {
+				return d.deny(fmt.Sprintf("Denied: this run was allowed as read-only, and it started %s, which is %s (%s).", strings.Join(argv, " "), d.Safety, d.Class.Reason))
+			}
 		}
 	}
 	return d.allow("Allowed: no deny or ask rule and no blacklist entry matches this program.")
 }
 
 // execSpellings are the argvs an exec is judged as: as given, with
-// argv[0] replaced by the resolved executable's basename when that differs,
-// and with relative operands made absolute against the cwd (so `rm -rf ..`
-// run in /tmp is `rm -rf /`).
+// argv[0] replaced by its own basename when it is a path (the rules name
+// programs: `Bash(git push *)` must hold for /usr/lib/git-core/git push,
+// which is how git runs an alias, and for /bin/r? reached through a glob)
+// and by the resolved executable's basename when that differs, and with
+// relative operands made absolute against the cwd and absolute ones
+// cleaned (so `rm -rf ..` run in /tmp, and `rm -rf /tmp/..`, are
+// `rm -rf /`).
 func execSpellings(in ExecInput) [][]string {
-	out := [][]string{in.Argv}
-	if in.Exe != "" {
-		base := path.Base(in.Exe)
-		if base != path.Base(in.Argv[0]) {
-			alt := append([]string{base}, in.Argv[1:]...)
-			out = append(out, alt)
-		}
-	}
+	out := programNames(in)
 	if in.Cwd != "" && path.IsAbs(in.Cwd) {
 		n := len(out)
 		for _, argv := range out[:n] {
@@ -108,18 +108,46 @@ func execSpellings(in ExecInput) [][]string {
 	return out
 }
 
-// absOperands rewrites argv's relative, non-option operands as absolute
-// cleaned paths under cwd. Only the blacklist reads the result.
+// programNames are the argvs of an exec under each name of its program:
+// argv[0] as given, its basename, the resolved executable's basename.
+func programNames(in ExecInput) [][]string {
+	out := [][]string{in.Argv}
+	names := []string{in.Argv[0]}
+	add := func(name string) {
+		for _, n := range names {
+			if n == name {
+				return
+			}
+		}
+		names = append(names, name)
+		out = append(out, append([]string{name}, in.Argv[1:]...))
+	}
+	add(path.Base(in.Argv[0]))
+	if in.Exe != "" {
+		add(path.Base(in.Exe))
+	}
+	return out
+}
+
+// absOperands rewrites argv's non-option operands as absolute cleaned
+// paths: relative ones under cwd, absolute ones cleaned. Only the
+// blacklist reads the result.
 func absOperands(argv []string, cwd string) ([]string, bool) {
 	out := append([]string(nil), argv...)
 	changed := false
 	for i := 1; i < len(out); i++ {
 		a := out[i]
-		if a == "" || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/") {
+		if a == "" || strings.HasPrefix(a, "-") {
 			continue
 		}
-		out[i] = path.Join(cwd, a)
-		changed = true
+		abs := path.Clean(a)
+		if !strings.HasPrefix(a, "/") {
+			abs = path.Join(cwd, a)
+		}
+		if abs != a {
+			out[i] = abs
+			changed = true
+		}
 	}
 	return out, changed
 }

@@ -24,6 +24,18 @@ func TestDecideExec(t *testing.T) {
 		{[]string{"cat", "f"}, "/usr/bin/cat", "/w", true, Allow},
 		{[]string{"cp", "a", "b"}, "/usr/bin/cp", "/w", true, Deny},
 		{nil, "", "/w", false, Deny},
+		// argv[0] as a path: how git runs an alias, and a glob's match.
+		{[]string{"/usr/lib/git-core/git", "push", "origin", "main"}, "/usr/lib/git-core/git", "/w", false, Deny},
+		{[]string{"/usr/lib/git-core/git", "status"}, "/usr/lib/git-core/git", "/w", false, Allow},
+		{[]string{"/bin/rm", "-f", "keep.txt"}, "/usr/bin/rm", "/w", false, Deny},
+		{[]string{"/bin/cat", "keep.txt"}, "/usr/bin/cat", "/w", false, Allow},
+		// Absolute targets are cleaned before the blacklist reads them.
+		{[]string{"rm", "-rf", "/tmp/.."}, "/usr/bin/rm", "/w", false, Deny},
+		{[]string{"chmod", "-R", "000", "/tmp/.."}, "/usr/bin/chmod", "/w", false, Deny},
+		{[]string{"chmod", "-R", "000", "/tmp/x/.."}, "/usr/bin/chmod", "/w", false, Allow},
+		// A read-only run: the program under each of its names.
+		{[]string{"ls", "made"}, "/usr/bin/touch", "/w", true, Deny},
+		{[]string{"ls", "keep.txt"}, "/usr/bin/cat", "/w", true, Allow},
 	}
 	for _, c := range cases {
 		d := DecideExec(ExecInput{Argv: c.argv, Exe: c.exe, Cwd: c.cwd, Policy: p, ReadOnly: c.readOnly})

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -363,13 +364,30 @@ func (t *tracer) pollHeld() {
 	}
 }
 
-// refuse kills pid before its new program runs, and ends the run.
+// refuse kills pid before its new program runs, and ends the run: the
+// init and every process of the run first, so that none (the refused
+// program's parent, say) runs another instruction after the refusal (a
+// PID namespace's end, and the parent-death signal, come too late for
+// that).
 func (t *tracer) refuse(pid int) {
-	unix.Kill(pid, unix.SIGKILL)
 	if !t.ended {
 		t.ended = true
 		unix.Kill(t.initPID, unix.SIGKILL)
+		me := unix.Gettid()
+		for p := range t.procs {
+			if p != pid && tracedBy(p, me) {
+				unix.Kill(p, unix.SIGKILL)
+			}
+		}
 	}
+	unix.Kill(pid, unix.SIGKILL)
+}
+
+// tracedBy reports whether tracer traces pid: a pid the tracer lost
+// track of may have been reused by a process of another run.
+func tracedBy(pid, tracer int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	return err == nil && statusField(string(b), "TracerPid:") == tracer
 }
 
 // read reads pid's new program at its exec stop.
@@ -504,19 +522,15 @@ func tracerPid() int {
 	if err != nil {
 		return 0
 	}
-	const key = "\nTracerPid:"
-	s := string(b)
-	for i := 0; i+len(key) <= len(s); i++ {
-		if s[i:i+len(key)] == key {
-			j := i + len(key)
-			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-				j++
-			}
-			k := j
-			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-				k++
-			}
-			n, _ := strconv.Atoi(s[j:k])
+	return statusField(string(b), "TracerPid:")
+}
+
+// statusField is the number after key at the start of a line of a
+// /proc status file (0 when absent).
+func statusField(status, key string) int {
+	for line := range strings.SplitSeq(status, "\n") {
+		if v, ok := strings.CutPrefix(line, key); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
 			return n
 		}
 	}

@@ -61,7 +61,7 @@ func TestExecGateRefuses(t *testing.T) {
 			name, script string
 			refused      bool
 		}{
-			{"child", `rm -f keep`, true},
+			{"child", `rm -f keep; touch late`, true},
 			{"grandchild", `sh -c 'sh -c "rm -f keep"'`, true},
 			{"exec in place", `exec rm -f keep`, true},
 			{"setsid, double fork", `(setsid sh -c 'rm -f keep' &) ; sleep 1`, true},
@@ -89,6 +89,9 @@ func TestExecGateRefuses(t *testing.T) {
 				_, err := os.Stat(keep)
 				if tt.refused && (err != nil || len(g.denied) == 0) {
 					t.Errorf("keep: %v, refused %d: %v %s", err, len(g.denied), r.err, r.out)
+				}
+				if _, err := os.Stat(filepath.Join(spec.Cwd, "late")); err == nil {
+					t.Error("the script went on after the refusal")
 				}
 				if !tt.refused && (err != nil || r.err != nil || len(g.denied) != 0) {
 					t.Errorf("keep: %v, refused %v: %v %s", err, g.denied, r.err, r.out)
