@@ -70,11 +70,29 @@ type execGate struct {
 	ctx      context.Context // the approver's; canceled when the run ends
 	cancel   context.CancelFunc
 	ask      sync.Mutex // one approval at a time
+	// allowedSeen holds the programs allowed already, by argv, executable
+	// and directory: a build or a loop starts the same ones again and
+	// again, and the decision (the rules and the blacklist, which read
+	// nothing but their input) would be the same. A read-only run's
+	// classifier may read git configuration, which the run may change:
+	// it is not cached. Used by the tracer thread only.
+	allowedSeen map[string]bool
 
 	mu      sync.Mutex
 	refusal *ExecRefusal
 	execs   []string
 	omitted int
+}
+
+// ExecGateWatches reports whether a Runner would watch the runs of pol
+// (nil: no policy) with the exec gate on this host: the policy's
+// sandbox.exec_gate is not off and the host can trace. `agentexec check`
+// tells the static gate so, as run would.
+func ExecGateWatches(pol *gate.Policy) bool {
+	if pol == nil {
+		pol = &gate.Policy{}
+	}
+	return (&Runner{}).execGateState(pol) == ExecGateOn
 }
 
 // execGateState says whether the exec gate watches runs of pol on this
@@ -154,7 +172,21 @@ func readOnlyRun(d gate.Decision) bool {
 
 // check is the run's sandbox.Spec.ExecCheck.
 func (g *execGate) check(ev sandbox.ExecEvent) sandbox.ExecVerdict {
+	key := ""
+	if !g.readOnly {
+		key = execKey(ev)
+		if key != "" && g.allowedSeen[key] {
+			g.allowed(ev.Argv)
+			return sandbox.ExecVerdict{Allow: true}
+		}
+	}
 	d, exe := g.decide(ev)
+	if d.Action == gate.Allow && key != "" && len(g.allowedSeen) < maxAllowedSeen {
+		if g.allowedSeen == nil {
+			g.allowedSeen = map[string]bool{}
+		}
+		g.allowedSeen[key] = true
+	}
 	ev.Exe = exe
 	switch d.Action {
 	case gate.Allow:
@@ -192,6 +224,31 @@ func (g *execGate) decide(ev sandbox.ExecEvent) (gate.Decision, string) {
 		}
 	}
 	return d, exe
+}
+
+// maxAllowedSeen bounds a run's cache of allowed programs.
+const maxAllowedSeen = 4096
+
+// execKey is what an exec's decision depends on besides the policy: its
+// argv, directory, executable path and the executable file itself (a file
+// rewritten in place, cp /bin/rm over an allowed ./zz, is judged afresh).
+// "" when the file cannot be looked at: not cached.
+func execKey(ev sandbox.ExecEvent) string {
+	id := exeIdentity(ev.PID)
+	if id == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(id)
+	b.WriteByte(0)
+	b.WriteString(ev.Exe)
+	b.WriteByte(0)
+	b.WriteString(ev.Cwd)
+	for _, a := range ev.Argv {
+		b.WriteByte(0)
+		b.WriteString(a)
+	}
+	return b.String()
 }
 
 func actionRank(a gate.Action) int {

@@ -141,3 +141,14 @@ func hashFile(f *os.File) ([32]byte, bool) {
 	copy(out[:], h.Sum(nil))
 	return out, true
 }
+
+// exeIdentity names the executable pid runs (at its exec stop) by device,
+// inode, size and change time, or "" when it cannot be looked at.
+func exeIdentity(pid int) string {
+	var st syscall.Stat_t
+	if syscall.Stat("/proc/"+strconv.Itoa(pid)+"/exe", &st) != nil {
+		return ""
+	}
+	return strconv.FormatUint(uint64(st.Dev), 16) + ":" + strconv.FormatUint(st.Ino, 16) + ":" +
+		strconv.FormatInt(st.Size, 16) + ":" + strconv.FormatInt(st.Ctim.Sec, 16) + "." + strconv.FormatInt(st.Ctim.Nsec, 16)
+}

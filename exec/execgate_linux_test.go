@@ -558,3 +558,16 @@ func TestExecGateDropIn(t *testing.T) {
 		})
 	}
 }
+
+// TestExecGateCacheSeesNewContent: an allowed program's file rewritten in
+// place with a denied program's bytes, then run with the same argv, is
+// judged afresh.
+func TestExecGateCacheSeesNewContent(t *testing.T) {
+	r, ws := gatedRunner(t, "none", "")
+	write(t, filepath.Join(ws, "keep.txt"), "keep\n", 0o644)
+	write(t, filepath.Join(ws, "t.sh"), "#!/bin/bash\ncp /bin/cat zz && ./zz -f keep.txt; ./zz -f keep.txt; cat /bin/rm > zz && ./zz -f keep.txt\n", 0o755)
+	obs := runReq(t, r, Request{Command: "./t.sh", Shell: "bash"})
+	if _, err := os.Stat(filepath.Join(ws, "keep.txt")); err != nil || obs.ExecRefused == nil || obs.ExecRefused.Program != "rm" {
+		t.Fatalf("keep.txt %v: %+v %+v", err, obs, obs.ExecRefused)
+	}
+}

@@ -4,3 +4,6 @@ package exec
 
 // sameProgram finds nothing: there is no exec gate outside Linux.
 func sameProgram(int, string) []string { return nil }
+
+// exeIdentity is unknown: nothing is cached.
+func exeIdentity(int) string { return "" }

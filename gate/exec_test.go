@@ -1,6 +1,9 @@
 package gate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDecideExec(t *testing.T) {
 	p, err := ParsePolicy([]byte(`{"permissions":{"allow":["Bash(*)"],"ask":["Bash(git commit *)"],"deny":["Bash(rm *)","Bash(git push *)"]}}`), "test")
@@ -42,5 +45,19 @@ func TestDecideExec(t *testing.T) {
 		if d.Action != c.want {
 			t.Errorf("DecideExec(%q, exe %s, cwd %s, ro %v) = %s (%s), want %s", c.argv, c.exe, c.cwd, c.readOnly, d.Action, d.Reason, c.want)
 		}
+	}
+}
+
+// TestExecGatePolicyField checks sandbox.exec_gate: on, off, or an error
+// naming the field.
+func TestExecGatePolicyField(t *testing.T) {
+	for _, v := range []string{`"on"`, `"off"`} {
+		if _, err := ParsePolicy([]byte(`{"sandbox":{"exec_gate":`+v+`}}`), "p.json"); err != nil {
+			t.Errorf("exec_gate %s: %v", v, err)
+		}
+	}
+	_, err := ParsePolicy([]byte(`{"sandbox":{"exec_gate":"maybe"}}`), "p.json")
+	if err == nil || !strings.Contains(err.Error(), "sandbox.exec_gate") {
+		t.Errorf("exec_gate maybe: %v, want an error naming sandbox.exec_gate", err)
 	}
 }

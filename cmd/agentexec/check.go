@@ -52,6 +52,7 @@ type checkFlags struct {
 	policyFlags
 	shell, cwd, mode     string
 	json, explain, batch bool
+	noExecGate           bool
 	env                  envFlag
 }
 
@@ -83,6 +84,7 @@ func checkMain(_ context.Context, c *cli, args []string) int {
 	fs.BoolVar(&f.json, "json", false, "print the decision as one JSON object")
 	fs.BoolVar(&f.explain, "explain", false, "also print the classifier's evidence")
 	fs.BoolVar(&f.batch, "batch", false, "read JSON-lines requests from stdin, write one JSON decision per line")
+	fs.BoolVar(&f.noExecGate, "no-exec-gate", false, "decide as for a host without the run-time exec gate (by default, as run would here)")
 	if code, ok := parseFlags(c, fs, args); !ok {
 		return code
 	}
@@ -123,6 +125,9 @@ func (f *checkFlags) input(c *cli) (gate.Input, error) {
 		return in, err
 	}
 	in.Policy = l.Policy
+	// What run would do on this host: with the exec gate watching the
+	// programs the command starts, project code may be allowed by name.
+	in.ExecGate = !f.noExecGate && exec.ExecGateWatches(in.Policy)
 	if in.Env, err = exec.CommandEnv(os.Environ(), in.Policy, f.env); err != nil {
 		return in, fmt.Errorf("--env: %v", err)
 	}

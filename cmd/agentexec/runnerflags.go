@@ -24,6 +24,7 @@ type runnerFlags struct {
 	shell     string
 	cwd       string
 	sandbox   string
+	execGate  string
 	network   networkFlag
 	audit     string
 	timeout   time.Duration
@@ -40,6 +41,7 @@ func (f *runnerFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.shell, "shell", "", "shell for command text: bash, sh, cmd or powershell (default: $AGENTEXEC_SHELL, else detected)")
 	fs.StringVar(&f.cwd, "cwd", "", "workspace `DIR`: where commands start, writable under workspace-write; a request's cwd must lie inside it (default: the current directory)")
 	fs.StringVar(&f.sandbox, "sandbox", "", "sandbox profile: read-only, workspace-write or none (default: the policy's, else workspace-write)")
+	fs.StringVar(&f.execGate, "exec-gate", "", "the run-time exec gate, on or off: off runs without it, also where this host cannot trace and the policy has deny or ask rules, which are then not enforced inside the run (default: the policy's sandbox.exec_gate, else on)")
 	fs.Var(&f.network, "network", "network inside the sandbox: on (or the bare flag) opens it; `HOST,...` allows only those hosts, through the egress proxy, besides the policy's allowlist")
 	fs.StringVar(&f.audit, "audit", "", "audit log `PATH`, or off (default: the policy's, else $XDG_STATE_HOME/agentexec/audit.jsonl)")
 	fs.Var(durationFlag{&f.timeout}, "timeout", "timeout `DURATION` such as 30s or 5m (default: the policy's, else 120s)")
@@ -71,7 +73,7 @@ func (f *runnerFlags) build(c *cli) (*exec.Runner, io.Closer, error) {
 	}
 	r := &exec.Runner{
 		Policy: pol, PolicyFunc: f.watcher.Policy, Mode: mode, Shell: st, Cwd: f.cwd,
-		Sandbox: f.sandbox, Network: f.network.open, NetworkHosts: f.network.hosts,
+		Sandbox: f.sandbox, ExecGate: f.execGate, Network: f.network.open, NetworkHosts: f.network.hosts,
 		Timeout: f.timeout, MaxOutputBytes: f.maxOutput,
 	}
 	log, err := f.openAudit(c, pol)
@@ -94,6 +96,11 @@ func (f *runnerFlags) check() error {
 	case "", "read-only", "workspace-write", "none":
 	default:
 		return fmt.Errorf("--sandbox: %q is not read-only, workspace-write or none", f.sandbox)
+	}
+	switch f.execGate {
+	case "", "on", "off":
+	default:
+		return fmt.Errorf("--exec-gate: %q is not on or off", f.execGate)
 	}
 	if f.timeout < 0 {
 		return fmt.Errorf("--timeout: %v is negative", f.timeout)

@@ -30,7 +30,7 @@ var detectProfiles = []sandbox.Profile{sandbox.ReadOnly, sandbox.WorkspaceWrite,
 
 func sandboxMain(_ context.Context, c *cli, args []string) int {
 	fs := newFlagSet("sandbox", "detect [--json]",
-		"Print what this host's kernel can enforce (Landlock ABI, user, mount, network\nand PID namespaces, cgroup pids, seccomp, runs started from a thread) and what\neach profile would get here, with the network off.")
+		"Print what this host's kernel can enforce (Landlock ABI, user, mount, network\nand PID namespaces, cgroup pids, seccomp, runs started from a thread, an init\nas PID 1, the run-time exec gate and how it works) and what each profile\nwould get here, with the network off.")
 	asJSON := fs.Bool("json", false, "print JSON")
 	policy := fs.String("policy", "", "also show the network mode this policy `FILE` sets")
 	if len(args) > 0 && args[0] == "detect" {
@@ -68,8 +68,14 @@ func sandboxMain(_ context.Context, c *cli, args []string) int {
 	return 0
 }
 
+// preview is what a run with profile p gets here: with the exec gate when
+// the host has one, as run gives it.
 func preview(p sandbox.Profile) profileReport {
-	r, err := sandbox.Preview(sandbox.Spec{Profile: p})
+	spec := sandbox.Spec{Profile: p}
+	if sandbox.Detect().ExecGate {
+		spec.ExecCheck = func(sandbox.ExecEvent) sandbox.ExecVerdict { return sandbox.ExecVerdict{} }
+	}
+	r, err := sandbox.Preview(spec)
 	if err != nil {
 		return profileReport{Error: err.Error()}
 	}
@@ -97,8 +103,12 @@ func printDetect(w io.Writer, out detectOutput) {
 		{"mount namespace", yes(c.MountNS)}, {"network namespace", yes(c.NetNS)},
 		{"pid namespace", yes(c.PIDNS)}, {"pid_max per ns", yes(c.PIDMaxNS)},
 		{"cgroup pids", cgroup}, {"seccomp", yes(c.Seccomp)}, {"thread launch", yes(c.ThreadLaunch)},
+		{"init (not PID 1)", yes(c.Init)}, {"exec gate", yes(c.ExecGate)},
 	} {
 		fmt.Fprintf(w, "  %-18s %s\n", row[0], row[1])
+	}
+	if c.ExecGate {
+		fmt.Fprintf(w, "exec gate: %s\n", c.ExecGateMechanism)
 	}
 	fmt.Fprintln(w, "profiles (network off):")
 	for _, p := range detectProfiles {
@@ -106,6 +116,8 @@ func printDetect(w io.Writer, out detectOutput) {
 		switch {
 		case !r.OK:
 			fmt.Fprintf(w, "  %-16s unavailable: %s\n", p, r.Error)
+		case p == sandbox.None && len(r.Report.Layers) > 0:
+			fmt.Fprintf(w, "  %-16s no filesystem or network limits; layers=%s\n", p, strings.Join(r.Report.Layers, ","))
 		case p == sandbox.None:
 			fmt.Fprintf(w, "  %-16s nothing enforced\n", p)
 		default:
