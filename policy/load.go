@@ -300,6 +300,7 @@ func (b *builder) finish() (*Loaded, error) {
 // mergeSections adds what other formats mapped (only env.set and writable
 // roots can meet agentexec's own file: through local layers) to p.
 func mergeSections(p, from *gate.Policy) {
+	p.Files = append(slices.Clone(p.Files), from.Files...)
 	if len(from.Env.Set) > 0 {
 		set := map[string]string{}
 		for k, v := range p.Env.Set {

@@ -214,6 +214,11 @@ func (b *builder) toolRule(src, text string, a gate.Action, meaning gate.Meaning
 	}
 	switch name {
 	case "Read", "Edit", "Write", "MultiEdit", "NotebookEdit":
+		if a != gate.Allow {
+			// The hook checks the agent's own file tools against it.
+			file, _ := splitSrc(src)
+			b.pol.Files = append(b.pol.Files, gate.FileRule{Text: text, Action: a, File: file, Source: src})
+		}
 		b.ignore(src, text, fmt.Sprintf("a file rule (%s): file checks and sandbox masks for it are the sandbox's, not in this build; the %s rule is not applied", a, a))
 	case "WebFetch":
 		b.webFetch(src, text, a)

@@ -37,6 +37,7 @@ type fileRule struct {
 	base   string // absolute directory the pattern is under ("" for anywhere)
 	pat    string // slash-separated pattern relative to base
 	any    bool   // the pattern has no slash: match a name at any depth under base
+	source string // file:line
 }
 
 // fileRules compiles the policy's file rules for a call in cwd.
@@ -45,15 +46,12 @@ func fileRules(p *gate.Policy, cwd, home string) []fileRule {
 		return nil
 	}
 	var out []fileRule
-	add := func(list []string, a gate.Action) {
-		for _, text := range list {
-			if r, ok := parseFileRule(text, a, p.Source, cwd, home); ok {
-				out = append(out, r)
-			}
+	for _, fr := range p.Files {
+		if r, ok := parseFileRule(fr.Text, fr.Action, fr.File, cwd, home); ok {
+			r.source = fr.Source
+			out = append(out, r)
 		}
 	}
-	add(p.Permissions.Deny, gate.Deny)
-	add(p.Permissions.Ask, gate.Ask)
 	return out
 }
 
@@ -245,16 +243,23 @@ func ruleVerdict(k Kind, rules []fileRule, p string) Verdict {
 			continue
 		}
 		if r.action == gate.Deny {
-			return Verdict{Action: Deny, Reason: fmt.Sprintf("agentexec: denied by the rule %s: %s is off limits. Do not try to reach it another way; ask the user if you need it.", r.text, p)}
+			return Verdict{Action: Deny, Reason: fmt.Sprintf("agentexec: denied by the rule %s%s: %s is off limits. Do not try to reach it another way; ask the user if you need it.", r.text, from(r.source), p)}
 		}
 		if ask == nil {
 			ask = &rules[i]
 		}
 	}
 	if ask != nil {
-		return Verdict{Action: Ask, Reason: fmt.Sprintf("agentexec: needs your approval: the rule %s asks before %s is touched.", ask.text, p)}
+		return Verdict{Action: Ask, Reason: fmt.Sprintf("agentexec: needs your approval: the rule %s%s asks before %s is touched.", ask.text, from(ask.source), p)}
 	}
 	return Verdict{}
+}
+
+func from(source string) string {
+	if source == "" {
+		return ""
+	}
+	return " (from " + source + ")"
 }
 
 // writeRoots are where a file tool may write without asking.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/policy"
 	"github.com/agentexec/agentexec/shellcfg"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -33,10 +34,11 @@ const project = "/home/user/project"
 
 func goldenConfig(t *testing.T, ws string) Config {
 	t.Helper()
-	pol, err := gate.LoadPolicy(filepath.Join(testdata, "settings.json"))
+	l, err := policy.Load(policy.Options{Path: filepath.Join(testdata, "settings.json"), Managed: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	pol := l.Policy
 	home := t.TempDir() // an empty home: no global git configuration
 	return Config{Policy: pol, Home: "/home/user", Env: []string{"HOME=" + home}, Workspace: ws, Rewrite: fakeRewriter{}}
 }
