@@ -138,6 +138,9 @@ func Decide(in Input) Decision {
 		d.Blacklist = e
 		return d.deny(reasonBlacklist(e))
 	}
+	if fd, ok := checkFileRules(in, facts, d); ok { // Read/Edit/Write rules (filerules.go)
+		return fd
+	}
 	rv := evalRules(cp.rules, in.Text, shell, seg, facts, d.Class)
 	d.RuleDecision = rv.decision
 	d.Rule = rv.ref()

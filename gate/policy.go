@@ -32,6 +32,11 @@ type Policy struct {
 	Timeout          Duration        `json:"timeout,omitempty"`
 	Audit            AuditPolicy     `json:"audit"`
 
+	// Files are the Read(...), Edit(...) and Write(...) rules of settings
+	// files (filerules.go; package policy reads them), enforced by the gate
+	// and the sandbox.
+	Files []FileRule `json:"-"`
+
 	// Source is the file the policy was loaded from ("" when built in code).
 	Source string `json:"-"`
 
@@ -40,11 +45,6 @@ type Policy struct {
 	// meaning; they are decided together with Permissions. Call Compile
 	// after setting them.
 	Rules []Rule `json:"-"`
-
-	// Files are the Read(...)/Edit(...)/Write(...) rules of an agent's
-	// settings a loader found: they judge that agent's own file tools
-	// (agentexec hook). No command decision reads them.
-	Files []FileRule `json:"-"`
 
 	// compiled holds the parsed rules; set by ParsePolicy, Compile and
 	// With. A Policy built in code is compiled on each Decide instead.
@@ -57,17 +57,6 @@ type Policy struct {
 type compiledPolicy struct {
 	rules  *ruleSet
 	extras []blacklistExtra
-}
-
-// FileRule is one Read(...), Edit(...) or Write(...) rule, as written,
-// with where it came from.
-type FileRule struct {
-	Text   string // e.g. Read(./.env)
-	Action Action
-	// File is the settings file it is in: a /path pattern is relative to
-	// that file's project.
-	File   string
-	Source string // file:line
 }
 
 // Permissions holds the Bash(...) rule texts as users write them.

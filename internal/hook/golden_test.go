@@ -34,7 +34,20 @@ const project = "/home/user/project"
 
 func goldenConfig(t *testing.T, ws string) Config {
 	t.Helper()
-	l, err := policy.Load(policy.Options{Path: filepath.Join(testdata, "settings.json"), Managed: "-"})
+	// The settings sit in the project, as an agent's do: file rules are
+	// relative to the project root.
+	b, err := os.ReadFile(filepath.Join(testdata, "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings := filepath.Join(ws, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := policy.Load(policy.Options{Path: settings, Managed: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
