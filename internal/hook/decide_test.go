@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/policy"
 )
 
-func policy(t *testing.T, dir, text string) *gate.Policy {
+func loadPolicy(t *testing.T, dir, text string) *gate.Policy {
 	t.Helper()
 	p := filepath.Join(dir, ".claude", "settings.json")
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -18,18 +19,18 @@ func policy(t *testing.T, dir, text string) *gate.Policy {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pol, err := gate.LoadPolicy(p)
+	l, err := policy.Load(policy.Options{Path: p, Managed: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pol
+	return l.Policy
 }
 
 // TestDecideShell: the gate decides, the agent's ability to ask and to run
 // a rewrite shape the verdict.
 func TestDecideShell(t *testing.T) {
 	ws := t.TempDir()
-	pol := policy(t, ws, `{"permissions":{"deny":["Bash(git push *)"],"ask":["Bash(npm publish *)"]}}`)
+	pol := loadPolicy(t, ws, `{"permissions":{"deny":["Bash(git push *)"],"ask":["Bash(npm publish *)"]}}`)
 	cases := []struct {
 		agent, cmd string
 		mode       gate.Mode
@@ -95,7 +96,7 @@ func TestUnknownModeIsPlan(t *testing.T) {
 func TestFileRules(t *testing.T) {
 	ws := t.TempDir()
 	home := t.TempDir()
-	pol := policy(t, ws, `{"permissions":{
+	pol := loadPolicy(t, ws, `{"permissions":{
 		"deny":["Read(./.env)","Read(*.pem)","Edit(./secrets/**)","Read(//etc/shadow)","Read(~/.ssh/**)","Edit(/config/prod.yaml)","Write(./dist)"],
 		"ask":["Read(./private)"]}}`)
 	cases := []struct {
