@@ -294,6 +294,35 @@ func (c *Cmd) environ() []string {
 	return os.Environ()
 }
 
+// requestEnv are the variables of c.Env that the process's own
+// environment does not hold with the same value: what the caller chose to
+// set, which the gate weighs (a PATH of the caller's choosing decides which
+// program a name runs).
+func (c *Cmd) requestEnv() map[string]string {
+	if c.Env == nil {
+		return nil
+	}
+	own := map[string]string{}
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		own[k] = v
+	}
+	var out map[string]string
+	for _, kv := range c.Env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		if old, had := own[k]; !had || old != v {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = v
+		}
+	}
+	return out
+}
+
 func (c *Cmd) runner() *Runner {
 	if c.Runner == nil {
 		return &Runner{}
@@ -314,8 +343,8 @@ func (c *Cmd) gate() error {
 	if err != nil {
 		return err
 	}
-	p := &plan{req: Request{Argv: argv}, runID: newRunID(), shell: shellcfg.Bash, text: text, argv: argv, cwd: dir, workspace: ws}
-	p.dec = gate.Decide(gate.Input{Text: text, Shell: shellcfg.Bash, Cwd: dir, Mode: r.Mode, Policy: r.Policy, Env: c.environ()})
+	p := &plan{req: Request{Argv: argv}, runID: newRunID(), shell: shellcfg.Bash, text: text, argv: argv, cwd: dir, workspace: ws, pol: r.currentPolicy()}
+	p.dec = gate.Decide(gate.Input{Text: text, Shell: shellcfg.Bash, Cwd: dir, Mode: r.Mode, Policy: p.pol, Env: c.environ(), RequestEnv: c.requestEnv()})
 	c.plan, c.Decision = p, p.dec
 	ctx := c.ctx
 	if ctx == nil {
@@ -356,7 +385,7 @@ func (c *Cmd) dirs(r *Runner) (dir, ws string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("exec: dir: %w", err)
 	}
-	if !r.insideRoots(real, ws) {
+	if !insideRoots(real, ws, r.currentPolicy()) {
 		return "", "", fmt.Errorf("exec: dir: %s is outside the workspace %s (Runner.Cwd) and the policy's sandbox roots (nothing ran)", c.Dir, ws)
 	}
 	return real, ws, nil

@@ -34,6 +34,7 @@ func requestRecord(kind string, p *plan, approved string) *audit.Record {
 		Shell: string(p.shell), Cwd: p.cwd, Mode: string(d.Mode),
 		Segments: d.Segments, Safety: string(d.Safety), Decision: string(d.Action),
 		RuleDecision: d.RuleDecision, Reason: d.Reason, Approved: approved,
+		PolicyDigest: p.pol.Digest(),
 	}
 	if len(p.req.Argv) > 0 {
 		rec.Shell = "argv"
@@ -61,6 +62,7 @@ func runRecord(p *plan, approved string, obs Observation) *audit.Record {
 	if s := obs.Sandbox; s != nil {
 		rec.Sandbox, rec.LandlockABI, rec.Network = s.Profile, s.LandlockABI, s.Network
 	}
+	rec.Connections = auditConnections(obs.Network)
 	h := sha256.New()
 	h.Write([]byte(obs.Stdout))
 	h.Write([]byte(obs.Stderr))

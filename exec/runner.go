@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentexec/agentexec/audit"
+	"github.com/agentexec/agentexec/exec/egress"
 	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
 	"github.com/agentexec/agentexec/shellcfg"
@@ -56,10 +57,14 @@ const (
 // A program that starts other children itself keeps working: the Runner
 // only reaps processes it can attribute to one of its runs.
 type Runner struct {
-	Policy   *gate.Policy
-	Mode     gate.Mode // "" means the policy's mode
-	Approver Approver
-	Audit    AuditSink
+	Policy *gate.Policy
+	// PolicyFunc, when set, is asked once per request for the policy in
+	// force (a server that reloads its policy file); nil answers mean
+	// Policy. Every part of one request reads the same policy.
+	PolicyFunc func() *gate.Policy
+	Mode       gate.Mode // "" means the policy's mode
+	Approver   Approver
+	Audit      AuditSink
 
 	// Sandbox is the profile ("read-only", "workspace-write", "none");
 	// "" means the policy's, else workspace-write. Any profile but none
@@ -67,6 +72,13 @@ type Runner struct {
 	Sandbox string
 	// Network allows network access inside the sandbox.
 	Network bool
+	// NetworkHosts is a one-off allowlist (agentexec run --network
+	// HOST,...): commands reach these hosts, and the policy's, through
+	// the egress proxy (see gate.NetworkPolicy for the patterns).
+	NetworkHosts []string
+	// Resolve resolves allowed host names for the egress proxy; nil is
+	// the system resolver. Tests map names to loopback servers with it.
+	Resolve egress.Resolver
 
 	// Cwd is the workspace ("" = this process's directory): writable
 	// under workspace-write, and where a request's cwd must lie (or in
@@ -103,7 +115,9 @@ type plan struct {
 	env       []string
 	timeout   time.Duration
 	max       int
+	pol       *gate.Policy // the policy in force for this request, never nil
 	dec       gate.Decision
+	egress    *egress.Rules // the proxy's rules, when the network goes through it
 }
 
 // Check validates req and returns the gate's decision for it without
@@ -198,7 +212,7 @@ func (r *Runner) prepare(req Request) (*plan, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	p := &plan{req: req, runID: newRunID()}
+	p := &plan{req: req, runID: newRunID(), pol: r.currentPolicy()}
 	if err := r.resolveCommand(p); err != nil {
 		return nil, err
 	}
@@ -208,12 +222,12 @@ func (r *Runner) prepare(req Request) (*plan, error) {
 	if err := r.resolveLimits(p); err != nil {
 		return nil, err
 	}
-	env, err := buildEnv(r.environ(), r.policy().Env, req.Env, req.PTY, p.runID)
+	env, err := buildEnv(r.environ(), p.pol.Env, req.Env, req.PTY, p.runID)
 	if err != nil {
 		return nil, fmt.Errorf("policy: %w", err)
 	}
 	p.env = env
-	p.dec = gate.Decide(gate.Input{Text: p.text, Shell: p.shell, Cwd: p.cwd, Mode: r.Mode, Policy: r.Policy, Env: env})
+	p.dec = gate.Decide(gate.Input{Text: p.text, Shell: p.shell, Cwd: p.cwd, Mode: r.Mode, Policy: p.pol, Env: env, RequestEnv: req.Env})
 	return p, nil
 }
 
@@ -269,7 +283,7 @@ func (r *Runner) resolveCwd(p *plan) error {
 	if err != nil {
 		return fmt.Errorf("request: cwd: %w", err)
 	}
-	if !r.insideRoots(real, ws) {
+	if !insideRoots(real, ws, p.pol) {
 		return &CwdError{Cwd: p.req.Cwd, Resolved: real, Workspace: ws}
 	}
 	p.cwd = real
@@ -334,9 +348,9 @@ func realDir(dir string) (string, error) {
 }
 
 // insideRoots reports whether dir (resolved) lies in the workspace or in
-// one of the policy's writable or readable roots.
-func (r *Runner) insideRoots(dir, ws string) bool {
-	sb := r.policy().Sandbox
+// one of pol's writable or readable roots.
+func insideRoots(dir, ws string, pol *gate.Policy) bool {
+	sb := pol.Sandbox
 	for _, root := range append(append([]string{ws}, sb.WritableRoots...), sb.ReadableRoots...) {
 		if !filepath.IsAbs(root) {
 			continue
@@ -358,12 +372,18 @@ func within(p, root string) bool {
 
 func (r *Runner) resolveLimits(p *plan) error {
 	t, _ := p.req.timeout()
-	p.timeout = firstDuration(t, r.Timeout, time.Duration(r.policy().Timeout), DefaultTimeout)
-	p.max = min(MaxOutputLimit, firstInt(p.req.MaxOutputBytes, r.MaxOutputBytes, r.policy().Output.MaxBytes, DefaultMaxOutputBytes))
+	p.timeout = firstDuration(t, r.Timeout, time.Duration(p.pol.Timeout), DefaultTimeout)
+	p.max = min(MaxOutputLimit, firstInt(p.req.MaxOutputBytes, r.MaxOutputBytes, p.pol.Output.MaxBytes, DefaultMaxOutputBytes))
 	return nil
 }
 
-func (r *Runner) policy() *gate.Policy {
+// currentPolicy is the policy a new request is decided under, never nil.
+func (r *Runner) currentPolicy() *gate.Policy {
+	if r.PolicyFunc != nil {
+		if p := r.PolicyFunc(); p != nil {
+			return p
+		}
+	}
 	if r.Policy == nil {
 		return &gate.Policy{}
 	}
@@ -384,16 +404,17 @@ func (r *Runner) waitDelay() time.Duration { return firstDuration(r.WaitDelay, D
 // (plan mode, unknown command, unknown: contain) always gets read-only with
 // the network off, whatever was configured.
 func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
-	pol := r.policy()
+	pol := p.pol
 	prof := sandbox.Profile(firstString(r.Sandbox, pol.Sandbox.Profile, string(sandbox.WorkspaceWrite)))
 	switch prof {
 	case sandbox.ReadOnly, sandbox.WorkspaceWrite, sandbox.None:
 	default:
 		return sandbox.Spec{}, fmt.Errorf("sandbox: %q is not read-only, workspace-write or none", prof)
 	}
+	home := lookupEnv(p.env, "HOME")
 	spec := sandbox.Spec{
-		Profile: prof, Network: r.Network || pol.Sandbox.Network.Open(), Cwd: p.workspace,
-		WritableRoots: pol.Sandbox.WritableRoots, ReadableRoots: pol.Sandbox.ReadableRoots,
+		Profile: prof, Cwd: p.workspace,
+		WritableRoots: expandHome(pol.Sandbox.WritableRoots, home), ReadableRoots: expandHome(pol.Sandbox.ReadableRoots, home),
 		ProtectGit: pol.Sandbox.ProtectGit == nil || *pol.Sandbox.ProtectGit,
 		Limits: sandbox.Limits{
 			CPUSeconds: pol.Sandbox.Limits.CPUSeconds, AddressSpace: pol.Sandbox.Limits.AddressSpace,
@@ -407,10 +428,65 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 		}
 	}
 	r.auditFiles(&spec)
+	fileRules(&spec, pol.Files, home)
 	if p.dec.Contain {
-		spec.Profile, spec.Network = sandbox.ReadOnly, false
+		spec.Profile = sandbox.ReadOnly
+		return spec, nil // the network stays off
 	}
+	mode, rules, err := r.netRules(p, prof)
+	if err != nil {
+		return sandbox.Spec{}, err
+	}
+	spec.Network, spec.Proxy, p.egress = mode == gate.NetworkOpen, mode == gate.NetworkProxy, rules
 	return spec, nil
+}
+
+// fileRuleMaxDirs bounds the directories one file rule's pattern may read
+// to find what it names at the start of a run.
+const fileRuleMaxDirs = 10000
+
+// fileRules turns the policy's deny and ask file rules into the sandbox's
+// masks: what a Read rule names is hidden, what an Edit or Write rule names
+// is bound read-only (inside a writable root). An ask rule cannot be asked
+// about from inside a run, so it counts as a deny here; allow rules widen
+// nothing. Patterns are expanded now, against the filesystem as it is.
+func fileRules(spec *sandbox.Spec, rules []gate.FileRule, home string) {
+	for _, fr := range rules {
+		if fr.Action == gate.Allow {
+			continue
+		}
+		pat, ok := fr.Path(home)
+		if !ok {
+			spec.Notes = append(spec.Notes, fmt.Sprintf("%s: no HOME, so it hides nothing in the sandbox", fr.Text))
+			continue
+		}
+		paths, complete := sandbox.Expand(pat, fileRuleMaxDirs)
+		if !complete {
+			spec.Notes = append(spec.Notes, fmt.Sprintf("%s: the search for what it names stopped after %d directories", fr.Text, fileRuleMaxDirs))
+		}
+		if fr.Writes() {
+			spec.ProtectedPaths = append(spec.ProtectedPaths, paths...)
+		} else {
+			spec.HiddenPaths = append(spec.HiddenPaths, paths...)
+		}
+	}
+}
+
+// expandHome replaces a leading ~ of each path with home (the command's
+// HOME); a ~ path without a home is left as it is, and the sandbox refuses
+// it as not absolute.
+func expandHome(paths []string, home string) []string {
+	if home == "" {
+		return paths
+	}
+	var out []string
+	for _, p := range paths {
+		if p == "~" || strings.HasPrefix(p, "~/") {
+			p = filepath.Join(home, p[1:])
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // auditFiles keeps the audit log out of the command's reach: its records

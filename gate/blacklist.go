@@ -3,9 +3,9 @@ package gate
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
+	"github.com/agentexec/agentexec/internal/lazyre"
 	"github.com/agentexec/agentexec/shellcfg"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -396,7 +396,7 @@ func partitionCheck(name string, args []blArg) *BlacklistEntry {
 }
 
 // blockDevice matches the device nodes of disks and partitions.
-var blockDevice = regexp.MustCompile(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|sr|mapper/|disk/by-)`)
+var blockDevice = lazyre.New(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|sr|mapper/|disk/by-)`)
 
 func isBlockDevice(v string) bool { return blockDevice.MatchString(path.Clean(v)) }
 
@@ -536,7 +536,7 @@ func (b *blWalker) redirects(rs []*syntax.Redirect) *BlacklistEntry {
 
 var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true}
 
-var interpreterRe = regexp.MustCompile(`^(sh|bash|zsh|dash|ksh|mksh|ash|fish|busybox|python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node[0-9.]*|nodejs|php[0-9.]*|pwsh|powershell|cmd)$`)
+var interpreterRe = lazyre.New(`^(sh|bash|zsh|dash|ksh|mksh|ash|fish|busybox|python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node[0-9.]*|nodejs|php[0-9.]*|pwsh|powershell|cmd)$`)
 
 func isShellOrInterp(name string) bool { return interpreterRe.MatchString(name) }
 
@@ -961,7 +961,7 @@ var winRootForms = map[string]bool{
 	"$env:systemroot": true, "$env:windir": true, "$env:userprofile": true, "$home": true, "~": true,
 }
 
-var driveRoot = regexp.MustCompile(`^[a-z]:$`)
+var driveRoot = lazyre.New(`^[a-z]:$`)
 
 // winCatastrophic reports a drive root, a system directory or the profile.
 func winCatastrophic(t string) bool {
@@ -1029,9 +1029,9 @@ func winRemove(args []string) *BlacklistEntry {
 }
 
 var (
-	psAssign   = regexp.MustCompile(`^\$[\w:]+\s*[-+*/]?=[^=]`)
-	psInvoke   = regexp.MustCompile(`(^|[^a-z-])(iex|invoke-expression)([^a-z-]|$)`)
-	psDownload = regexp.MustCompile(`downloadstring|downloadfile|net\.webclient|invoke-webrequest|invoke-restmethod|(^|[^a-z-])(iwr|irm|curl|wget|start-bitstransfer)([^a-z-]|$)`)
+	psAssign   = lazyre.New(`^\$[\w:]+\s*[-+*/]?=[^=]`)
+	psInvoke   = lazyre.New(`(^|[^a-z-])(iex|invoke-expression)([^a-z-]|$)`)
+	psDownload = lazyre.New(`downloadstring|downloadfile|net\.webclient|invoke-webrequest|invoke-restmethod|(^|[^a-z-])(iwr|irm|curl|wget|start-bitstransfer)([^a-z-]|$)`)
 )
 
 // checkWindows runs the Windows entries over cmd or PowerShell text.

@@ -73,6 +73,9 @@ type Input struct {
 	// environment the gate reads: git's global configuration is found
 	// from its HOME, so a Cwd without HOME here leaves git not read-only.
 	Env []string
+	// RequestEnv are the variables the request itself sets (see
+	// ClassifyOptions.RequestEnv); Env already holds them.
+	RequestEnv map[string]string
 	// ExecGate says a run-time exec gate will watch the run (every program
 	// it starts is checked with DecideExec), so project code run by name —
 	// a script, a build tool — may be covered by an allow rule: what it
@@ -124,7 +127,7 @@ func Decide(in Input) Decision {
 		d.Segments = seg.Segments
 	}
 	facts := analyzeCalls(in.Text)
-	d.Class = Classify(in.Text, ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, ReadOnlyCommands: in.readOnly()})
+	d.Class = Classify(in.Text, ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, RequestEnv: in.RequestEnv, ReadOnlyCommands: in.readOnly()})
 	d.Safety = d.Class.Safety.norm()
 	e := checkBlacklist(in.Text, facts.file, seg.Segments, facts.canonAll(), cp.extras)
 	if e == nil && !shell.IsPOSIX() {
@@ -134,6 +137,9 @@ func Decide(in Input) Decision {
 	if e != nil {
 		d.Blacklist = e
 		return d.deny(reasonBlacklist(e))
+	}
+	if fd, ok := checkFileRules(in, facts, d); ok { // Read/Edit/Write rules (filerules.go)
+		return fd
 	}
 	rv := evalRules(cp.rules, in.Text, shell, seg, facts, d.Class)
 	d.RuleDecision = rv.decision

@@ -3,8 +3,6 @@ package gate
 import (
 	"encoding/json"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -223,33 +221,5 @@ func TestCommandNetwork(t *testing.T) {
 	}
 	if pol.Digest() == q.Digest() {
 		t.Error("digest ignores the extra rule")
-	}
-}
-
-// TestClaudeSettingsNetwork loads WebFetch(domain:…) rules and
-// sandbox.network.allowedDomains from a real .claude/settings.json.
-func TestClaudeSettingsNetwork(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), ".claude")
-	os.MkdirAll(dir, 0o755)
-	path := filepath.Join(dir, "settings.json")
-	os.WriteFile(path, []byte(`{
-  "$schema": "https://json.schemastore.org/claude-code-settings.json",
-  "permissions": {
-    "allow": ["Bash(npm *)", "WebFetch(domain:docs.python.org)", "WebFetch(domain:*.npmjs.org)", "Read(./src/**)"],
-    "deny": ["WebFetch(domain:evil.example)"]
-  },
-  "sandbox": {"enabled": true, "network": {"allowedDomains": ["proxy.golang.org"]}}
-}`), 0o644)
-	p, err := LoadPolicy(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := p.Sandbox.Network
-	if !n.Proxied() || !slices.Equal(n.Allow, []string{"docs.python.org", "*.npmjs.org", "proxy.golang.org"}) || !slices.Equal(n.Deny, []string{"evil.example"}) {
-		t.Errorf("network = %+v", n)
-	}
-	os.WriteFile(path, []byte(`{"permissions": {"allow": ["Bash(ls)"], "deny": ["WebFetch(domain:evil.example)"]}}`), 0o644)
-	if p, err = LoadPolicy(path); err != nil || p.Sandbox.Network.Proxied() || p.Sandbox.Network.Open() {
-		t.Errorf("deny only: %+v, %v; want the network cut", p.Sandbox.Network, err)
 	}
 }

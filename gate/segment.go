@@ -1,9 +1,9 @@
 package gate
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/agentexec/agentexec/internal/lazyre"
 	"github.com/agentexec/agentexec/shellcfg"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -723,7 +723,7 @@ type callFact struct {
 	hiddenSubst bool
 }
 
-var hiddenSubstRe = regexp.MustCompile("\\[[^]]*(\\$\\(|`|\\$\\{)")
+var hiddenSubstRe = lazyre.New("\\[[^]]*(\\$\\(|`|\\$\\{)")
 
 // nameBuiltins take variable names, whose subscripts bash evaluates as
 // arithmetic: a bare name there is evaluated in turn, so `printf -v

@@ -1,8 +1,9 @@
 package gate
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
 // knownSubcommands are the tools whose "Always allow" rule names the root
@@ -25,7 +26,7 @@ var twoLevel = map[string]bool{
 
 // launcherName matches what can run an arbitrary program: no rule naming
 // it is ever suggested, whatever its arguments.
-var launcherName = regexp.MustCompile(`^(sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|busybox|pwsh|powershell|cmd|python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node[0-9.]*|nodejs|deno|bun|tsx|ts-node|php[0-9.]*|lua[0-9.]*|java|osascript|sudo|doas|su|env|xargs|exec|eval|source|\.|setsid|nohup|timeout|nice|ionice|time|command|builtin|chroot|ssh|watch|parallel|flock|script|unshare|nsenter|stdbuf|unbuffer|strace|ltrace|find|awk|gawk|mawk|sed)$`)
+var launcherName = lazyre.New(`^(sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|busybox|pwsh|powershell|cmd|python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node[0-9.]*|nodejs|deno|bun|tsx|ts-node|php[0-9.]*|lua[0-9.]*|java|osascript|sudo|doas|su|env|xargs|exec|eval|source|\.|setsid|nohup|timeout|nice|ionice|time|command|builtin|chroot|ssh|watch|parallel|flock|script|unshare|nsenter|stdbuf|unbuffer|strace|ltrace|find|awk|gawk|mawk|sed)$`)
 
 // suggestFor returns the minimal rules that would allow the commands the
 // shell really runs (parsed calls, so never text inside a comment), or
@@ -93,7 +94,7 @@ func exactRule(c callFact) (string, bool) {
 	return "Bash(" + t + ")", true
 }
 
-var subcommandWordRe = regexp.MustCompile(`^[a-z][a-z0-9:_.-]*$`)
+var subcommandWordRe = lazyre.New(`^[a-z][a-z0-9:_.-]*$`)
 
 func subcommandWord(s string) bool { return subcommandWordRe.MatchString(s) }
 

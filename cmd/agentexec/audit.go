@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentexec/agentexec/audit"
 	"github.com/agentexec/agentexec/gate"
+	pkgpolicy "github.com/agentexec/agentexec/policy"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -330,11 +331,12 @@ func auditReplay(c *cli, args []string) int {
 	if *modeFlag == "" {
 		mode = ""
 	}
-	pol, err := gate.LoadPolicy(*policy)
+	l, err := pkgpolicy.Load(pkgpolicy.Options{Path: *policy, Home: c.getenv("HOME")})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agentexec audit replay: %v\n", err)
 		return 2
 	}
+	pol := l.Policy
 	path, code := onePath(c, fs)
 	if path == "" {
 		return code

@@ -36,7 +36,8 @@ Exactly one argument, the command text, follows the flags (quote it; use --
 before a command that starts with '-'). With --batch, commands are read from
 stdin instead, one JSON object per line:
   {"command": "...", "shell": "bash", "mode": "default", "allow": [...],
-   "ask": [...], "deny": [...], "read_only_commands": [...], "cwd": "..."}
+   "ask": [...], "deny": [...], "read_only_commands": [...], "cwd": "...",
+   "env": {"KEY": "VALUE"}}
 (every field but command optional; the rules and read-only commands are added
 to the loaded policy for that line only) and one JSON object is written per
 line, in order (blank lines are skipped):
@@ -48,8 +49,27 @@ Exit status: 0 allow, 1 ask, 3 deny, 2 usage or policy error. --batch exits 0
 unless reading stdin or writing stdout fails (1).`
 
 type checkFlags struct {
-	shell, cwd, policy, mode string
-	json, explain, batch     bool
+	policyFlags
+	shell, cwd, mode     string
+	json, explain, batch bool
+	env                  envFlag
+}
+
+// envFlag collects repeated --env KEY=VALUE flags.
+type envFlag map[string]string
+
+func (e *envFlag) String() string { return "" }
+
+func (e *envFlag) Set(kv string) error {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want KEY=VALUE, got %q", kv)
+	}
+	if *e == nil {
+		*e = envFlag{}
+	}
+	(*e)[k] = v
+	return nil
 }
 
 func checkMain(_ context.Context, c *cli, args []string) int {
@@ -57,7 +77,8 @@ func checkMain(_ context.Context, c *cli, args []string) int {
 	fs := newFlagSet("check", "[flags] [--] 'COMMAND' | --batch < requests.jsonl", checkDesc)
 	fs.StringVar(&f.shell, "shell", "", "shell for the text: bash, sh, cmd or powershell (default: $AGENTEXEC_SHELL, else detected)")
 	fs.StringVar(&f.cwd, "cwd", "", "working `DIR` the command would run in (default: the current directory)")
-	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (agentexec JSON or a Claude/Qwen settings file); default $AGENTEXEC_POLICY")
+	f.policyFlags.register(fs)
+	fs.Var(&f.env, "env", "a variable the request sets, `KEY=VALUE` (repeatable): the gate weighs it as run would")
 	fs.StringVar(&f.mode, "mode", "", "approval mode: plan, default or yolo (default: the policy's, else default)")
 	fs.BoolVar(&f.json, "json", false, "print the decision as one JSON object")
 	fs.BoolVar(&f.explain, "explain", false, "also print the classifier's evidence")
@@ -97,17 +118,15 @@ func checkMain(_ context.Context, c *cli, args []string) int {
 // input builds the Input every command shares: policy, mode, shell, cwd.
 func (f *checkFlags) input(c *cli) (gate.Input, error) {
 	var in gate.Input
-	path := f.policy
-	if path == "" {
-		path = c.getenv("AGENTEXEC_POLICY")
+	l, err := f.load(c, f.cwd)
+	if err != nil {
+		return in, err
 	}
-	if path != "" {
-		p, err := gate.LoadPolicy(path)
-		if err != nil {
-			return in, err
-		}
-		in.Policy = p
+	in.Policy = l.Policy
+	if in.Env, err = exec.CommandEnv(os.Environ(), in.Policy, f.env); err != nil {
+		return in, fmt.Errorf("--env: %v", err)
 	}
+	in.RequestEnv = f.env
 	if f.mode != "" {
 		m, err := gate.ParseMode(f.mode)
 		if err != nil {
@@ -193,6 +212,7 @@ type checkOut struct {
 	Suggestions    []string             `json:"suggestions,omitempty"`
 	OneOff         bool                 `json:"one_off,omitempty"`
 	Contain        bool                 `json:"contain,omitempty"`
+	Network        []string             `json:"network,omitempty"` // hosts the allow rules grant it
 	Mode           gate.Mode            `json:"mode"`
 	Shell          shellcfg.ShellType   `json:"shell"`
 	Classification gate.Result          `json:"classification"`
@@ -201,7 +221,7 @@ type checkOut struct {
 func checkJSON(d gate.Decision, text string) checkOut {
 	o := checkOut{
 		batchOut: batchResult(d, text), Blacklist: d.Blacklist, Suggestions: d.Suggestions,
-		OneOff: d.OneOff, Contain: d.Contain, Mode: d.Mode, Shell: d.Shell, Classification: d.Class,
+		OneOff: d.OneOff, Contain: d.Contain, Network: d.Network, Mode: d.Mode, Shell: d.Shell, Classification: d.Class,
 	}
 	if d.Rule != nil {
 		o.RuleSource = d.Rule.Source
@@ -242,6 +262,9 @@ func writeCheckText(w io.Writer, d gate.Decision, explain bool) error {
 	if d.Contain {
 		fmt.Fprintf(&b, "contain:       runs in the read-only sandbox, network off\n")
 	}
+	if len(d.Network) > 0 {
+		fmt.Fprintf(&b, "network:       may reach %s (its allow rules' hosts), besides the policy's allowlist\n", strings.Join(d.Network, ", "))
+	}
 	fmt.Fprintf(&b, "reason:        %s\n", d.Reason)
 	if explain {
 		fmt.Fprintf(&b, "classification:\n%s", d.Class.Explain())
@@ -252,14 +275,15 @@ func writeCheckText(w io.Writer, d gate.Decision, explain bool) error {
 
 // batchIn is one --batch input line.
 type batchIn struct {
-	Command          *string  `json:"command"`
-	Shell            string   `json:"shell"`
-	Mode             string   `json:"mode"`
-	Allow            []string `json:"allow"`
-	Ask              []string `json:"ask"`
-	Deny             []string `json:"deny"`
-	ReadOnlyCommands []string `json:"read_only_commands"`
-	Cwd              string   `json:"cwd"`
+	Command          *string           `json:"command"`
+	Shell            string            `json:"shell"`
+	Mode             string            `json:"mode"`
+	Allow            []string          `json:"allow"`
+	Ask              []string          `json:"ask"`
+	Deny             []string          `json:"deny"`
+	ReadOnlyCommands []string          `json:"read_only_commands"`
+	Cwd              string            `json:"cwd"`
+	Env              map[string]string `json:"env"`
 }
 
 // checkBatch answers every stdin line in order; a bad line gets an error
@@ -349,6 +373,12 @@ func parseBatchLine(base gate.Input, line []byte) (gate.Input, string, error) {
 		if in.Policy, err = base.Policy.With(extra, req.ReadOnlyCommands, "inline"); err != nil {
 			return base, "", err
 		}
+	}
+	if len(req.Env) > 0 {
+		if in.Env, err = exec.CommandEnv(os.Environ(), in.Policy, req.Env); err != nil {
+			return base, "", fmt.Errorf("env: %v", err)
+		}
+		in.RequestEnv = req.Env
 	}
 	return in, *req.Command, nil
 }

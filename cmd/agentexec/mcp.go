@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -44,6 +45,7 @@ exit status is then 2 for a usage error, 125 otherwise.`)
 		return buildExit(err)
 	}
 	defer closer.Close()
+	go rf.watcher.Run(ctx, time.Second) // reload on edit; report a broken one even between requests
 	log := slog.New(slog.NewTextHandler(c.stderr, nil))
 	srv := surface.NewMCPServer(r, surface.MCPOptions{Version: version, Logger: log})
 	t := &surface.Transport{In: c.stdin, Out: c.stdout, MaxLineBytes: *maxLine, Logger: log}

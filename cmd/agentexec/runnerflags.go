@@ -12,30 +12,35 @@ import (
 	"github.com/agentexec/agentexec/audit"
 	"github.com/agentexec/agentexec/exec"
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/policy"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
 // runnerFlags are the flags shared by run, mcp and serve: everything that
 // configures an exec.Runner.
 type runnerFlags struct {
-	policy    string
+	policyFlags
 	mode      string
 	shell     string
 	cwd       string
 	sandbox   string
-	network   bool
+	network   networkFlag
 	audit     string
 	timeout   time.Duration
 	maxOutput int
+
+	// Set by build: the policy's account and the watcher that reloads it.
+	loaded  *policy.Loaded
+	watcher *policy.Watcher
 }
 
 func (f *runnerFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (agentexec JSON or a Claude/Qwen settings file); default $AGENTEXEC_POLICY")
+	f.policyFlags.register(fs)
 	fs.StringVar(&f.mode, "mode", "", "approval mode: plan, default or yolo (default: the policy's, else default)")
 	fs.StringVar(&f.shell, "shell", "", "shell for command text: bash, sh, cmd or powershell (default: $AGENTEXEC_SHELL, else detected)")
 	fs.StringVar(&f.cwd, "cwd", "", "workspace `DIR`: where commands start, writable under workspace-write; a request's cwd must lie inside it (default: the current directory)")
 	fs.StringVar(&f.sandbox, "sandbox", "", "sandbox profile: read-only, workspace-write or none (default: the policy's, else workspace-write)")
-	fs.BoolVar(&f.network, "network", false, "allow network access inside the sandbox")
+	fs.Var(&f.network, "network", "network inside the sandbox: on (or the bare flag) opens it; `HOST,...` allows only those hosts, through the egress proxy, besides the policy's allowlist")
 	fs.StringVar(&f.audit, "audit", "", "audit log `PATH`, or off (default: the policy's, else $XDG_STATE_HOME/agentexec/audit.jsonl)")
 	fs.Var(durationFlag{&f.timeout}, "timeout", "timeout `DURATION` such as 30s or 5m (default: the policy's, else 120s)")
 	fs.IntVar(&f.maxOutput, "max-output", 0, "keep at most `BYTES` of output per stream, head and tail (default: the policy's, else 30000)")
@@ -57,13 +62,16 @@ func (f *runnerFlags) build(c *cli) (*exec.Runner, io.Closer, error) {
 	if f.mode == "" {
 		mode = ""
 	}
+	if f.loaded.NoYolo && mode == gate.ModeYolo {
+		return nil, nil, usageErr{fmt.Errorf("--mode yolo: the policy's settings forbid bypassing permissions")}
+	}
 	st, err := f.shellType(c)
 	if err != nil {
 		return nil, nil, usageErr{err}
 	}
 	r := &exec.Runner{
-		Policy: pol, Mode: mode, Shell: st, Cwd: f.cwd,
-		Sandbox: f.sandbox, Network: f.network,
+		Policy: pol, PolicyFunc: f.watcher.Policy, Mode: mode, Shell: st, Cwd: f.cwd,
+		Sandbox: f.sandbox, Network: f.network.open, NetworkHosts: f.network.hosts,
 		Timeout: f.timeout, MaxOutputBytes: f.maxOutput,
 	}
 	log, err := f.openAudit(c, pol)
@@ -96,17 +104,22 @@ func (f *runnerFlags) check() error {
 	return nil
 }
 
-// loadPolicy reads --policy, else $AGENTEXEC_POLICY; nil when neither is
-// set. A file that is missing is an error, as for check.
+// loadPolicy reads --policy or --project (else $AGENTEXEC_POLICY) with
+// the workspace's local rules, and readies the watcher that reloads it.
 func (f *runnerFlags) loadPolicy(c *cli) (*gate.Policy, error) {
-	path := f.policy
-	if path == "" {
-		path = c.getenv("AGENTEXEC_POLICY")
+	o, err := f.options(c, f.cwd)
+	if err != nil {
+		return nil, err
 	}
-	if path == "" {
-		return nil, nil
+	l, err := policy.Load(o)
+	if err != nil {
+		return nil, err
 	}
-	return gate.LoadPolicy(path)
+	f.loaded = l
+	f.watcher = policy.NewWatcher(o, l, func(format string, args ...any) {
+		fmt.Fprintf(c.stderr, format+"\n", args...)
+	})
+	return l.Policy, nil
 }
 
 // shellType is --shell, else $AGENTEXEC_SHELL; "" to detect.

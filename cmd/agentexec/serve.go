@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/agentexec/agentexec/internal/surface"
 )
@@ -44,6 +45,7 @@ outlives serve.`)
 		return buildExit(err)
 	}
 	defer closer.Close()
+	go rf.watcher.Run(ctx, time.Second) // reload on edit; report a broken one even between requests
 	opts := surface.ServeOptions{Parallel: *parallel, Grace: grace, MaxLineBytes: *maxLine}
 	if err := surface.Serve(ctx, r, c.stdin, c.stdout, opts); err != nil {
 		fmt.Fprintf(c.stderr, "agentexec serve: %v\n", err)
