@@ -17,6 +17,12 @@ type plan struct {
 	NetNS       bool
 	IPCNS       bool
 	LandlockNet bool // Landlock also denies TCP bind and connect (ABI 4)
+	// LandlockUnix: Landlock refuses connect and sendmsg to pathname Unix
+	// sockets outside the writable roots (ABI 9, network off).
+	LandlockUnix bool
+	// UnixMasks: without LandlockUnix, the pathname sockets bound outside
+	// the writable roots when the run starts are masked (network off).
+	UnixMasks bool
 	Seccomp     bool // arch guard and the always-denied syscalls
 	SeccompNet  bool // socket families other than AF_UNIX refused
 	LandlockABI int
@@ -49,7 +55,7 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		PIDNS:       caps.PIDNS,
 		IPCNS:       caps.PIDNS, // made together with the PID namespace when allowed
 		Seccomp:     caps.Seccomp,
-		LandlockABI: min(caps.LandlockABI, landlockABIWanted),
+		LandlockABI: landlockABI(caps.LandlockABI),
 	}
 	// The launcher thread needs none of the trampoline's Go start (5-10 ms
 	// here); it limits processes with a v1 pids cgroup that it joins alone,
@@ -71,6 +77,8 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		// Landlock's TCP rules, its abstract-socket scope and the masked
 		// host sockets complete the cut either way.
 		p.LandlockNet = p.LandlockABI >= 4
+		p.LandlockUnix = p.LandlockABI >= 9
+		p.UnixMasks = !p.LandlockUnix
 		p.SeccompNet = caps.Seccomp
 		p.NetNS = !caps.Seccomp && caps.NetNS
 		if !p.NetNS && !p.SeccompNet {
@@ -107,7 +115,17 @@ func pidMax(n uint64) int {
 const reservedPIDs = 300
 
 // landlockABIWanted is the newest Landlock ABI this package asks for.
-const landlockABIWanted = 7
+const landlockABIWanted = 9
+
+// landlockABI is the ABI whose ruleset a run gets on a kernel with abi:
+// 9 (pathname Unix sockets) when the kernel has it, else up to 7 (8 adds
+// nothing a ruleset asks for).
+func landlockABI(abi int) int {
+	if abi >= landlockABIWanted {
+		return landlockABIWanted
+	}
+	return min(abi, 7)
+}
 
 // checkSpec rejects a Spec that names no known profile or relative paths.
 func checkSpec(spec Spec) error {
@@ -167,6 +185,8 @@ func (p plan) layers() []string {
 	add(p.MountNS, "mountns-ro")
 	add(p.NetNS, "netns")
 	add(p.LandlockNet, "landlock-net")
+	add(p.LandlockUnix, "landlock-unix")
+	add(p.UnixMasks, "unix-socket-masks")
 	add(p.Seccomp, "seccomp")
 	add(p.SeccompNet, "seccomp-net")
 	add(p.PIDNS, "pidns")

@@ -163,7 +163,7 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 	}
 	w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX", string(spec.Profile))
 	if !spec.Network {
-		w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX_NETWORK_DISABLED", "1")
+		w.Env = setEnv(dropAgentEnv(w.Env), "AGENTEXEC_SANDBOX_NETWORK_DISABLED", "1")
 	}
 	if spec.Profile == WorkspaceWrite {
 		if err := h.writable(w, spec); err != nil {
@@ -184,6 +184,9 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 	// containerd socket can start a privileged container and write
 	// anywhere, which no profile but none allows.
 	w.Masked = existingSockets(hostSockets)
+	if p.UnixMasks {
+		w.Masked = dedupe(append(w.Masked, unixSocketsOutside(w.Writable)...))
+	}
 	return w, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -219,4 +220,70 @@ func TestHiddenPaths(t *testing.T) {
 			})
 		}
 	})
+}
+
+// With the network off, a pathname Unix socket outside the writable roots
+// is unreachable (Landlock ABI 9, else masked), also through a path with a
+// space and through a symbolic link in the workspace; a socket made in the
+// workspace works, and agent variables are dropped. With the network on
+// the outside socket answers and the variables stay.
+func TestOutsideUnixSockets(t *testing.T) {
+	requireSandbox(t)
+	eachLauncher(t, func(t *testing.T) {
+		ws, sibling := workspace(t)
+		var socks []string
+		for _, name := range []string{"agent.sock", "with space.sock"} {
+			p := filepath.Join(sibling, name)
+			l, err := net.Listen("unix", p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			go acceptAll(l)
+			socks = append(socks, p)
+		}
+		if err := os.Symlink(socks[0], filepath.Join(ws, "link.sock")); err != nil {
+			t.Fatal(err)
+		}
+		socks = append(socks, filepath.Join(ws, "link.sock"))
+		off := Spec{Profile: WorkspaceWrite, Cwd: ws}
+		on := Spec{Profile: WorkspaceWrite, Cwd: ws, Network: true}
+		dial := func(spec Spec, addr string) result {
+			return run(t, spec, []string{"SANDBOX_TEST_HELPER=dial"}, os.Args[0], "unix", addr)
+		}
+		for _, s := range socks {
+			if r := dial(off, s); r.err == nil {
+				t.Errorf("network off: reached %s: %s", s, r.out)
+			}
+			if r := dial(on, s); r.err != nil {
+				t.Errorf("network on: %s unreachable: %v %s", s, r.err, r.out)
+			}
+		}
+		if r := run(t, off, []string{"SANDBOX_TEST_HELPER=unixsock"}, os.Args[0]); r.err != nil || !strings.Contains(r.out, "pong") {
+			t.Errorf("a socket in the workspace: %v %s", r.err, r.out)
+		}
+		env := []string{"SSH_AUTH_SOCK=" + socks[0], "DBUS_SESSION_BUS_ADDRESS=unix:path=/x", "KEEP_ME=1"}
+		if r := run(t, off, env, "/bin/sh", "-c", "env"); strings.Contains(r.out, "SSH_AUTH_SOCK") || strings.Contains(r.out, "DBUS_SESSION") || !strings.Contains(r.out, "KEEP_ME=1") {
+			t.Errorf("network off, environment: %s", r.out)
+		}
+		if r := run(t, on, env, "/bin/sh", "-c", "env"); !strings.Contains(r.out, "SSH_AUTH_SOCK") {
+			t.Errorf("network on, environment: %s", r.out)
+		}
+	})
+}
+
+func TestUnixSocketPath(t *testing.T) {
+	for line, want := range map[string]string{
+		"000000003b65fbf3: 00000003 00000000 00000000 0001 03  1074":                      "",
+		"0000000000000000: 00000002 00000000 00010000 0001 01 23456 /run/x.sock":          "/run/x.sock",
+		"0000000000000000: 00000002 00000000 00010000 0001 01 23456 /tmp/with space.sock": "/tmp/with space.sock",
+		"0000000000000000: 00000002 00000000 00010000 0001 01 23456 @abstract":            "",
+		"0000000000000000: 00000002 00000000 00010000 0001 01 23456 relative.sock":        "",
+		"Num       RefCount Protocol Flags    Type St Inode Path":                         "",
+	} {
+		got, ok := unixSocketPath(line)
+		if ok != (want != "") || (ok && got != want) {
+			t.Errorf("%q: %q %v, want %q", line, got, ok, want)
+		}
+	}
 }
