@@ -29,6 +29,8 @@ type run struct {
 	readers  sync.WaitGroup
 	timedOut bool
 	canceled bool
+	// oomKilled: the OOM killer killed a process of the run at its memory cap.
+	oomKilled bool
 }
 
 // execute starts the plan's command and waits for it, filling obs.
@@ -117,7 +119,7 @@ func sandboxReport(h *sandbox.Handle, spec sandbox.Spec, contained bool) *Sandbo
 	return &SandboxReport{
 		Profile: string(rep.Profile), LandlockABI: rep.LandlockABI, Network: rep.Network,
 		Layers: rep.Layers, Contained: contained, Notes: rep.Notes,
-		Masks: rep.Masks, ReadOnly: rep.ReadOnly,
+		Masks: rep.Masks, ReadOnly: rep.ReadOnly, Memory: rep.Memory,
 	}
 }
 
@@ -214,6 +216,9 @@ wait:
 			}
 		}
 	}
+	if rn.sb != nil {
+		rn.sb.Kill() // the namespace and cgroup as a unit: a fork bomb cannot outrun it
+	}
 	rn.tree.kill()
 }
 
@@ -239,6 +244,7 @@ func (rn *run) drain(delay time.Duration) {
 func (rn *run) closeSandbox() {
 	if rn.sb != nil {
 		rn.sb.Close()
+		rn.oomKilled = rn.sb.OOMKilled()
 		rn.sb = nil
 	}
 }
@@ -339,6 +345,14 @@ func (rn *run) observe(obs Observation, p *plan) Observation {
 	}
 	if ps := rn.cmd.ProcessState; ps != nil {
 		obs.ExitCode, obs.Signal = exitInfo(ps)
+	}
+	if rn.oomKilled && obs.Sandbox != nil {
+		obs.Sandbox.OOMKilled = true
+		msg := fmt.Sprintf("out of memory: the kernel killed a process of the run at its memory cap of %d MiB (sandbox.limits.memory)", obs.Sandbox.Memory>>20)
+		if obs.Error != "" {
+			msg = obs.Error + "; " + msg
+		}
+		obs.Error = msg
 	}
 	outs := make([]result, len(rn.caps))
 	for i, c := range rn.caps {

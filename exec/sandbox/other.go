@@ -40,6 +40,12 @@ func (h *Handle) Report() Report { return h.report }
 // Close does nothing outside Linux.
 func (h *Handle) Close() error { return nil }
 
+// Kill does nothing: outside Linux nothing is sandboxed.
+func (h *Handle) Kill() {}
+
+// OOMKilled is always false outside Linux.
+func (h *Handle) OOMKilled() bool { return false }
+
 // Release does nothing outside Linux: there are no standby launchers.
 func Release() {}
 

@@ -28,6 +28,8 @@ type plan struct {
 	LandlockABI int
 	PIDMax      int    // pid_max of the PID namespace, 0 for none
 	Cgroup      string // "v1", "v2" or ""
+	CgroupMem   bool   // the cgroup has the memory controller: the memory cap
+	CgroupCPU   bool   // the cgroup has the cpu controller: the run weighs as one task
 }
 
 // makePlan decides the layers for spec on a host with caps, or returns an
@@ -70,6 +72,8 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 	default:
 		p.Cgroup = caps.CgroupPids
 	}
+	p.CgroupMem = p.Cgroup != "" && caps.CgroupMemory
+	p.CgroupCPU = p.Cgroup != "" && caps.CgroupCPU
 	if !spec.Network {
 		// The seccomp socket filter cuts the network for a few BPF
 		// instructions; a network namespace adds about 5 ms to every
@@ -158,6 +162,10 @@ func (p plan) report(spec Spec) Report {
 		r.Launcher = "thread"
 	}
 	r.Layers = p.layers()
+	r.Memory, r.MemoryBy = memoryLimit(spec.Limits), "rlimit-as"
+	if p.CgroupMem {
+		r.MemoryBy = "cgroup"
+	}
 	r.Notes = append([]string(nil), spec.Notes...)
 	return r
 }
@@ -192,6 +200,8 @@ func (p plan) layers() []string {
 	add(p.PIDNS, "pidns")
 	add(p.PIDMax > 0, "pid-max")
 	add(p.Cgroup != "", "cgroup-pids")
+	add(p.CgroupMem, "cgroup-memory")
+	add(p.CgroupCPU, "cgroup-cpu")
 	return l
 }
 
@@ -215,4 +225,12 @@ func dedupe(s []string) []string {
 		}
 	}
 	return out
+}
+
+// memoryLimit is the run's memory cap: Limits.Memory, else DefaultMemory.
+func memoryLimit(l Limits) uint64 {
+	if l.Memory > 0 {
+		return l.Memory
+	}
+	return DefaultMemory()
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -285,5 +287,148 @@ func TestUnixSocketPath(t *testing.T) {
 		if ok != (want != "") || (ok && got != want) {
 			t.Errorf("%q: %q %v, want %q", line, got, ok, want)
 		}
+	}
+}
+
+// bombScript is a fork bomb that ignores SIGTERM: three children per
+// process, five levels deep, each sleeping forever.
+const bombScript = `
+import os, signal, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+depth, made = 0, 0
+while True:
+    if depth < 5 and made < 3:
+        try:
+            pid = os.fork()
+        except OSError:
+            time.sleep(0.01)
+            continue
+        if pid == 0:
+            depth, made = depth + 1, 0
+        else:
+            made += 1
+        continue
+    time.sleep(0.5)
+`
+
+// Kill ends a SIGTERM-ignoring fork bomb as a unit under each launcher
+// and each way of limiting processes: Wait returns and no process of it
+// is left.
+func TestKillEndsTheRun(t *testing.T) {
+	requireSandbox(t)
+	c := Detect()
+	for _, tc := range []struct {
+		name string
+		caps func(*Capabilities) bool
+	}{
+		{"thread cgroup", func(c *Capabilities) bool { return c.ThreadLaunch }},
+		{"trampoline pid_max", func(c *Capabilities) bool { c.ThreadLaunch = false; return c.PIDMaxNS }},
+		{"trampoline cgroup", func(c *Capabilities) bool { c.ThreadLaunch, c.PIDMaxNS = false, false; return c.CgroupPids != "" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			caps := c
+			if !tc.caps(&caps) {
+				t.Skip("this host has no such launcher")
+			}
+			withCaps(t, caps)
+			ws, _ := workspace(t)
+			cmd := exec.Command("python3", "-c", bombScript)
+			cmd.Dir = ws
+			marker := fmt.Sprintf("AGENTEXEC_TEST_BOMB=%d", time.Now().UnixNano())
+			cmd.Env = append(os.Environ(), marker)
+			defer waitGone(t, marker)
+			h, err := Prepare(cmd, Spec{Profile: WorkspaceWrite, Cwd: ws, Limits: Limits{Processes: 200}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			if err := h.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 200 && len(marked(marker)) < 50; i++ {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if n := len(marked(marker)); n < 50 {
+				t.Fatalf("the bomb made only %d processes", n)
+			}
+			cmd.Process.Signal(syscall.SIGTERM) // ignored
+			h.Kill()
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("Wait did not return after Kill")
+			}
+			for i := 0; i < 100 && len(marked(marker)) > 0; i++ {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if left := marked(marker); len(left) > 0 {
+				t.Fatalf("%d processes outlived Kill", len(left))
+			}
+		})
+	}
+}
+
+// A run that passes its memory cap is killed by the kernel and the
+// Handle says so (memory cgroup), or its allocation fails (RLIMIT_AS
+// without one); a run within it is untouched.
+func TestMemoryCap(t *testing.T) {
+	requireSandbox(t)
+	eachLauncher(t, func(t *testing.T) {
+		ws, _ := workspace(t)
+		spec := Spec{Profile: WorkspaceWrite, Cwd: ws, Limits: Limits{Memory: 200 << 20}}
+		hog := "a = []\nwhile True: a.append(bytearray(16 << 20))"
+		cmd := exec.Command("python3", "-c", hog)
+		cmd.Dir = ws
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		h, err := Prepare(cmd, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.Start(); err != nil {
+			t.Fatal(err)
+		}
+		werr := cmd.Wait()
+		h.Close()
+		rep := h.Report()
+		if rep.Memory != 200<<20 {
+			t.Errorf("Report.Memory %d", rep.Memory)
+		}
+		switch rep.MemoryBy {
+		case "cgroup":
+			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || ws.Signal() != syscall.SIGKILL || !h.OOMKilled() {
+				t.Errorf("want an OOM kill: %v, OOMKilled %v: %s", werr, h.OOMKilled(), out.String())
+			}
+		case "rlimit-as":
+			if werr == nil || !strings.Contains(out.String(), "MemoryError") || h.OOMKilled() {
+				t.Errorf("want a MemoryError: %v, OOMKilled %v: %s", werr, h.OOMKilled(), out.String())
+			}
+		default:
+			t.Fatalf("MemoryBy %q", rep.MemoryBy)
+		}
+		r := run(t, spec, nil, "python3", "-c", "a = bytearray(64 << 20); print(len(a))")
+		if r.err != nil || !strings.Contains(r.out, "67108864") {
+			t.Errorf("within the cap: %v %s", r.err, r.out)
+		}
+	})
+}
+
+// A run's cgroup carries the cpu controller where the host has it, so a
+// busy run weighs as one task.
+func TestCPUWeight(t *testing.T) {
+	requireSandbox(t)
+	c := Detect()
+	if !c.ThreadLaunch || !c.CgroupCPU {
+		t.Skip("needs the launcher thread and a writable cpu cgroup")
+	}
+	ws, _ := workspace(t)
+	r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws}, "cat /proc/self/cgroup")
+	if r.err != nil || !regexp.MustCompile(`(?m)^\d+:[^:]*\bcpu\b[^:]*:.*agentexec-`).MatchString(r.out) {
+		t.Fatalf("not in a cpu cgroup of its own: %v %s", r.err, r.out)
+	}
+	if !slices.Contains(r.report.Layers, "cgroup-cpu") {
+		t.Errorf("layers %v", r.report.Layers)
 	}
 }

@@ -133,7 +133,10 @@
 //     ends), so it lives until Close.
 package sandbox
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Profile names what a sandboxed command may write.
 type Profile string
@@ -151,6 +154,12 @@ type Limits struct {
 	AddressSpace uint64
 	FileSize     uint64
 	OpenFiles    uint64
+	// Memory caps the run's memory in bytes (0: DefaultMemory): the
+	// memory cgroup's limit where the run has one, an OOM kill then
+	// reported; else RLIMIT_AS of each process (address space, not
+	// resident memory: a program that reserves more than it uses, such as
+	// one built with AddressSanitizer, fails under it).
+	Memory uint64
 	// Processes limits the processes (and threads) of the run: RLIMIT_NPROC
 	// when set (not enforced for root), and always the PID namespace's
 	// pid_max (Linux 6.14+; it admits up to Processes+299 before pids wrap)
@@ -162,6 +171,19 @@ type Limits struct {
 // enough for a parallel build, low enough that a fork bomb leaves a small
 // machine responsive.
 const DefaultProcesses = 512
+
+// DefaultMemory is the memory cap of a run whose Limits.Memory is 0: three
+// quarters of the host's memory (MemTotal), so that one run cannot take it
+// all; 12 GiB where the total is unknown.
+func DefaultMemory() uint64 {
+	defaultMemOnce.Do(func() { defaultMem = hostMemory() * 3 / 4 })
+	return defaultMem
+}
+
+var (
+	defaultMemOnce sync.Once
+	defaultMem     uint64
+)
 
 // Spec is an immutable description of one sandboxed run.
 type Spec struct {
@@ -206,6 +228,10 @@ type Report struct {
 	LandlockABI int      `json:"landlock_abi,omitempty"`
 	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "on"
 	Layers      []string `json:"layers,omitempty"`
+	// Memory is the run's memory cap in bytes, and MemoryBy what enforces
+	// it: "cgroup" or "rlimit-as".
+	Memory   uint64 `json:"memory,omitempty"`
+	MemoryBy string `json:"memory_by,omitempty"`
 	// Launcher says how the layers were applied: "thread" (by a thread of
 	// this process, the fast way) or "trampoline" (by this binary started
 	// again). Empty for profile None.
@@ -232,6 +258,11 @@ type Capabilities struct {
 	PIDNS       bool   `json:"pidns"`                 // PID (and IPC) namespaces can be made
 	PIDMaxNS    bool   `json:"pid_max_ns"`            // pid_max is per PID namespace (Linux 6.14)
 	CgroupPids  string `json:"cgroup_pids,omitempty"` // "v1", "v2" or ""
+	// CgroupMemory and CgroupCPU: a run's cgroup (in CgroupPids's
+	// hierarchy) also gets the memory controller (its memory cap, OOM
+	// kills seen) and the cpu controller (it weighs as one task).
+	CgroupMemory bool `json:"cgroup_memory,omitempty"`
+	CgroupCPU    bool `json:"cgroup_cpu,omitempty"`
 	Seccomp     bool   `json:"seccomp"`               // seccomp filters for this architecture
 	// ThreadLaunch is true when runs can start from a thread of this
 	// process instead of the trampoline: root in the initial user
