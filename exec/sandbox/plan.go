@@ -22,7 +22,7 @@ type plan struct {
 	LandlockUnix bool
 	// UnixMasks: without LandlockUnix, the pathname sockets bound outside
 	// the writable roots when the run starts are masked (network off).
-	UnixMasks bool
+	UnixMasks   bool
 	Seccomp     bool // arch guard and the always-denied syscalls
 	SeccompNet  bool // socket families other than AF_UNIX refused
 	LandlockABI int
@@ -162,11 +162,15 @@ func (p plan) report(spec Spec) Report {
 		r.Launcher = "thread"
 	}
 	r.Layers = p.layers()
-	r.Memory, r.MemoryBy = memoryLimit(spec.Limits), "rlimit-as"
-	if p.CgroupMem {
-		r.MemoryBy = "cgroup"
-	}
 	r.Notes = append([]string(nil), spec.Notes...)
+	switch {
+	case p.CgroupMem:
+		r.Memory, r.MemoryBy = memoryLimit(spec.Limits), "cgroup"
+	case spec.Limits.Memory > 0:
+		r.Memory, r.MemoryBy = spec.Limits.Memory, "rlimit-as"
+	default:
+		r.Notes = append(r.Notes, "memory: no memory cgroup, so no default cap (an address-space limit would break -race and AddressSanitizer builds); sandbox.limits.memory sets one")
+	}
 	return r
 }
 

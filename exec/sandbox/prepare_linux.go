@@ -169,10 +169,10 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 		return nil, err
 	}
 	w := &wireSpec{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: dir, Network: spec.Network, Limits: spec.Limits, Plan: p}
-	if !p.CgroupMem && w.Limits.AddressSpace == 0 {
-		// No memory cgroup: the cap falls back on each process's address
-		// space.
-		w.Limits.AddressSpace = memoryLimit(spec.Limits)
+	if !p.CgroupMem && w.Limits.AddressSpace == 0 && spec.Limits.Memory > 0 {
+		// No memory cgroup: a cap asked for falls back on each process's
+		// address space (not the default cap: see Limits.Memory).
+		w.Limits.AddressSpace = spec.Limits.Memory
 	}
 	if w.Env == nil {
 		w.Env = os.Environ()

@@ -154,11 +154,12 @@ type Limits struct {
 	AddressSpace uint64
 	FileSize     uint64
 	OpenFiles    uint64
-	// Memory caps the run's memory in bytes (0: DefaultMemory): the
-	// memory cgroup's limit where the run has one, an OOM kill then
-	// reported; else RLIMIT_AS of each process (address space, not
-	// resident memory: a program that reserves more than it uses, such as
-	// one built with AddressSanitizer, fails under it).
+	// Memory caps the run's memory in bytes: the memory cgroup's limit
+	// where the run has one (0: DefaultMemory), an OOM kill then reported.
+	// Without one, a Memory set here becomes RLIMIT_AS of each process
+	// (address space, not resident memory: a program that reserves more
+	// than it uses, such as a -race or AddressSanitizer build, fails under
+	// it), and 0 caps nothing, which the Report notes.
 	Memory uint64
 	// Processes limits the processes (and threads) of the run: RLIMIT_NPROC
 	// when set (not enforced for root), and always the PID namespace's
@@ -263,7 +264,7 @@ type Capabilities struct {
 	// kills seen) and the cpu controller (it weighs as one task).
 	CgroupMemory bool `json:"cgroup_memory,omitempty"`
 	CgroupCPU    bool `json:"cgroup_cpu,omitempty"`
-	Seccomp     bool   `json:"seccomp"`               // seccomp filters for this architecture
+	Seccomp      bool `json:"seccomp"` // seccomp filters for this architecture
 	// ThreadLaunch is true when runs can start from a thread of this
 	// process instead of the trampoline: root in the initial user
 	// namespace, a v1 pids cgroup, seccomp, proc's pidns= option (Linux
