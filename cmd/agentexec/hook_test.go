@@ -273,3 +273,23 @@ func TestHookExecGate(t *testing.T) {
 		t.Errorf("the script's rm ran: the exec gate did not apply Bash(rm *) (exit %d %s)", code, text)
 	}
 }
+
+// TestHookNoSettings: a project with no agent settings at all is decided
+// with no rules (not refused), and the rewrite runs.
+func TestHookNoSettings(t *testing.T) {
+	h := newHookEnv(t)
+	os.RemoveAll(filepath.Join(h.ws, ".claude"))
+	payload, _ := json.Marshal(map[string]any{"event": "PreToolUse", "session_id": "s", "cwd": h.ws, "tool_name": "bash", "tool_input": map[string]any{"command": "echo hello"}})
+	code, out, errs := h.run(t, payload, h.bin, "hook", "--agent", "crush")
+	var a struct {
+		Decision     string         `json:"decision"`
+		UpdatedInput map[string]any `json:"updated_input"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &a) != nil || a.Decision != "allow" {
+		t.Fatalf("exit %d %q %s", code, out, errs)
+	}
+	rewritten, _ := a.UpdatedInput["command"].(string)
+	if code, text := h.bash(t, rewritten); code != 0 || !strings.Contains(text, "hello") {
+		t.Errorf("the rewrite: exit %d %q", code, text)
+	}
+}
