@@ -325,7 +325,7 @@ func (f *hookFlags) rewriter(c *cli, s *hookSetup, pf policyFlags) (*hook.Ticket
 		flags = append(flags, "--network")
 	}
 	flags = append(flags, "--audit", s.auditPath)
-	return &hook.TicketRewriter{Exe: exe, Key: key, Flags: flags, Nonce: s.nonce}, nil
+	return &hook.TicketRewriter{Exe: exe, Key: key, Workspace: s.cfg.Workspace, Flags: flags, Nonce: s.nonce}, nil
 }
 
 // record writes the hook's decision to the audit log: every shell

@@ -88,8 +88,14 @@ type claudeAnswer struct {
 // the rewritten command.
 func (h *hookEnv) hook(t *testing.T, command, mode string) (string, string) {
 	t.Helper()
+	return h.hookIn(t, h.ws, command, mode)
+}
+
+// hookIn is hook with the agent's shell in dir.
+func (h *hookEnv) hookIn(t *testing.T, dir, command, mode string) (string, string) {
+	t.Helper()
 	payload, _ := json.Marshal(map[string]any{
-		"session_id": "s", "cwd": h.ws, "permission_mode": mode, "hook_event_name": "PreToolUse",
+		"session_id": "s", "cwd": dir, "permission_mode": mode, "hook_event_name": "PreToolUse",
 		"tool_name": "Bash", "tool_input": map[string]any{"command": command, "description": "d"}, "tool_use_id": "t",
 	})
 	code, out, errs := h.run(t, payload, h.bin, "hook", "--agent", "claude")
@@ -291,5 +297,22 @@ func TestHookNoSettings(t *testing.T) {
 	rewritten, _ := a.UpdatedInput["command"].(string)
 	if code, text := h.bash(t, rewritten); code != 0 || !strings.Contains(text, "hello") {
 		t.Errorf("the rewrite: exit %d %q", code, text)
+	}
+}
+
+// TestHookSubdirectory: with the agent's shell in a subdirectory of the
+// project, the rewritten command starts there and may write anywhere in
+// the project (the workspace is the project, not the subdirectory).
+func TestHookSubdirectory(t *testing.T) {
+	h := newHookEnv(t)
+	sub := filepath.Join(h.ws, "sub")
+	os.Mkdir(sub, 0o755)
+	decision, rewritten := h.hookIn(t, sub, "pwd; echo x > ../top.txt", "bypassPermissions")
+	if decision != "allow" {
+		t.Fatalf("got %s", decision)
+	}
+	code, out := h.bash(t, rewritten)
+	if code != 0 || !strings.HasPrefix(out, sub) || !exists(filepath.Join(h.ws, "top.txt")) {
+		t.Errorf("exit %d %q, top.txt written=%v", code, out, exists(filepath.Join(h.ws, "top.txt")))
 	}
 }
