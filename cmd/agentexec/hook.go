@@ -139,12 +139,12 @@ func (f *hookFlags) setup(c *cli, a hook.Agent, call hook.Call) (*hookSetup, err
 	}
 	ws := f.workspace(c, a, call)
 	pf := f.policySource(c, ws)
-	l, err := pf.load(c, call.Dir)
+	l, err := pf.load(c, ws)
 	if errors.Is(err, policy.ErrNoSettings) && f.project == "" {
 		// The project has no agent settings: no rules, and the rewritten
 		// run is told the same (no --project).
 		pf.project = ""
-		l, err = pf.load(c, call.Dir)
+		l, err = pf.load(c, ws)
 	}
 	if err != nil {
 		return nil, err
