@@ -32,6 +32,9 @@ type run struct {
 	network  *NetworkReport // its evidence, once stopped
 	timedOut bool
 	canceled bool
+	// outcome is what the sandbox knew of the run when it was released:
+	// the command's own status when an init ran it.
+	outcome sandbox.Outcome
 }
 
 // execute starts the plan's command and waits for it, filling obs.
@@ -186,6 +189,9 @@ func (r *Runner) wait(ctx context.Context, p *plan, rn *run) {
 	<-done // the leftovers were ended when the leader exited
 	rn.tree.reaped = true
 	rn.drain(r.waitDelay())
+	if rn.sb != nil {
+		rn.outcome = rn.sb.Outcome()
+	}
 	rn.stopProxy() // the tree is gone: its connections end now
 	rn.closeSandbox()
 }
@@ -346,6 +352,12 @@ func (rn *run) observe(obs Observation, p *plan) Observation {
 	}
 	if ps := rn.cmd.ProcessState; ps != nil {
 		obs.ExitCode, obs.Signal = exitInfo(ps)
+	}
+	if o := rn.outcome; o.Known {
+		obs.ExitCode, obs.Signal = outcomeExit(o)
+	}
+	if err := rn.outcome.StartErr; err != nil && !rn.timedOut {
+		obs.Status, obs.Error, obs.ExitCode, obs.Signal = StatusError, "start: "+err.Error(), nil, ""
 	}
 	outs := make([]result, len(rn.caps))
 	for i, c := range rn.caps {

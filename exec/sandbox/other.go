@@ -20,6 +20,9 @@ type Handle struct {
 // every other profile: this platform has no sandbox, and nothing is ever
 // reported as sandboxed that was not.
 func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
+	if spec.ExecCheck != nil {
+		return nil, &UnavailableError{Profile: spec.Profile, Feature: "the exec gate", Reason: "it is implemented on Linux only"}
+	}
 	if spec.Profile == None {
 		return &Handle{cmd: cmd, report: Report{Profile: None, Network: "on"}}, nil
 	}
@@ -38,6 +41,9 @@ func (h *Handle) Start() error {
 
 // Report says which layers applied: none.
 func (h *Handle) Report() Report { return h.report }
+
+// Outcome knows nothing beyond os/exec's ProcessState outside Linux.
+func (h *Handle) Outcome() Outcome { return Outcome{} }
 
 // ProxyListener fails outside Linux: no run can be prepared with
 // Spec.Proxy here.
