@@ -3,11 +3,13 @@ module github.com/agentexec/agentexec
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/creack/pty v1.1.24
 	github.com/google/jsonschema-go v0.4.3
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rogpeppe/go-internal v1.16.0
+	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.50.0
 	mvdan.cc/sh/v3 v3.14.1

@@ -22,6 +22,9 @@ type Options struct {
 	Path string
 	// Key, when set, makes the chain an HMAC-SHA-256 chain with this key.
 	Key []byte
+	// KeyFile is where Key was read from, if anywhere: only reported by
+	// [Log.Files], so that a sandbox can hide it.
+	KeyFile string
 	// NoSync skips the fsync after each record and anchor (faster, less
 	// durable: a power loss may lose the last records, or leave an anchor
 	// ahead of them). Close still fsyncs once, so NoSync batches.

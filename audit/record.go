@@ -25,6 +25,9 @@ type Record struct {
 	Blacklist    string   `json:"blacklist,omitempty"`
 	Reason       string   `json:"reason,omitempty"`
 	Approved     string   `json:"approved,omitempty"` // "once" when an ask was approved
+	// PolicyDigest is the digest of the policy the decision was made
+	// under (gate.Policy.Digest), so a reloaded policy shows in the log.
+	PolicyDigest string `json:"policy_digest,omitempty"`
 
 	// The run.
 	Sandbox      string `json:"sandbox,omitempty"` // profile

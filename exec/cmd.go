@@ -237,7 +237,7 @@ func (c *Cmd) Start() error {
 		return err
 	}
 	oc := c.osCmd()
-	oc.Path, oc.Args, oc.Dir, oc.ExtraFiles, oc.WaitDelay = c.Path, c.Args, c.Dir, c.ExtraFiles, c.WaitDelay
+	oc.Path, oc.Args, oc.Dir, oc.ExtraFiles, oc.WaitDelay = c.Path, c.Args, c.plan.cwd, c.ExtraFiles, c.WaitDelay
 	oc.Env = append(c.Environ(), RunIDEnv+"="+c.plan.runID) // a copy: c.Env is the caller's
 	setIfNil(&oc.Stdin, c.Stdin)
 	setIfNil(&oc.Stdout, c.Stdout)
@@ -294,6 +294,35 @@ func (c *Cmd) environ() []string {
 	return os.Environ()
 }
 
+// requestEnv are the variables of c.Env that the process's own
+// environment does not hold with the same value: what the caller chose to
+// set, which the gate weighs (a PATH of the caller's choosing decides which
+// program a name runs).
+func (c *Cmd) requestEnv() map[string]string {
+	if c.Env == nil {
+		return nil
+	}
+	own := map[string]string{}
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		own[k] = v
+	}
+	var out map[string]string
+	for _, kv := range c.Env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		if old, had := own[k]; !had || old != v {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = v
+		}
+	}
+	return out
+}
+
 func (c *Cmd) runner() *Runner {
 	if c.Runner == nil {
 		return &Runner{}
@@ -310,12 +339,12 @@ func (c *Cmd) gate() error {
 	if err != nil {
 		return fmt.Errorf("exec: %w", err)
 	}
-	dir, err := filepath.Abs(c.Dir)
+	dir, ws, err := c.dirs(r)
 	if err != nil {
-		return fmt.Errorf("exec: dir: %w", err)
+		return err
 	}
-	p := &plan{req: Request{Argv: argv}, runID: newRunID(), shell: shellcfg.Bash, text: text, argv: argv, cwd: dir}
-	p.dec = gate.Decide(gate.Input{Text: text, Shell: shellcfg.Bash, Cwd: dir, Mode: r.Mode, Policy: r.Policy, Env: c.environ()})
+	p := &plan{req: Request{Argv: argv}, runID: newRunID(), shell: shellcfg.Bash, text: text, argv: argv, cwd: dir, workspace: ws, pol: r.currentPolicy()}
+	p.dec = gate.Decide(gate.Input{Text: text, Shell: shellcfg.Bash, Cwd: dir, Mode: r.Mode, Policy: p.pol, Env: c.environ(), RequestEnv: c.requestEnv()})
 	c.plan, c.Decision = p, p.dec
 	ctx := c.ctx
 	if ctx == nil {
@@ -331,6 +360,35 @@ func (c *Cmd) gate() error {
 		return &RejectedError{Decision: p.dec, NeedsApproval: obs.Status == StatusNeedsApproval}
 	}
 	return nil
+}
+
+// dirs is the command's directory and its workspace. With Runner.Cwd set
+// the workspace is the Runner's and Dir must lie inside it (or a policy
+// root), as a request's cwd must; without it the program chose Dir, so
+// Dir (or this process's directory) is the workspace, as os/exec would run
+// it.
+func (c *Cmd) dirs(r *Runner) (dir, ws string, err error) {
+	dir, err = filepath.Abs(c.Dir)
+	if err != nil {
+		return "", "", fmt.Errorf("exec: dir: %w", err)
+	}
+	if r.Cwd == "" {
+		return dir, dir, nil
+	}
+	if ws, err = r.workspace(); err != nil {
+		return "", "", fmt.Errorf("exec: %w", err)
+	}
+	if c.Dir == "" {
+		return ws, ws, nil
+	}
+	real, err := realDir(dir)
+	if err != nil {
+		return "", "", fmt.Errorf("exec: dir: %w", err)
+	}
+	if !insideRoots(real, ws, r.currentPolicy()) {
+		return "", "", fmt.Errorf("exec: dir: %s is outside the workspace %s (Runner.Cwd) and the policy's sandbox roots (nothing ran)", c.Dir, ws)
+	}
+	return real, ws, nil
 }
 
 // gateArgv is the argv the gate judges: Args, unless Args[0] names a
@@ -373,7 +431,7 @@ func (c *Cmd) prepareSandbox() error {
 func (c *Cmd) launch() error {
 	enableSubreaper()
 	c.start = time.Now()
-	start := c.inner.Start
+	start := func() error { return startPlain(c.inner) }
 	if c.sb != nil {
 		start = c.sb.Start // sandboxed, or not started at all
 	}

@@ -152,3 +152,28 @@ func globMatch(p, s string) bool {
 		s, p = s[k+j:], p[j+1:]
 	}
 }
+
+// CommandEnv is the environment a request with the variables add would
+// run with under pol (nil: none), from base (the inherited environment):
+// what `agentexec check` gives the gate, so that check and run decide on
+// the same environment. The run id tag is left out.
+func CommandEnv(base []string, pol *gate.Policy, add map[string]string) ([]string, error) {
+	var ep gate.EnvPolicy
+	if pol != nil {
+		ep = pol.Env
+	}
+	if err := checkEnvAdd(add); err != nil {
+		return nil, err
+	}
+	env, err := buildEnv(base, ep, add, false, "")
+	if err != nil {
+		return nil, err
+	}
+	out := env[:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, RunIDEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out, nil
+}

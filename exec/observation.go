@@ -54,4 +54,12 @@ type SandboxReport struct {
 	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "on"
 	Layers      []string `json:"layers,omitempty"`
 	Contained   bool     `json:"contained,omitempty"` // an unknown command run read-only instead of asking
+	// Masks are the paths hidden from the command (denied Read rules, the
+	// audit key and lock), ReadOnly the paths bound read-only inside a
+	// writable root (denied Edit and Write rules, the audit log).
+	Masks    []string `json:"masks,omitempty"`
+	ReadOnly []string `json:"read_only,omitempty"`
+	// Notes say what this run's sandbox covers less than its profile
+	// promises (a bounded search that stopped, say).
+	Notes []string `json:"notes,omitempty"`
 }

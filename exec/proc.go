@@ -116,13 +116,14 @@ func sandboxReport(h *sandbox.Handle, spec sandbox.Spec, contained bool) *Sandbo
 	rep := h.Report()
 	return &SandboxReport{
 		Profile: string(rep.Profile), LandlockABI: rep.LandlockABI, Network: rep.Network,
-		Layers: rep.Layers, Contained: contained,
+		Layers: rep.Layers, Contained: contained, Notes: rep.Notes,
+		Masks: rep.Masks, ReadOnly: rep.ReadOnly,
 	}
 }
 
 // launch starts the process, in its sandbox when it has one.
 func (rn *run) launch(p *plan) error {
-	start := rn.cmd.Start
+	start := func() error { return startPlain(rn.cmd) }
 	if rn.sb != nil {
 		start = rn.sb.Start // sandboxed, or not started at all
 	}
@@ -139,6 +140,15 @@ func (rn *run) launch(p *plan) error {
 		go feedPTY(rn.pty, p.req.Stdin)
 	}
 	return nil
+}
+
+// startPlain starts an unsandboxed command: it too gets only its standard
+// files and ExtraFiles, never a descriptor this process inherited.
+func startPlain(cmd *osexec.Cmd) error {
+	if err := sandbox.CloseInherited(); err != nil {
+		return fmt.Errorf("closing inherited files: %w", err)
+	}
+	return cmd.Start()
 }
 
 // wait waits for the process, ending the whole tree on timeout or

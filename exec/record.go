@@ -34,6 +34,7 @@ func requestRecord(kind string, p *plan, approved string) *audit.Record {
 		Shell: string(p.shell), Cwd: p.cwd, Mode: string(d.Mode),
 		Segments: d.Segments, Safety: string(d.Safety), Decision: string(d.Action),
 		RuleDecision: d.RuleDecision, Reason: d.Reason, Approved: approved,
+		PolicyDigest: p.pol.Digest(),
 	}
 	if len(p.req.Argv) > 0 {
 		rec.Shell = "argv"

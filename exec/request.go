@@ -32,8 +32,14 @@ type Request struct {
 
 // DecodeRequest parses a run_command request from JSON. Unknown fields are
 // an error naming the field, so a misspelt "timout" is never silently
-// ignored; so is trailing data after the object.
+// ignored; so is trailing data after the object, and text that is not valid
+// Unicode (see [CheckJSONText]): it would otherwise be decoded as U+FFFD and
+// run as other bytes than were sent. Errors say what was expected in the
+// protocol's words, never Go's.
 func DecodeRequest(data []byte) (Request, error) {
+	if err := CheckJSONText(data); err != nil {
+		return Request{}, fmt.Errorf("request: %w", err)
+	}
 	var req Request
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -46,17 +52,21 @@ func DecodeRequest(data []byte) (Request, error) {
 	return req, nil
 }
 
-// requestJSONError rewords encoding/json's errors so they name the field.
+// requestFields lists the fields of a request, for errors.
+const requestFields = "command, argv, shell, cwd, env, stdin, timeout, pty, rows, cols, max_output_bytes"
+
+// requestJSONError rewords encoding/json's errors so they name the field
+// and what it should hold.
 func requestJSONError(err error) error {
-	const unknown = "json: unknown field "
-	if msg := err.Error(); strings.HasPrefix(msg, unknown) {
-		return fmt.Errorf("request: unknown field %s (known: command, argv, shell, cwd, env, stdin, timeout, pty, rows, cols, max_output_bytes)", strings.TrimPrefix(msg, unknown))
-	}
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Errorf("request: field %q: want %s, got %s", te.Field, te.Type, te.Value)
+	msg := JSONErrorText(err)
+	switch {
+	case strings.HasPrefix(msg, "unknown field "):
+		return fmt.Errorf("request: %s (known: %s)", msg, requestFields)
+	case errors.As(err, &te) && te.Field == "":
+		return fmt.Errorf(`request: want an object such as {"command": "ls -l"} or {"argv": ["ls", "-l"]}, got %s`, jsonKind(te.Value))
 	}
-	return fmt.Errorf("request: %w", err)
+	return fmt.Errorf("request: %s", msg)
 }
 
 // Validate checks what can be checked without the host: exactly one of

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -54,10 +56,14 @@ const (
 // A program that starts other children itself keeps working: the Runner
 // only reaps processes it can attribute to one of its runs.
 type Runner struct {
-	Policy   *gate.Policy
-	Mode     gate.Mode // "" means the policy's mode
-	Approver Approver
-	Audit    AuditSink
+	Policy *gate.Policy
+	// PolicyFunc, when set, is asked once per request for the policy in
+	// force (a server that reloads its policy file); nil answers mean
+	// Policy. Every part of one request reads the same policy.
+	PolicyFunc func() *gate.Policy
+	Mode       gate.Mode // "" means the policy's mode
+	Approver   Approver
+	Audit      AuditSink
 
 	// Sandbox is the profile ("read-only", "workspace-write", "none");
 	// "" means the policy's, else workspace-write. Any profile but none
@@ -66,7 +72,11 @@ type Runner struct {
 	// Network allows network access inside the sandbox.
 	Network bool
 
-	Cwd            string             // default working directory ("" = process cwd)
+	// Cwd is the workspace ("" = this process's directory): writable
+	// under workspace-write, and where a request's cwd must lie (or in
+	// the policy's writable_roots or readable_roots). A request never
+	// widens it.
+	Cwd            string
 	Shell          shellcfg.ShellType // configured shell ("" = detect)
 	Timeout        time.Duration      // default timeout (0 = policy's, else 120s)
 	MaxOutputBytes int                // default output cap per stream (0 = policy's, else 30000)
@@ -85,16 +95,20 @@ type Runner struct {
 
 // plan is a validated request with everything resolved.
 type plan struct {
-	req     Request
-	runID   string
-	shell   shellcfg.ShellType // the shell the gate parsed the text in
-	text    string             // what the gate saw
-	argv    []string           // what is started (before lookup)
-	cwd     string
-	env     []string
-	timeout time.Duration
-	max     int
-	dec     gate.Decision
+	req   Request
+	runID string
+	shell shellcfg.ShellType // the shell the gate parsed the text in
+	text  string             // what the gate saw
+	argv  []string           // what is started (before lookup)
+	cwd   string             // the command's directory, inside a root
+	// workspace is the operator's directory, writable under
+	// workspace-write, whatever the request's cwd.
+	workspace string
+	env       []string
+	timeout   time.Duration
+	max       int
+	pol       *gate.Policy // the policy in force for this request, never nil
+	dec       gate.Decision
 }
 
 // Check validates req and returns the gate's decision for it without
@@ -189,7 +203,7 @@ func (r *Runner) prepare(req Request) (*plan, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	p := &plan{req: req, runID: newRunID()}
+	p := &plan{req: req, runID: newRunID(), pol: r.currentPolicy()}
 	if err := r.resolveCommand(p); err != nil {
 		return nil, err
 	}
@@ -199,12 +213,12 @@ func (r *Runner) prepare(req Request) (*plan, error) {
 	if err := r.resolveLimits(p); err != nil {
 		return nil, err
 	}
-	env, err := buildEnv(r.environ(), r.policy().Env, req.Env, req.PTY, p.runID)
+	env, err := buildEnv(r.environ(), p.pol.Env, req.Env, req.PTY, p.runID)
 	if err != nil {
 		return nil, fmt.Errorf("policy: %w", err)
 	}
 	p.env = env
-	p.dec = gate.Decide(gate.Input{Text: p.text, Shell: p.shell, Cwd: p.cwd, Mode: r.Mode, Policy: r.Policy, Env: env})
+	p.dec = gate.Decide(gate.Input{Text: p.text, Shell: p.shell, Cwd: p.cwd, Mode: r.Mode, Policy: p.pol, Env: env, RequestEnv: req.Env})
 	return p, nil
 }
 
@@ -235,42 +249,132 @@ func (r *Runner) resolveCommand(p *plan) error {
 	return nil
 }
 
-// resolveCwd makes the working directory absolute and checks it exists,
-// so a typo is a clear error rather than a confusing failure of the shell.
+// resolveCwd fixes the run's workspace and its working directory. The
+// workspace is the operator's (Runner.Cwd, else this process's directory);
+// a request's cwd is taken relative to it and must resolve, symlinks
+// followed, to a directory inside it or inside one of the policy's
+// writable_roots or readable_roots. The request never chooses what may be
+// written: the sandbox's writable roots are the workspace, the per-run
+// TMPDIR and writable_roots, wherever the command starts.
 func (r *Runner) resolveCwd(p *plan) error {
+	ws, err := r.workspace()
+	if err != nil {
+		return err
+	}
+	p.workspace = ws
+	if p.req.Cwd == "" {
+		p.cwd = ws
+		return nil
+	}
+	dir := p.req.Cwd
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(ws, dir)
+	}
+	real, err := realDir(dir)
+	if err != nil {
+		return fmt.Errorf("request: cwd: %w", err)
+	}
+	if !insideRoots(real, ws, p.pol) {
+		return &CwdError{Cwd: p.req.Cwd, Resolved: real, Workspace: ws}
+	}
+	p.cwd = real
+	return nil
+}
+
+// CwdError is a request whose cwd lies outside the workspace and the
+// policy's roots: nothing ran.
+type CwdError struct {
+	Cwd       string // as the request gave it
+	Resolved  string // absolute, symlinks followed
+	Workspace string
+}
+
+// Error implements error.
+func (e *CwdError) Error() string {
+	where := e.Resolved
+	if where != e.Cwd {
+		where = fmt.Sprintf("%q (%s)", e.Cwd, e.Resolved)
+	}
+	return fmt.Sprintf("request: cwd: %s is outside the workspace %s; a request may only name a directory inside the workspace or inside the policy's sandbox.writable_roots or sandbox.readable_roots (nothing ran)", where, e.Workspace)
+}
+
+// workspace is the Runner's workspace: Runner.Cwd (relative to this
+// process's directory), else this process's directory, with symlinks
+// resolved.
+func (r *Runner) workspace() (string, error) {
 	base := r.Cwd
 	if base == "" || !filepath.IsAbs(base) {
 		wd, err := os.Getwd()
 		if err != nil {
-			return fmt.Errorf("cwd: %w", err)
+			return "", fmt.Errorf("cwd: workspace %w", err)
 		}
 		base = filepath.Join(wd, base)
 	}
-	dir := p.req.Cwd
-	if dir == "" {
-		dir = base
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(base, dir)
-	}
-	fi, err := os.Stat(dir)
+	ws, err := realDir(base)
 	if err != nil {
-		return fmt.Errorf("request: cwd: %w", err)
+		return "", fmt.Errorf("cwd: workspace %w", err)
+	}
+	return ws, nil
+}
+
+// realDir resolves dir (absolute) with symlinks followed and checks that
+// it is a directory, so a typo is a clear error rather than a confusing
+// failure of the shell.
+func realDir(dir string) (string, error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("%s does not exist", dir)
+		}
+		return "", err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", err
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("request: cwd: %s is not a directory", dir)
+		return "", fmt.Errorf("%s is not a directory", dir)
 	}
-	p.cwd = filepath.Clean(dir)
-	return nil
+	return real, nil
+}
+
+// insideRoots reports whether dir (resolved) lies in the workspace or in
+// one of pol's writable or readable roots.
+func insideRoots(dir, ws string, pol *gate.Policy) bool {
+	sb := pol.Sandbox
+	for _, root := range append(append([]string{ws}, sb.WritableRoots...), sb.ReadableRoots...) {
+		if !filepath.IsAbs(root) {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(root); err == nil && within(dir, real) {
+			return true
+		}
+	}
+	return false
+}
+
+// within is true when p is root or below it (both clean and absolute).
+func within(p, root string) bool {
+	if root == string(filepath.Separator) || root == filepath.VolumeName(root)+string(filepath.Separator) {
+		return strings.HasPrefix(p, root)
+	}
+	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
 }
 
 func (r *Runner) resolveLimits(p *plan) error {
 	t, _ := p.req.timeout()
-	p.timeout = firstDuration(t, r.Timeout, time.Duration(r.policy().Timeout), DefaultTimeout)
-	p.max = min(MaxOutputLimit, firstInt(p.req.MaxOutputBytes, r.MaxOutputBytes, r.policy().Output.MaxBytes, DefaultMaxOutputBytes))
+	p.timeout = firstDuration(t, r.Timeout, time.Duration(p.pol.Timeout), DefaultTimeout)
+	p.max = min(MaxOutputLimit, firstInt(p.req.MaxOutputBytes, r.MaxOutputBytes, p.pol.Output.MaxBytes, DefaultMaxOutputBytes))
 	return nil
 }
 
-func (r *Runner) policy() *gate.Policy {
+// currentPolicy is the policy a new request is decided under, never nil.
+func (r *Runner) currentPolicy() *gate.Policy {
+	if r.PolicyFunc != nil {
+		if p := r.PolicyFunc(); p != nil {
+			return p
+		}
+	}
 	if r.Policy == nil {
 		return &gate.Policy{}
 	}
@@ -291,7 +395,7 @@ func (r *Runner) waitDelay() time.Duration { return firstDuration(r.WaitDelay, D
 // (plan mode, unknown command, unknown: contain) always gets read-only with
 // the network off, whatever was configured.
 func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
-	pol := r.policy()
+	pol := p.pol
 	prof := sandbox.Profile(firstString(r.Sandbox, pol.Sandbox.Profile, string(sandbox.WorkspaceWrite)))
 	switch prof {
 	case sandbox.ReadOnly, sandbox.WorkspaceWrite, sandbox.None:
@@ -299,7 +403,7 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 		return sandbox.Spec{}, fmt.Errorf("sandbox: %q is not read-only, workspace-write or none", prof)
 	}
 	spec := sandbox.Spec{
-		Profile: prof, Network: r.Network || pol.Sandbox.Network, Cwd: p.cwd,
+		Profile: prof, Network: r.Network || pol.Sandbox.Network.Open(), Cwd: p.workspace,
 		WritableRoots: pol.Sandbox.WritableRoots, ReadableRoots: pol.Sandbox.ReadableRoots,
 		ProtectGit: pol.Sandbox.ProtectGit == nil || *pol.Sandbox.ProtectGit,
 		Limits: sandbox.Limits{
@@ -313,10 +417,28 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 			spec.ProtectedPaths = append(spec.ProtectedPaths, abs)
 		}
 	}
+	r.auditFiles(&spec)
 	if p.dec.Contain {
 		spec.Profile, spec.Network = sandbox.ReadOnly, false
 	}
 	return spec, nil
+}
+
+// auditFiles keeps the audit log out of the command's reach: its records
+// read-only wherever a writable root would let the command truncate them,
+// its lock and key file hidden. The log's own Files say which exist.
+func (r *Runner) auditFiles(spec *sandbox.Spec) {
+	l, ok := r.Audit.(interface{ Files() audit.Files })
+	if !ok {
+		return
+	}
+	fs := l.Files()
+	spec.ProtectedPaths = append(spec.ProtectedPaths, fs.Records...)
+	for _, p := range []string{fs.Lock, fs.Key} {
+		if p != "" {
+			spec.HiddenPaths = append(spec.HiddenPaths, p)
+		}
+	}
 }
 
 func newRunID() string {

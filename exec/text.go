@@ -43,8 +43,12 @@ func (o Observation) approvalText(b *strings.Builder) {
 	fmt.Fprintf(b, "Command needs approval (ask): %s\n", oneLine(o.Reason))
 	o.provenance(b)
 	b.WriteString("It was not run. What you can do: ask the user to approve this exact command")
-	if len(o.Suggestions) > 0 {
-		b.WriteString(", or to add an allow rule such as " + strings.Join(o.Suggestions, ", "))
+	switch len(o.Suggestions) {
+	case 0:
+	case 1:
+		b.WriteString(", or to add the allow rule " + o.Suggestions[0])
+	default: // one rule per part of the command: all are needed
+		b.WriteString(", or to add the allow rules " + strings.Join(o.Suggestions, " and "))
 	}
 	b.WriteString("; or use a read-only command instead.\n")
 }

@@ -14,13 +14,14 @@
 // The proof covers the text and the environment given to Classify; a
 // binary that is not what its name says, a kernel or filesystem with side
 // effects on read (atime, FUSE, /proc), or git configuration outside what
-// gitConfigRisk reads are outside it. The sandbox, not the classifier, is
+// gitconfig.Risk reads are outside it. The sandbox, not the classifier, is
 // what contains a command.
 package gate
 
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -38,8 +39,16 @@ type ClassifyOptions struct {
 	// command runs in (git configuration that runs programs).
 	Cwd string
 	// Env is the environment the command will run with ("K=V" entries);
-	// variables such as GIT_CONFIG_* make git commands unknown.
+	// variables such as GIT_CONFIG_* make git commands unknown. It is the
+	// only environment the classifier reads: with Cwd set, git's global
+	// configuration is found from its HOME and XDG_CONFIG_HOME, and an Env
+	// without HOME makes git commands unknown.
 	Env []string
+	// RequestEnv are the variables the request itself sets or changes (the
+	// agent's choice, unlike the inherited environment and the policy's
+	// env.set): one that changes which program runs or makes programs load
+	// code (PATH, LD_*, GIT_*, NODE_OPTIONS, …) makes the command Unknown.
+	RequestEnv map[string]string
 	// ReadOnlyCommands are user-vouched command names that classify like cat,
 	// except those on the refusal floor (shells, interpreters, wrappers,
 	// known writers), which can never be vouched.
@@ -111,6 +120,9 @@ func Classify(text string, opt ClassifyOptions) (res Result) {
 	if v := envRisk(opt.Env); v.s != "" {
 		return verdictResult(v.s, v.rule, v.why)
 	}
+	if v := requestEnvRisk(opt.RequestEnv); v.s != "" {
+		return verdictResult(v.s, v.rule, v.why)
+	}
 	res = classifyPOSIX(text, opt)
 	if res.Safety == ReadOnly && strings.Contains(text, "\\\n") {
 		res = recheckContinuations(text, opt, res)
@@ -118,7 +130,10 @@ func Classify(text string, opt ClassifyOptions) (res Result) {
 	return res
 }
 
-// ClassifyInDir classifies bash text as it would run in cwd.
+// ClassifyInDir classifies bash text as it would run in cwd with an empty
+// environment: without HOME, git's global configuration is unknown, so
+// git subcommands that only read come back unknown. Classify with Env
+// set classifies them against the configuration.
 func ClassifyInDir(text, cwd string) Result {
 	return Classify(text, ClassifyOptions{Shell: shellcfg.Bash, Cwd: cwd})
 }
@@ -175,6 +190,50 @@ func envRisk(env []string) finding {
 			return finding{Unknown, "shell-environment", fmt.Sprintf("the environment sets %s, which loads code into every program", k)}
 		case k == "PATH" && relativePath(v):
 			return finding{Unknown, "shell-environment", "PATH has an empty or relative entry, so a command name may resolve to a file in the working directory"}
+		}
+	}
+	return finding{}
+}
+
+// requestEnvNames are variables a request may not set without the command
+// becoming Unknown: each changes which program a name runs, or makes a
+// shell, a loader, an interpreter, git or a build tool run code of the
+// variable's choosing (BASH_ENV, LD_PRELOAD, GIT_SSH_COMMAND, NODE_OPTIONS
+// --require, PYTHONSTARTUP, PERL5OPT -M, RUBYOPT -r, JAVA_TOOL_OPTIONS
+// -javaagent, a pager or editor, a config home holding aliases).
+var requestEnvNames = map[string]bool{
+	"PATH": true, "BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true,
+	"PS4": true, "IFS": true, "CDPATH": true, "GLOBIGNORE": true, "PROMPT_COMMAND": true,
+	"HOME": true, "ZDOTDIR": true, "XDG_CONFIG_HOME": true, "INPUTRC": true,
+	"NODE_OPTIONS": true, "NODE_PATH": true,
+	"PYTHONPATH": true, "PYTHONSTARTUP": true, "PYTHONHOME": true, "PYTHONUSERBASE": true,
+	"PYTHONINSPECT": true, "PYTHONBREAKPOINT": true,
+	"PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true, "PERL5DB": true,
+	"RUBYOPT": true, "RUBYLIB": true,
+	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
+	"GCONV_PATH": true, "LESSOPEN": true, "LESSCLOSE": true, "PAGER": true, "MANPAGER": true,
+	"EDITOR": true, "VISUAL": true, "BROWSER": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true,
+	"GOFLAGS": true, "RUSTC_WRAPPER": true, "CC": true, "CXX": true, "MAKEFLAGS": true,
+}
+
+// requestEnvPrefixes are families of such variables.
+var requestEnvPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "npm_config_", "NPM_CONFIG_", "PIP_", "CARGO_", "DOCKER_"}
+
+// requestEnvRisk finds the first variable of the request's own that the
+// command could be steered by (sorted, so the reason is stable).
+func requestEnvRisk(env map[string]string) finding {
+	names := make([]string, 0, len(env))
+	for k := range env {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		risky := requestEnvNames[k]
+		for _, p := range requestEnvPrefixes {
+			risky = risky || strings.HasPrefix(k, p)
+		}
+		if risky {
+			return finding{Unknown, "shell-environment", fmt.Sprintf("the request sets %s, which can change which program runs or make it run other code", k)}
 		}
 	}
 	return finding{}

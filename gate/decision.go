@@ -57,6 +57,12 @@ type Decision struct {
 	Mode         Mode               `json:"mode"`
 	Shell        shellcfg.ShellType `json:"shell"`
 	Class        Result             `json:"classification"`
+
+	// Network lists the hosts the allow rules let this command reach
+	// through the egress proxy, besides the policy's sandbox.network
+	// allowlist: set when every segment was allowed by rules that grant
+	// them (commandHosts in network.go says how segments combine).
+	Network []string `json:"network,omitempty"`
 }
 
 // Input is everything a decision depends on. The gate is a pure function of
@@ -67,7 +73,13 @@ type Input struct {
 	Cwd    string
 	Mode   Mode // "" means the policy's mode, else default
 	Policy *Policy
-	Env    []string
+	// Env is the environment the command will run with ("K=V"), the only
+	// environment the gate reads: git's global configuration is found
+	// from its HOME, so a Cwd without HOME here leaves git not read-only.
+	Env []string
+	// RequestEnv are the variables the request itself sets (see
+	// ClassifyOptions.RequestEnv); Env already holds them.
+	RequestEnv map[string]string
 	// ExecGate says a run-time exec gate will watch the run (every program
 	// it starts is checked with DecideExec), so project code run by name —
 	// a script, a build tool — may be covered by an allow rule: what it
@@ -119,7 +131,7 @@ func Decide(in Input) Decision {
 		d.Segments = seg.Segments
 	}
 	tree := facts.Build(in.Text, facts.Options{POSIX: shell == shellcfg.Sh, Sub: subCommands})
-	copt := ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, ReadOnlyCommands: in.readOnly()}
+	copt := ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, RequestEnv: in.RequestEnv, ReadOnlyCommands: in.readOnly()}
 	if shell.IsPOSIX() {
 		copt.tree = tree
 	}
@@ -141,6 +153,9 @@ func Decide(in Input) Decision {
 	rv := evalRules(cp.rules, ruleInput{text: in.Text, shell: shell, seg: seg, tree: tree, class: d.Class, execGate: in.ExecGate})
 	d.RuleDecision = rv.decision
 	d.Rule = rv.ref()
+	if rv.decision == string(Allow) {
+		d.Network = commandHosts(cp.rules.allow, shell, seg, tree)
+	}
 	return decideMode(d, rv, modeFacts{tree: tree, unseen: bl.unseen}, in.Policy)
 }
 

@@ -21,6 +21,10 @@ type ExecInput struct {
 	// Cwd is the process's working directory; relative operands are
 	// resolved against it before the blacklist matches them.
 	Cwd string
+	// Env is the process's environment ("K=V"). For ReadOnly the
+	// classifier reads git's configuration from its HOME and
+	// XDG_CONFIG_HOME; without HOME a git program is not read-only.
+	Env []string
 	// Policy supplies the deny and ask rules and the blacklist extras.
 	Policy *Policy
 	// ReadOnly asks for the classifier too: the run was allowed as
@@ -73,7 +77,7 @@ func DecideExec(in ExecInput) Decision {
 	}
 	if in.ReadOnly {
 		text, _ := shellcfg.Quote(shellcfg.Bash, in.Argv)
-		d.Class = Classify(text, ClassifyOptions{Cwd: in.Cwd})
+		d.Class = Classify(text, ClassifyOptions{Cwd: in.Cwd, Env: in.Env})
 		d.Safety = d.Class.Safety.norm()
 		if d.Safety != ReadOnly {
 			return d.deny(fmt.Sprintf("Denied: this run was allowed as read-only, and it started %s, which is %s (%s).", strings.Join(in.Argv, " "), d.Safety, d.Class.Reason))

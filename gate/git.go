@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/agentexec/agentexec/gate/gitconfig"
 )
 
 // git rules. Subcommands are read-only, write, or Unknown by table; options
@@ -140,6 +142,10 @@ func gitSub(sub string, rest []string) finding {
 	if gitHasHelp(sub, rest) {
 		return finding{Unknown, "git-help", fmt.Sprintf("`git %s --help` may start an external help viewer", sub)}
 	}
+	rest, f, ok := gitCanonLong(sub, rest)
+	if !ok {
+		return f
+	}
 	switch {
 	case sub == "help":
 		return finding{Unknown, "git-help", "`git help` may start an external help viewer"}
@@ -271,7 +277,7 @@ func (w *walker) gitConfig(sub string, rest []string, f finding) finding {
 	if w.sawCd {
 		return finding{Unknown, "git-after-cd", "git runs after a cd, in a directory whose configuration cannot be checked statically"}
 	}
-	if risky, why := gitConfigRisk(w.opt.Cwd, w.opt.Env, sub, rest); risky {
+	if risky, why := gitconfig.Risk(w.opt.Cwd, w.opt.Env, sub, rest); risky {
 		return finding{Unknown, "git-config", "git's configuration may run a program: " + why}
 	}
 	return f
@@ -301,12 +307,12 @@ var gitBranchWrite = toSet("--delete", "--move", "--copy", "--set-upstream",
 // gitBranchList are branch's listing options.
 var gitBranchList = toSet("-a", "-l", "-r", "--all", "--list", "--remotes",
 	"--show-current", "--contains", "--no-contains", "--merged", "--no-merged",
-	"--points-at")
+	"--points-at", "--with", "--without")
 
 // gitBranchHarmless are branch's display options.
 var gitBranchHarmless = toSet("-v", "-vv", "--verbose", "-q", "--quiet", "--color",
 	"--no-color", "--column", "--no-column", "-i", "--ignore-case", "--omit-empty",
-	"--no-abbrev")
+	"--abbrev", "--no-abbrev")
 
 func gitBranch(rest []string) finding {
 	list, positional, unknown, sepValue := false, false, false, false
@@ -326,6 +332,8 @@ func gitBranch(rest []string) finding {
 			i++
 			sepValue = true
 		case strings.HasPrefix(v, "--sort=") || strings.HasPrefix(v, "--format=") || strings.HasPrefix(v, "--abbrev=") || strings.HasPrefix(v, "--color=") || strings.HasPrefix(v, "--column="):
+		case name == "--edit-description":
+			return finding{Unknown, "git-branch-edit", "`git branch --edit-description` starts an editor"}
 		case gitBranchWrite[name] || (len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "cCdDmMu")):
 			return finding{Write, "git-branch-write", fmt.Sprintf("`git branch %s` changes branches", v)}
 		case gitBranchList[name]:
@@ -338,6 +346,10 @@ func gitBranch(rest []string) finding {
 		}
 	}
 	switch {
+	case unknown:
+		// Checked before list: an option the sets do not place (a
+		// negation, --recurse-submodules) is not proven to only list.
+		return finding{Unknown, "git-branch", "`git branch` has an option the rules do not know"}
 	case sepValue:
 		// The peer reads a separate --sort/--format value as unknown
 		// unless a write option decides (Qwen shellAstParser `git branch
@@ -348,8 +360,6 @@ func gitBranch(rest []string) finding {
 		return finding{ReadOnly, "git-branch-list", "`git branch` with a listing option only lists branches"}
 	case positional:
 		return finding{Write, "git-branch-create", "`git branch NAME` creates a branch"}
-	case unknown:
-		return finding{Unknown, "git-branch", "`git branch` has an option the rules do not know"}
 	}
 	return finding{ReadOnly, "git-branch-list", "`git branch` only lists branches"}
 }
@@ -504,17 +514,24 @@ func gitNotes(rest []string) finding {
 	return finding{Write, "git-write", fmt.Sprintf("`git notes %s` changes notes", rest[0])}
 }
 
+// gitApplyReport are apply's options that report on a patch instead of
+// applying it; each one's negation takes it back (`--check --no-check`
+// applies).
+var gitApplyReport = toSet("--check", "--stat", "--numstat", "--summary")
+
 func gitApply(rest []string) finding {
-	check := false
+	report := map[string]bool{}
 	for _, v := range rest {
 		switch {
-		case v == "--check" || v == "--stat" || v == "--numstat" || v == "--summary":
-			check = true
+		case gitApplyReport[v]:
+			report[v] = true
+		case strings.HasPrefix(v, "--no-") && gitApplyReport["--"+v[5:]]:
+			delete(report, "--"+v[5:])
 		case v == "--apply" || v == "--index" || v == "--cached" || v == "--3way" || strings.HasPrefix(v, "--build-fake-ancestor"):
 			return finding{Write, "git-write", "`git apply` changes the work tree or index"}
 		}
 	}
-	if check {
+	if len(report) > 0 {
 		return finding{ReadOnly, "git-apply-check", "`git apply --check/--stat` only reports on a patch"}
 	}
 	return finding{Write, "git-write", "`git apply` changes the work tree"}

@@ -103,10 +103,21 @@ func TestGitConfigDir(t *testing.T) {
 		{risky, "ls", ReadOnly},
 		{plain, "cd sub && git status", Unknown},
 		{plain, "pushd sub; git log", Unknown},
+		{plain, "git status", ReadOnly},
 	} {
 		r := Classify(c.cmd, ClassifyOptions{Cwd: c.dir, Env: env})
 		if r.Safety != c.want {
 			t.Errorf("in %s: Classify(%q) = %s, want %s\n%s", filepath.Base(c.dir), c.cmd, r.Safety, c.want, r.Explain())
 		}
+	}
+	// The gate reads no process environment: without HOME in Env the
+	// global scope is unknown, so even the plain repository is not proven.
+	for _, in := range []Input{{Text: "git status", Cwd: plain}, {Text: "git log", Cwd: plain, Env: []string{"PAGER=cat"}}} {
+		if d := Decide(in); d.Safety != Unknown {
+			t.Errorf("Decide(%q, env %q) without HOME = %s, want unknown", in.Text, in.Env, d.Safety)
+		}
+	}
+	if d := Decide(Input{Text: "git status", Cwd: plain, Env: env}); d.Safety != ReadOnly || d.Action != Allow {
+		t.Errorf("Decide(git status) with HOME = %s %s (%s)", d.Safety, d.Action, d.Reason)
 	}
 }

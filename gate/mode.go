@@ -36,7 +36,14 @@ func quoteRule(r Rule) string {
 	if src == "" {
 		src = "the policy"
 	}
-	return fmt.Sprintf("%s (from %s)", r.Text, src)
+	if r.Line > 0 {
+		src = fmt.Sprintf("%s:%d", src, r.Line)
+	}
+	s := fmt.Sprintf("%s (from %s)", r.Text, src)
+	if r.Justification != "" {
+		s += fmt.Sprintf(" — the policy says: %q", r.Justification)
+	}
+	return s
 }
 
 func classNote(d Decision) string {

@@ -276,18 +276,22 @@ func checkDeviation(t *testing.T, c peerCase) string {
 // runPeerCase returns one line per expectation the gate did not meet.
 func runPeerCase(t *testing.T, c peerCase) []string {
 	cwd := ""
+	var env []string
 	if c.GitRepo || len(c.GitConfig) > 0 || len(c.GitHooks) > 0 {
 		cwd = peerGitRepo(t, c.GitConfig, c.GitHooks)
+		// The command's environment: an empty HOME of its own and no
+		// system file, so only the case's local config counts.
+		env = []string{"HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1"}
 	}
 	var problems []string
 	if c.Want != "" {
-		res := Classify(c.Command, ClassifyOptions{Shell: c.shell(), Cwd: cwd, ReadOnlyCommands: c.ReadOnlyCommands})
+		res := Classify(c.Command, ClassifyOptions{Shell: c.shell(), Cwd: cwd, Env: env, ReadOnlyCommands: c.ReadOnlyCommands})
 		if !safetyMatches(c.Want, res.Safety) {
 			problems = append(problems, fmt.Sprintf("classify: want %s, got %s (%s)", c.Want, res.Safety, res.Reason))
 		}
 	}
 	if c.needsDecide() {
-		problems = append(problems, checkPeerDecision(t, c, cwd)...)
+		problems = append(problems, checkPeerDecision(t, c, cwd, env)...)
 	}
 	return problems
 }
@@ -299,22 +303,12 @@ func safetyMatches(want string, got Safety) bool {
 	return Safety(want) == got
 }
 
-func checkPeerDecision(t *testing.T, c peerCase, cwd string) []string {
+func checkPeerDecision(t *testing.T, c peerCase, cwd string, env []string) []string {
 	var p *Policy
 	if len(c.Allow)+len(c.Ask)+len(c.Deny)+len(c.ReadOnlyCommands) > 0 {
-		data, err := json.Marshal(map[string]any{
-			"permissions":        Permissions{Allow: c.Allow, Ask: c.Ask, Deny: c.Deny},
-			"read_only_commands": c.ReadOnlyCommands,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err = ParsePolicy(data, "test")
-		if err != nil {
-			t.Fatalf("policy: %v", err)
-		}
+		p = peerPolicy(t, c)
 	}
-	d := Decide(Input{Text: c.Command, Shell: c.shell(), Mode: Mode(c.Mode), Policy: p, Cwd: cwd})
+	d := Decide(Input{Text: c.Command, Shell: c.shell(), Mode: Mode(c.Mode), Policy: p, Cwd: cwd, Env: env})
 	var problems []string
 	if c.WantRuleDecision != "" && d.RuleDecision != c.WantRuleDecision {
 		problems = append(problems, fmt.Sprintf("rule_decision: want %s, got %s", c.WantRuleDecision, d.RuleDecision))
@@ -407,4 +401,31 @@ func clipPeer(s string) string {
 		cut-- // never split a rune: the name goes into test output
 	}
 	return s[:cut] + fmt.Sprintf("…(%d bytes)", len(s))
+}
+
+// peerPolicy builds the case's policy the way the loader does for the
+// peer's format: Qwen Code's, Gemini CLI's and Codex's bare patterns are
+// prefixes, agentexec's own (the bypass corpus) exact.
+func peerPolicy(t *testing.T, c peerCase) *Policy {
+	m := Exact
+	if p, _, _ := strings.Cut(c.Suite, "/"); p == "qwen" || p == "gemini" || p == "codex" {
+		m = Prefix
+	}
+	pol := &Policy{ReadOnlyCommands: c.ReadOnlyCommands, Source: "test"}
+	for _, l := range []struct {
+		texts []string
+		a     Action
+	}{{c.Deny, Deny}, {c.Ask, Ask}, {c.Allow, Allow}} {
+		for _, text := range l.texts {
+			r, ok, err := ParseRuleAs(text, l.a, "test", m)
+			if err != nil || !ok {
+				t.Fatalf("rule %q: %v", text, err)
+			}
+			pol.Rules = append(pol.Rules, r)
+		}
+	}
+	if err := pol.Compile(); err != nil {
+		t.Fatalf("policy: %v", err)
+	}
+	return pol
 }

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
+
+	"github.com/agentexec/agentexec/internal/jsonpos"
 )
 
 // Policy is the policy file of DESIGN.md: the permission rules, the mode and
@@ -33,9 +35,17 @@ type Policy struct {
 	// Source is the file the policy was loaded from ("" when built in code).
 	Source string `json:"-"`
 
-	// compiled holds the parsed rules; set by ParsePolicy and With. A
-	// Policy built in code is compiled on each Decide instead.
+	// Rules are rules a loader compiled from another format (Claude Code,
+	// Qwen Code, Gemini CLI, Codex), each with its own provenance and
+	// meaning; they are decided together with Permissions. Call Compile
+	// after setting them.
+	Rules []Rule `json:"-"`
+
+	// compiled holds the parsed rules; set by ParsePolicy, Compile and
+	// With. A Policy built in code is compiled on each Decide instead.
 	compiled *compiledPolicy
+	// lines are the lines of Permissions' rule texts in Source.
+	lines map[Action][]int
 }
 
 // compiledPolicy is what Decide needs from a Policy, parsed once.
@@ -49,18 +59,24 @@ type Permissions struct {
 	Allow []string `json:"allow,omitempty"`
 	Ask   []string `json:"ask,omitempty"`
 	Deny  []string `json:"deny,omitempty"`
+	// Network maps an allow rule's text to the hosts a command it allows
+	// may reach (network.go).
+	Network map[string][]string `json:"-"`
 }
 
 // SandboxPolicy configures the kernel sandbox a command runs in.
 type SandboxPolicy struct {
 	Profile       string   `json:"profile,omitempty"` // read-only, workspace-write (default), none
-	Network       bool     `json:"network,omitempty"`
 	WritableRoots []string `json:"writable_roots,omitempty"`
 	ReadableRoots []string `json:"readable_roots,omitempty"` // empty: the whole filesystem
 	// ProtectGit keeps .git and the policy file read-only inside
 	// workspace-write; nil means true.
 	ProtectGit *bool         `json:"protect_git,omitempty"`
 	Limits     SandboxLimits `json:"limits"`
+
+	// Network is false (cut), true (open) or {"allow": [...], "deny":
+	// [...], "allow_local": false} (through the egress proxy): network.go.
+	Network NetworkPolicy `json:"network"`
 }
 
 // SandboxLimits are the resource limits of a sandboxed command; 0 leaves a
@@ -143,9 +159,9 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 	return json.Marshal(time.Duration(d).String())
 }
 
-// LoadPolicy reads a policy file: agentexec's own format or the settings
-// file of Claude Code / Qwen Code (only its permissions block matters).
-// Errors name the file. See ParsePolicy for how the two are told apart.
+// LoadPolicy reads a policy file in agentexec's own format (see
+// ParsePolicy). The settings files of other agents are read by package
+// policy, which detects the format by content. Errors name the file.
 func LoadPolicy(path string) (*Policy, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -154,127 +170,89 @@ func LoadPolicy(path string) (*Policy, error) {
 	return ParsePolicy(data, path)
 }
 
-// agentexecKeys are the top-level keys of agentexec's own format.
-var agentexecKeys = map[string]bool{
-	"permissions": true, "mode": true, "read_only_commands": true, "unknown": true,
-	"sandbox": true, "blacklist": true, "env": true, "output": true,
-	"timeout": true, "audit": true, "$schema": true,
-}
-
-// ParsePolicy parses policy JSON; source names it in errors and rule
-// provenance.
+// ParsePolicy parses a policy in agentexec's own format; source names it
+// in errors and rule provenance.
 //
-// A file is read as a Claude Code / Qwen Code settings file when it has
-// any top-level key that is not one of agentexec's (permissions, mode,
-// read_only_commands, unknown, sandbox, blacklist, env, output, timeout,
-// audit, $schema), or when its permissions block has a key agentexec does
-// not use (defaultMode, additionalDirectories, …); failing both, when it
-// has none of agentexec's own sections (only permissions, env, $schema)
-// and its base name is settings.json or settings.local.json. From a settings file only
-// permissions.allow/ask/deny and permissions.defaultMode are read (plan →
-// plan, bypassPermissions → yolo, anything else → default); rules of other
-// tools (Read(...), WebFetch, mcp__…) are ignored, as they belong to those
-// tools. Everything else is agentexec's own format, decoded strictly: an
-// unknown field anywhere is an error naming it, and a rule of another tool
-// is an error. A malformed Bash(...) rule is an error in both.
+// The format is strict: an unknown key anywhere is an error naming it, with
+// the nearest known key suggested; a value of the wrong type is an error
+// naming its path and line; a syntax error names its line and column; a
+// rule of another tool is an error. // and /* */ comments are allowed.
+// Every rule remembers its line.
 func ParsePolicy(data []byte, source string) (*Policy, error) {
-	settings, err := isSettingsFile(data, source)
+	p, err := parseOwn(data)
 	if err != nil {
-		return nil, fmt.Errorf("policy %s: %v", source, err)
-	}
-	var p *Policy
-	if settings {
-		p, err = parseSettings(data)
-	} else {
-		p, err = parseOwn(data)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("policy %s: %v", source, err)
+		return nil, fmt.Errorf("policy %s: %w", source, err)
 	}
 	p.Source = source
-	if err := p.validate(!settings); err != nil {
+	if err := p.validate(true); err != nil {
 		return nil, fmt.Errorf("policy %s: %w", source, err)
 	}
 	return p, nil
 }
 
-func isSettingsFile(data []byte, source string) (bool, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return false, jsonError(err)
-	}
-	own := false
-	for k := range top {
-		if !agentexecKeys[k] {
-			return true, nil
-		}
-		own = own || (k != "permissions" && k != "env" && k != "$schema")
-	}
-	var perms map[string]json.RawMessage
-	if raw, ok := top["permissions"]; ok && json.Unmarshal(raw, &perms) == nil {
-		for k := range perms {
-			if k != "allow" && k != "ask" && k != "deny" {
-				return true, nil
-			}
-		}
-	}
-	if own {
-		return false, nil
-	}
-	base := filepath.Base(source)
-	return base == "settings.json" || base == "settings.local.json", nil
-}
-
-// parseOwn decodes agentexec's format, refusing unknown fields.
+// parseOwn decodes agentexec's format, refusing unknown keys.
 func parseOwn(data []byte) (*Policy, error) {
+	v, err := jsonpos.Parse(data, jsonpos.Options{Comments: true})
+	if err != nil {
+		return nil, err
+	}
+	if v.Kind != jsonpos.Object {
+		return nil, fmt.Errorf("want a JSON object at the top level, got %s", v.Kind)
+	}
+	if err := jsonpos.Check(data, v, reflect.TypeFor[ownFile]()); err != nil {
+		return nil, err
+	}
 	p := &Policy{}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	body := *v
+	body.Members = nil
+	for _, m := range v.Members {
+		if m.Key != "$schema" {
+			body.Members = append(body.Members, m)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body.Bytes()))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(p); err != nil {
 		return nil, jsonError(err)
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data after the JSON object")
-	}
+	p.lines = ruleLines(data, v.Get("permissions"))
 	return p, nil
 }
 
-// settingsFile is the part of a Claude Code / Qwen Code settings file
-// agentexec reads.
-type settingsFile struct {
+// ownFile is the schema of agentexec's format: the Policy's keys plus
+// $schema, which editors use and agentexec ignores.
+type ownFile struct {
+	Policy
+	Schema string `json:"$schema"`
+	// Permissions shadows Policy's (which decodes itself) so that a typo
+	// inside it is named with the nearest key; an allow entry is a rule
+	// text or the {"rule", "network"} object Permissions reads.
 	Permissions struct {
-		Allow       []string `json:"allow"`
-		Ask         []string `json:"ask"`
-		Deny        []string `json:"deny"`
-		DefaultMode string   `json:"defaultMode"`
+		Allow []any    `json:"allow"`
+		Ask   []string `json:"ask"`
+		Deny  []string `json:"deny"`
 	} `json:"permissions"`
 }
 
-func parseSettings(data []byte) (*Policy, error) {
-	var sf settingsFile
-	if err := json.Unmarshal(data, &sf); err != nil {
-		return nil, jsonError(err)
+// ruleLines finds the line of every rule text in a permissions object.
+func ruleLines(data []byte, perms *jsonpos.Value) map[Action][]int {
+	out := map[Action][]int{}
+	for _, a := range []Action{Allow, Ask, Deny} {
+		for _, it := range perms.Get(string(a)).ItemsOrNil() {
+			out[a] = append(out[a], jsonpos.Line(data, it.Offset))
+		}
 	}
-	p := &Policy{Permissions: Permissions{Allow: sf.Permissions.Allow, Ask: sf.Permissions.Ask, Deny: sf.Permissions.Deny}}
-	switch sf.Permissions.DefaultMode {
-	case "plan":
-		p.Mode = ModePlan
-	case "bypassPermissions":
-		p.Mode = ModeYolo
-	default:
-		p.Mode = ModeDefault
-	}
-	return p, nil
+	return out
 }
 
 // jsonError turns encoding/json's errors into ones naming the field.
 func jsonError(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Errorf("field %s: want %s, got JSON %s", te.Field, te.Type, te.Value)
+		return fmt.Errorf("%s: want %s, got JSON %s", te.Field, te.Type, te.Value)
 	}
 	if msg, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return fmt.Errorf("unknown field %s", msg)
+		return fmt.Errorf("unknown key %s", msg)
 	}
 	return err
 }
@@ -297,6 +275,9 @@ func (p *Policy) validate(strict bool) error {
 	if l := p.Sandbox.Limits.OpenFiles; l != 0 && l < 8 {
 		return fmt.Errorf("sandbox.limits.open_files: %d leaves a command no room for its standard files and libraries (want 0 or at least 8)", l)
 	}
+	if err := p.Sandbox.Network.validate("sandbox.network"); err != nil {
+		return err
+	}
 	if p.Audit.RotateBytes < 0 {
 		return fmt.Errorf("audit.rotate_bytes: %d is negative", p.Audit.RotateBytes)
 	}
@@ -311,11 +292,20 @@ func (p *Policy) validate(strict bool) error {
 	return nil
 }
 
+// Compile validates a Policy a loader built (mode, sections, rules) and
+// compiles its Permissions, Rules and blacklist once, as ParsePolicy does;
+// rules of other tools in Permissions are an error (a loader keeps them out).
+func (p *Policy) Compile() error {
+	return p.validate(true)
+}
+
 func compilePolicy(p *Policy, strict bool) (*compiledPolicy, error) {
 	rs, err := compileRules(p.Permissions, p.ruleSource(), strict)
 	if err != nil {
 		return nil, err
 	}
+	rs.setLines(p.lines)
+	rs = rs.merge(groupRules(p.Rules))
 	extras, err := compileExtras(p.Blacklist.Extra, p.ruleSource())
 	if err != nil {
 		return nil, err
@@ -360,9 +350,10 @@ func (p *Policy) With(extra Permissions, readOnly []string, source string) (*Pol
 		*q = *p
 	}
 	q.Permissions = Permissions{
-		Allow: concatStrings(q.Permissions.Allow, extra.Allow),
-		Ask:   concatStrings(q.Permissions.Ask, extra.Ask),
-		Deny:  concatStrings(q.Permissions.Deny, extra.Deny),
+		Allow:   concatStrings(q.Permissions.Allow, extra.Allow),
+		Ask:     concatStrings(q.Permissions.Ask, extra.Ask),
+		Deny:    concatStrings(q.Permissions.Deny, extra.Deny),
+		Network: mergeNetwork(q.Permissions.Network, extra.Network),
 	}
 	q.ReadOnlyCommands = concatStrings(q.ReadOnlyCommands, readOnly)
 	q.compiled = &compiledPolicy{rules: base.rules.merge(add), extras: base.extras}
@@ -381,6 +372,26 @@ func (p *Policy) Digest() string {
 		p = &Policy{} // no policy and an empty one decide alike
 	}
 	h := sha256.New()
-	_ = json.NewEncoder(h).Encode([]any{p.Permissions, p.Mode, p.ReadOnlyCommands, p.Unknown, p.Blacklist})
+	fields := []any{p.Permissions, p.Mode, p.ReadOnlyCommands, p.Unknown, p.Blacklist}
+	if len(p.Rules) > 0 {
+		type ruleKey struct{ Text, Action, Meaning, Pattern string }
+		keys := make([]ruleKey, len(p.Rules))
+		for i, r := range p.Rules {
+			keys[i] = ruleKey{r.Text, string(r.Action), string(r.Meaning), r.Pattern}
+		}
+		fields = append(fields, keys)
+	}
+	_ = json.NewEncoder(h).Encode(fields)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// InForce returns the compiled rules of p in the order they are checked
+// (deny, ask, allow), each with its source, line and meaning: what
+// `agentexec policy show` lists.
+func (p *Policy) InForce() ([]Rule, error) {
+	c, err := p.rulesFor()
+	if err != nil {
+		return nil, err
+	}
+	return append(append(append([]Rule(nil), c.rules.deny...), c.rules.ask...), c.rules.allow...), nil
 }

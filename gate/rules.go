@@ -14,7 +14,9 @@ import (
 // Rule syntax, as Claude Code, Qwen Code and Gemini CLI users write it:
 //
 //	Bash                 every command
-//	Bash(git status)     "git status" and "git status ARGS…" (word boundary)
+//	Bash(git status)     exactly "git status" (Claude Code's documented meaning, and
+//	                     agentexec's); read as a prefix, "git status ARGS…" too, for
+//	                     rules from Qwen Code and Gemini CLI (Meaning Prefix)
 //	Bash(git *)          "git" and "git ARGS…", never "gitk"
 //	Bash(npm run test:*) Claude Code's legacy prefix form, the same as "npm run test *"
 //	Bash(* --version)    "*" is a wildcard anywhere; it also matches newlines
@@ -27,22 +29,72 @@ import (
 type Rule struct {
 	Text   string // as written, e.g. "Bash(git *)"
 	Source string // file path, "inline" (a --batch line) or "flag"
+	Line   int    // line in Source, 0 when unknown
 	Action Action
 	// Pattern is the command pattern between the parentheses, with the
 	// legacy ":*" suffix rewritten to " *"; "" for a bare Bash.
 	Pattern string
+	// Meaning says how a pattern without "*" matches; the loader sets it
+	// from the format the rule was written in.
+	Meaning Meaning
+	// Justification is the policy author's reason for the rule (Codex
+	// justification, Gemini deny_message), quoted in the decision's reason.
+	Justification string
+	// Network lists the hosts a command this allow rule allows may reach
+	// (agentexec's {"rule": ..., "network": [...]} form; network.go).
+	Network []string
 	re      *regexp.Regexp // nil for a bare Bash: matches everything
 	exact   bool           // the pattern matches exactly that command, no prefix
+}
+
+// Meaning is how a rule pattern without any "*" reads. Patterns with a
+// trailing " *" or ":*" are prefixes and other "*" wildcards in every
+// meaning.
+type Meaning string
+
+// The meanings.
+const (
+	// Exact: the command and nothing more — Claude Code documents
+	// Bash(npm run build) as that exact command; agentexec reads its own
+	// allow rules the same way. The zero value. Deny and ask rules are
+	// always read as Prefix.
+	Exact Meaning = ""
+	// Prefix: the command, or the command, a blank and any arguments —
+	// Qwen Code's and Gemini CLI's run_shell_command(git status).
+	Prefix Meaning = "prefix"
+	// Regex: the pattern is a regular expression searched for in the
+	// command (Gemini CLI policy-engine commandRegex).
+	Regex Meaning = "regex"
+)
+
+// Describe says in words what a rule with this meaning matches.
+func (m Meaning) Describe() string {
+	switch m {
+	case Prefix:
+		return "a pattern without * is a prefix at a word boundary"
+	case Regex:
+		return "a regular expression searched for in the command"
+	}
+	return "a pattern without * matches exactly that command"
 }
 
 // shellTools are the tool names whose rules are ours.
 var shellTools = []string{"Bash", "run_shell_command", "Shell", "ShellTool"}
 
-// ParseRule compiles one rule text. ok is false, with a nil error, for a
-// well-formed rule of another tool (Read(...), WebFetch, mcp__x__y, …),
-// which agentexec does not evaluate. A malformed Bash-family rule is an
-// error naming the rule.
+// ParseRule compiles one rule text with the Exact meaning. ok is false,
+// with a nil error, for a well-formed rule of another tool (Read(...),
+// WebFetch, mcp__x__y, …), which agentexec does not evaluate. A malformed
+// Bash-family rule is an error naming the rule.
 func ParseRule(text string, action Action, source string) (r Rule, ok bool, err error) {
+	return ParseRuleAs(text, action, source, Exact)
+}
+
+// ParseRuleAs is ParseRule for a rule of a format whose bare patterns have
+// meaning m (Exact or Prefix; see RegexRule for Regex).
+func ParseRuleAs(text string, action Action, source string, m Meaning) (r Rule, ok bool, err error) {
+	if m != Exact && m != Prefix {
+		return Rule{}, false, fmt.Errorf("rule %q: meaning %q is not exact or prefix", text, m)
+	}
 	s := strings.TrimSpace(text)
 	name, spec, hasSpec := cutTool(s)
 	if !isShellTool(name) {
@@ -51,7 +103,13 @@ func ParseRule(text string, action Action, source string) (r Rule, ok bool, err 
 		}
 		return Rule{}, false, otherToolError(text, s, name)
 	}
-	r = Rule{Text: s, Source: source, Action: action}
+	if action != Allow {
+		// A deny or ask rule reads a bare pattern as a prefix whatever the
+		// format: the stricter reading can only deny or ask more, and
+		// deny Bash(git push) meant to stop git push origin main too.
+		m = Prefix
+	}
+	r = Rule{Text: s, Source: source, Action: action, Meaning: m}
 	if !hasSpec {
 		if s != name {
 			return Rule{}, false, fmt.Errorf("rule %q: malformed: text after the tool name must be (pattern)", text)
@@ -69,8 +127,28 @@ func ParseRule(text string, action Action, source string) (r Rule, ok bool, err 
 		return Rule{}, false, fmt.Errorf("rule %q: a pattern cannot contain line breaks or NUL", text)
 	}
 	r.Pattern = legacyPrefix(pat)
-	r.re = compilePattern(r.Pattern)
+	r.re = compilePattern(r.Pattern, m)
 	return r, true, nil
+}
+
+// RegexRule compiles a rule whose pattern is a regular expression (RE2
+// syntax), as Gemini CLI's policy engine reads commandRegex. A deny or ask
+// rule searches each candidate command text, as Gemini does; an allow rule
+// must match a whole segment, so that "git" cannot allow `rm -rf / # git`.
+// text is how the rule is shown.
+func RegexRule(text, pattern string, action Action, source string) (Rule, error) {
+	expr := `(?s)` + pattern
+	if action == Allow {
+		expr = `(?s)^(?:` + pattern + `)$`
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return Rule{}, fmt.Errorf("rule %q: bad regular expression: %v", text, err)
+	}
+	if _, err := regexp.Compile(`(?s)` + pattern); err != nil {
+		return Rule{}, fmt.Errorf("rule %q: bad regular expression: %v", text, err)
+	}
+	return Rule{Text: text, Source: source, Action: action, Pattern: pattern, Meaning: Regex, re: re}, nil
 }
 
 // cutTool splits "Name(spec)" into Name and "spec)"; hasSpec reports an
@@ -137,13 +215,17 @@ func legacyPrefix(pat string) string {
 }
 
 // compilePattern turns a command pattern into an anchored regexp. A
-// trailing " *" (and a pattern without any "*") matches at a word
-// boundary: the bare prefix, or the prefix, a blank and anything.
-func compilePattern(pat string) *regexp.Regexp {
+// trailing " *" (and, with the Prefix meaning, a pattern without any "*")
+// matches at a word boundary: the bare prefix, or the prefix, a blank and
+// anything. With the Exact meaning a pattern without "*" is the whole
+// command.
+func compilePattern(pat string, m Meaning) *regexp.Regexp {
 	pat = normalizeBlanks(pat)
 	var b strings.Builder
 	b.WriteString(`(?s)^`)
 	switch {
+	case !strings.Contains(pat, "*") && m != Prefix:
+		b.WriteString(regexp.QuoteMeta(pat))
 	case !strings.Contains(pat, "*"):
 		b.WriteString(regexp.QuoteMeta(pat))
 		b.WriteString(`(?: .*)?`)
@@ -197,14 +279,49 @@ func compileRules(p Permissions, source string, strictOther bool) (*ruleSet, err
 				return nil, fmt.Errorf("permissions.%s: %w", l.a, err)
 			}
 			if !ok && strictOther {
-				return nil, fmt.Errorf("permissions.%s: rule %q is not a shell rule (agentexec reads only Bash(...) rules; point --policy at a settings file to mix tools)", l.a, t)
+				return nil, fmt.Errorf("permissions.%s: rule %q is not a shell rule (agentexec's format holds only Bash(...) rules; rules of other tools belong in that agent's settings file)", l.a, t)
 			}
 			if ok {
+				if l.a == Allow {
+					r.Network = p.Network[t]
+				}
 				*l.dst = append(*l.dst, r)
 			}
 		}
 	}
 	return rs, nil
+}
+
+// setLines gives each rule of rs its line in the file, in list order
+// (every rule of agentexec's format compiles, so the orders agree).
+func (rs *ruleSet) setLines(lines map[Action][]int) {
+	for _, l := range []struct {
+		a     Action
+		rules []Rule
+	}{{Deny, rs.deny}, {Ask, rs.ask}, {Allow, rs.allow}} {
+		if len(lines[l.a]) != len(l.rules) {
+			continue
+		}
+		for i := range l.rules {
+			l.rules[i].Line = lines[l.a][i]
+		}
+	}
+}
+
+// groupRules sorts compiled rules into a set by action.
+func groupRules(rules []Rule) *ruleSet {
+	rs := &ruleSet{}
+	for _, r := range rules {
+		switch r.Action {
+		case Deny:
+			rs.deny = append(rs.deny, r)
+		case Ask:
+			rs.ask = append(rs.ask, r)
+		default:
+			rs.allow = append(rs.allow, r)
+		}
+	}
+	return rs
 }
 
 // merge returns a new set with extra's rules after rs's.

@@ -68,7 +68,7 @@ func TestRuleMatch(t *testing.T) {
 		no   []string
 	}{
 		{"Bash", []string{"anything", "rm -rf /"}, nil},
-		{"Bash(git status)", []string{"git status", "git status --short"}, []string{"git statusx", "git", "xgit status"}},
+		{"Bash(git status)", []string{"git status"}, []string{"git status --short", "git statusx", "git", "xgit status"}},
 		{"Bash(git *)", []string{"git", "git status", "git push origin main"}, []string{"gitk", "github", "ls git"}},
 		{"Bash(ls*)", []string{"ls", "lsof", "ls -la"}, []string{"cat"}},
 		{"Bash(npm run test:*)", []string{"npm run test", "npm run test --watch"}, []string{"npm run testx", "npm run build"}},
@@ -90,6 +90,68 @@ func TestRuleMatch(t *testing.T) {
 				t.Errorf("%s should not match %q", tt.rule, s)
 			}
 		}
+	}
+}
+
+// TestRuleMeaning: the same bare pattern is exact from Claude Code and
+// agentexec's format and a word-boundary prefix from Qwen Code and Gemini
+// CLI; "*" patterns read alike in both; a regex rule searches.
+func TestRuleMeaning(t *testing.T) {
+	for _, tt := range []struct {
+		rule    string
+		m       Meaning
+		yes, no []string
+	}{
+		{"Bash(rm build)", Exact, []string{"rm build"}, []string{"rm build /tmp/important", "rm buildx"}},
+		{"Bash(rm build)", Prefix, []string{"rm build", "rm build /tmp/important"}, []string{"rm buildx", "rm"}},
+		{"run_shell_command(npm test)", Prefix, []string{"npm test", "npm test -- -u"}, []string{"npm tests"}},
+		{"Bash(git *)", Exact, []string{"git", "git push"}, []string{"gitk"}},
+		{"Bash(git *)", Prefix, []string{"git", "git push"}, []string{"gitk"}},
+		{"Bash(npm run test:*)", Exact, []string{"npm run test", "npm run test -- x"}, []string{"npm run testx"}},
+	} {
+		r, ok, err := ParseRuleAs(tt.rule, Allow, "f", tt.m)
+		if err != nil || !ok {
+			t.Fatalf("%s: %v", tt.rule, err)
+		}
+		for _, s := range tt.yes {
+			if !r.Match(normalizeBlanks(s)) {
+				t.Errorf("%s (%s) should match %q", tt.rule, tt.m.Describe(), s)
+			}
+		}
+		for _, s := range tt.no {
+			if r.Match(normalizeBlanks(s)) {
+				t.Errorf("%s (%s) should not match %q", tt.rule, tt.m.Describe(), s)
+			}
+		}
+	}
+	re, err := RegexRule("commandRegex ^git (push|reset)", `^git (push|reset)\b`, Deny, "p.toml:3")
+	if err != nil || !re.Match("git push origin") || re.Match("git status") || re.Meaning != Regex {
+		t.Errorf("regex rule: %+v %v", re, err)
+	}
+	if _, err := RegexRule("bad", `(`, Deny, "p.toml:3"); err == nil {
+		t.Error("a bad regular expression compiled")
+	}
+	if _, _, err := ParseRuleAs("Bash(x)", Allow, "f", Regex); err == nil {
+		t.Error("ParseRuleAs took the regex meaning")
+	}
+}
+
+// TestPolicyDigestMeaning: the same rule text read with another meaning
+// is another policy.
+func TestPolicyDigestMeaning(t *testing.T) {
+	mk := func(m Meaning) *Policy {
+		r, _, _ := ParseRuleAs("Bash(git status)", Allow, "f", m)
+		p := &Policy{Rules: []Rule{r}}
+		if err := p.Compile(); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if mk(Exact).Digest() == mk(Prefix).Digest() {
+		t.Error("the digest ignores the rules' meaning")
+	}
+	if ruleDecision(t, mk(Prefix), "git status -s") != "allow" || ruleDecision(t, mk(Exact), "git status -s") == "allow" {
+		t.Error("compiled Rules do not decide")
 	}
 }
 
@@ -240,43 +302,36 @@ func TestPolicyFiles(t *testing.T) {
 	if l := p.Sandbox.Limits; l != (SandboxLimits{CPUSeconds: 60, OpenFiles: 256, Processes: 100}) {
 		t.Errorf("sandbox.limits = %+v", l)
 	}
-	// Claude Code settings: other tools ignored, defaultMode mapped.
-	for mode, want := range map[string]Mode{"plan": ModePlan, "bypassPermissions": ModeYolo, "acceptEdits": ModeDefault, "default": ModeDefault} {
-		p, err = LoadPolicy(write("settings.json", `{"model":"x","env":{"A":"b"},"permissions":{"allow":["Read(./**)","Bash(npm run test:*)","WebFetch","mcp__x__y"],"deny":["Bash(rm *)"],"defaultMode":"`+mode+`"}}`))
-		if err != nil || p.Mode != want || len(p.compiled.rules.allow) != 1 {
-			t.Fatalf("settings %s: %+v, %v", mode, p, err)
-		}
+	// Every rule remembers its line; comments are allowed.
+	p, err = LoadPolicy(write("lines.json", "{\n  // team rules\n  \"permissions\": {\n    \"deny\": [\n      \"Bash(rm *)\"]}}"))
+	if err != nil || p.compiled.rules.deny[0].Line != 5 {
+		t.Fatalf("lines: %+v, %v", p, err)
 	}
-	// By name: a settings.json holding only permissions is a settings
-	// file (other tools' rules ignored); with agentexec sections it is ours.
-	if p, err = LoadPolicy(write("settings.json", `{"permissions":{"allow":["Read(x)","Bash(ls)"]}}`)); err != nil || len(p.compiled.rules.allow) != 1 {
-		t.Errorf("settings by name: %v", err)
-	}
-	if _, err = LoadPolicy(write("settings.json", `{"permissions":{"allow":["Bash(ls)"]},"sandbox":{"profle":"x"}}`)); err == nil || !strings.Contains(err.Error(), "profle") {
-		t.Errorf("agentexec sections in settings.json: %v", err)
-	}
-	// Recognized by content, any name.
-	if _, err = LoadPolicy(write("claude.json", `{"hooks":{},"permissions":{"allow":["Edit"]}}`)); err != nil {
-		t.Errorf("settings by content: %v", err)
+	if d := Decide(Input{Text: "rm x", Policy: p}); !strings.Contains(d.Reason, "lines.json:5") {
+		t.Errorf("the reason does not name the rule's line: %s", d.Reason)
 	}
 	errs := map[string]string{
-		`{"permissions":{"allow":["Bash(git status"]}}`:            "Bash(git status",
-		`{"permissions":{"deny":["Bash("]}}`:                       "permissions.deny",
-		`{"model":"x","permissions":{"deny":["Bash(rm -rf /)*"]}}`: "Bash(rm -rf /)*",
-		`{"sandbox":{"profle":"x"}}`:                               `"profle"`,
-		`{"mode":"fast"}`:                                          "fast",
-		`{"permissions":{"allow":["Read(x)"]}}`:                    "not a shell rule",
-		`{"unknown":"maybe"}`:                                      "unknown",
-		`{"timeout":true}`:                                         "timeout",
-		`{"blacklist":{"extra":[{"name":"x"}]}}`:                   "blacklist.extra[0]",
-		`{"read_only_commands":["a b"]}`:                           "read_only_commands[0]",
-		`[1]`:                                                      "policy",
-		`{"permissions":{"allow":"Bash"}}`:                         "permissions",
-		`{"audit":{"rotate_bytes":-1}}`:                            "audit.rotate_bytes",
-		`{"audit":{"anchor_every":-5}}`:                            "audit.anchor_every",
-		`{"sandbox":{"limits":{"cpu_seconds":-1}}}`:                "sandbox.limits.cpu_seconds",
-		`{"sandbox":{"limits":{"open_files":2}}}`:                  "sandbox.limits.open_files",
-		`{"sandbox":{"limits":{"cpu":1}}}`:                         `"cpu"`,
+		`{"permissions":{"allow":["Bash(git status"]}}`: "Bash(git status",
+		`{"permissions":{"deny":["Bash("]}}`:            "permissions.deny",
+		`{"permissions":{"deny":["Bash(rm -rf /)*"]}}`:  "Bash(rm -rf /)*",
+		`{"mdoe":"plan"}`:                           `unknown key "mdoe" at top level; did you mean "mode"?`,
+		`{"permissions":{"alow":[]}}`:               `unknown key "alow" in permissions; did you mean "allow"?`,
+		`{"_comment":"x","mode":"plan"}`:            `unknown key "_comment"`,
+		"{\n\"mode\": \"plan\",}":                   "line 2, column 16",
+		`{"sandbox":{"profle":"x"}}`:                `"profle"`,
+		`{"mode":"fast"}`:                           "fast",
+		`{"permissions":{"allow":["Read(x)"]}}`:     "not a shell rule",
+		`{"unknown":"maybe"}`:                       "unknown",
+		`{"timeout":true}`:                          "timeout",
+		`{"blacklist":{"extra":[{"name":"x"}]}}`:    "blacklist.extra[0]",
+		`{"read_only_commands":["a b"]}`:            "read_only_commands[0]",
+		`[1]`:                                       "policy",
+		`{"permissions":{"allow":"Bash"}}`:          "permissions",
+		`{"audit":{"rotate_bytes":-1}}`:             "audit.rotate_bytes",
+		`{"audit":{"anchor_every":-5}}`:             "audit.anchor_every",
+		`{"sandbox":{"limits":{"cpu_seconds":-1}}}`: "sandbox.limits.cpu_seconds",
+		`{"sandbox":{"limits":{"open_files":2}}}`:   "sandbox.limits.open_files",
+		`{"sandbox":{"limits":{"cpu":1}}}`:          `"cpu"`,
 	}
 	for body, want := range errs {
 		path := write("p.json", body)

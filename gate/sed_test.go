@@ -251,7 +251,8 @@ func runWrites(t *testing.T, tool string, args []string, content string, files .
 	return dirState(t, dir) != before, out, err
 }
 
-// dirState summarises names, sizes, inodes and mtimes of a directory.
+// dirState summarises names, sizes, modes, mtimes and contents of a
+// directory.
 func dirState(t *testing.T, dir string) string {
 	t.Helper()
 	ents, err := os.ReadDir(dir)
@@ -264,7 +265,8 @@ func dirState(t *testing.T, dir string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "%s %d %v %+v\n", e.Name(), fi.Size(), fi.ModTime(), stampOf(fi))
+		data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		fmt.Fprintf(&b, "%s %d %v %v %q\n", e.Name(), fi.Size(), fi.Mode(), fi.ModTime(), data)
 	}
 	return b.String()
 }

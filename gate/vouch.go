@@ -92,3 +92,17 @@ func gitRedirectShape(args []string, i int) bool {
 	}
 	return i+1 < len(args) && strings.Contains(args[i+1], "=")
 }
+
+// VouchRefused says why name can never be vouched read-only (a
+// read_only_commands entry on the refusal floor: a shell, an interpreter,
+// a wrapper, a build tool, a known writer, or a path), or "" when it can.
+// Loaders report refused vouches with it; the classifier ignores them.
+func VouchRefused(name string) string {
+	if strings.ContainsAny(name, "/\\") {
+		return "it is a path; vouches name commands, not files"
+	}
+	if k := floorKind(name); k != "" {
+		return "it is " + floorKinds[k]
+	}
+	return ""
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentexec/agentexec/audit"
 	"github.com/agentexec/agentexec/gate"
+	pkgpolicy "github.com/agentexec/agentexec/policy"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -321,11 +322,12 @@ func auditReplay(c *cli, args []string) int {
 	if *modeFlag == "" {
 		mode = ""
 	}
-	pol, err := gate.LoadPolicy(*policy)
+	l, err := pkgpolicy.Load(pkgpolicy.Options{Path: *policy, Home: c.getenv("HOME")})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agentexec audit replay: %v\n", err)
 		return 2
 	}
+	pol := l.Policy
 	path, code := onePath(c, fs)
 	if path == "" {
 		return code
@@ -364,7 +366,7 @@ func (rp *replayer) entry(e audit.Entry) error {
 	if err != nil {
 		st = shellcfg.Bash
 	}
-	d := gate.Decide(gate.Input{Text: text, Shell: st, Cwd: r.Cwd, Mode: rp.modeFor(r), Policy: rp.pol})
+	d := gate.Decide(gate.Input{Text: text, Shell: st, Cwd: r.Cwd, Mode: rp.modeFor(r), Policy: rp.pol, Env: configEnv(rp.c.getenv)})
 	rp.total++
 	if string(d.Action) == r.Decision {
 		return nil

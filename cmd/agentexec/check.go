@@ -11,7 +11,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agentexec/agentexec/exec"
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/internal/surface"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -34,19 +36,40 @@ Exactly one argument, the command text, follows the flags (quote it; use --
 before a command that starts with '-'). With --batch, commands are read from
 stdin instead, one JSON object per line:
   {"command": "...", "shell": "bash", "mode": "default", "allow": [...],
-   "ask": [...], "deny": [...], "read_only_commands": [...], "cwd": "..."}
+   "ask": [...], "deny": [...], "read_only_commands": [...], "cwd": "...",
+   "env": {"KEY": "VALUE"}}
 (every field but command optional; the rules and read-only commands are added
 to the loaded policy for that line only) and one JSON object is written per
-line, in order:
+line, in order (blank lines are skipped):
   {"command", "safety", "decision", "rule_decision", "rule", "segments", "reason"}
-A malformed line gives {"error": "..."} and the batch goes on.
+A malformed line (not JSON, not valid UTF-8, over 1 MiB) gives
+{"error": "..."} and the batch goes on.
 
 Exit status: 0 allow, 1 ask, 3 deny, 2 usage or policy error. --batch exits 0
 unless reading stdin or writing stdout fails (1).`
 
 type checkFlags struct {
-	shell, cwd, policy, mode string
-	json, explain, batch     bool
+	policyFlags
+	shell, cwd, mode     string
+	json, explain, batch bool
+	env                  envFlag
+}
+
+// envFlag collects repeated --env KEY=VALUE flags.
+type envFlag map[string]string
+
+func (e *envFlag) String() string { return "" }
+
+func (e *envFlag) Set(kv string) error {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want KEY=VALUE, got %q", kv)
+	}
+	if *e == nil {
+		*e = envFlag{}
+	}
+	(*e)[k] = v
+	return nil
 }
 
 func checkMain(_ context.Context, c *cli, args []string) int {
@@ -54,7 +77,8 @@ func checkMain(_ context.Context, c *cli, args []string) int {
 	fs := newFlagSet("check", "[flags] [--] 'COMMAND' | --batch < requests.jsonl", checkDesc)
 	fs.StringVar(&f.shell, "shell", "", "shell for the text: bash, sh, cmd or powershell (default: $AGENTEXEC_SHELL, else detected)")
 	fs.StringVar(&f.cwd, "cwd", "", "working `DIR` the command would run in (default: the current directory)")
-	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (agentexec JSON or a Claude/Qwen settings file); default $AGENTEXEC_POLICY")
+	f.policyFlags.register(fs)
+	fs.Var(&f.env, "env", "a variable the request sets, `KEY=VALUE` (repeatable): the gate weighs it as run would")
 	fs.StringVar(&f.mode, "mode", "", "approval mode: plan, default or yolo (default: the policy's, else default)")
 	fs.BoolVar(&f.json, "json", false, "print the decision as one JSON object")
 	fs.BoolVar(&f.explain, "explain", false, "also print the classifier's evidence")
@@ -67,6 +91,8 @@ func checkMain(_ context.Context, c *cli, args []string) int {
 		return usageError(c, "check", "--batch reads commands from stdin and takes no argument")
 	case !f.batch && fs.NArg() != 1:
 		return usageError(c, "check", "want exactly one argument, the command text (got %d); quote it", fs.NArg())
+	case !f.batch && strings.TrimSpace(fs.Arg(0)) == "":
+		return usageError(c, "check", "the command text is blank")
 	}
 	base, err := f.input(c)
 	if err != nil {
@@ -92,17 +118,15 @@ func checkMain(_ context.Context, c *cli, args []string) int {
 // input builds the Input every command shares: policy, mode, shell, cwd.
 func (f *checkFlags) input(c *cli) (gate.Input, error) {
 	var in gate.Input
-	path := f.policy
-	if path == "" {
-		path = c.getenv("AGENTEXEC_POLICY")
+	l, err := f.load(c, f.cwd)
+	if err != nil {
+		return in, err
 	}
-	if path != "" {
-		p, err := gate.LoadPolicy(path)
-		if err != nil {
-			return in, err
-		}
-		in.Policy = p
+	in.Policy = l.Policy
+	if in.Env, err = exec.CommandEnv(os.Environ(), in.Policy, f.env); err != nil {
+		return in, fmt.Errorf("--env: %v", err)
 	}
+	in.RequestEnv = f.env
 	if f.mode != "" {
 		m, err := gate.ParseMode(f.mode)
 		if err != nil {
@@ -123,7 +147,26 @@ func (f *checkFlags) input(c *cli) (gate.Input, error) {
 			return in, fmt.Errorf("--cwd: %v", err)
 		}
 	}
+	in.Env = configEnv(c.getenv)
 	return in, nil
+}
+
+// configEnv is the part of this host's environment that a run passes on
+// and that says where configuration lives: HOME and XDG_CONFIG_HOME
+// locate git's global scope. The gate reads no environment of its own, so
+// check and audit replay give it these to answer as a run here would
+// (without HOME it cannot read the global scope and git is not read-only).
+// The executor's own defaults (PAGER=cat, GIT_PAGER=cat) are left out:
+// without them a configured core.pager makes the answer stricter than a
+// run's, never looser.
+func configEnv(getenv func(string) string) []string {
+	var env []string
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME"} {
+		if v := getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
 
 func checkExit(a gate.Action) int {
@@ -228,43 +271,45 @@ func writeCheckText(w io.Writer, d gate.Decision, explain bool) error {
 
 // batchIn is one --batch input line.
 type batchIn struct {
-	Command          *string  `json:"command"`
-	Shell            string   `json:"shell"`
-	Mode             string   `json:"mode"`
-	Allow            []string `json:"allow"`
-	Ask              []string `json:"ask"`
-	Deny             []string `json:"deny"`
-	ReadOnlyCommands []string `json:"read_only_commands"`
-	Cwd              string   `json:"cwd"`
+	Command          *string           `json:"command"`
+	Shell            string            `json:"shell"`
+	Mode             string            `json:"mode"`
+	Allow            []string          `json:"allow"`
+	Ask              []string          `json:"ask"`
+	Deny             []string          `json:"deny"`
+	ReadOnlyCommands []string          `json:"read_only_commands"`
+	Cwd              string            `json:"cwd"`
+	Env              map[string]string `json:"env"`
 }
 
 // checkBatch answers every stdin line in order; a bad line gets an error
-// object and the batch goes on.
+// object and the batch goes on. Blank lines are skipped, as serve skips
+// them.
 func checkBatch(c *cli, base gate.Input) int {
-	r := bufio.NewReaderSize(c.stdin, 64<<10)
+	lines := surface.NewLineReader(c.stdin, maxBatchLine)
 	w := bufio.NewWriter(c.stdout)
-	for n := 1; ; n++ {
-		line, tooLong, err := readBatchLine(r)
-		if errors.Is(err, io.EOF) && line == nil {
+	for {
+		l, err := lines.Next()
+		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil && !errors.Is(err, io.EOF) {
+		if err != nil {
 			fmt.Fprintf(c.stderr, "agentexec check: reading stdin: %v\n", err)
 			w.Flush()
 			return 1
 		}
+		if l.Blank() {
+			continue
+		}
 		var out any
-		if tooLong {
-			out = batchError{fmt.Sprintf("line %d: longer than %d bytes", n, maxBatchLine)}
+		if l.TooLong {
+			out = batchError{fmt.Sprintf("line %d: %d bytes, longer than the limit of %d", l.N, l.Size, maxBatchLine)}
 		} else {
-			out = batchLine(base, line, n)
+			out = batchLine(base, l.Text, l.N)
 		}
 		if werr := writeJSONLine(w, out); werr != nil {
 			fmt.Fprintf(c.stderr, "agentexec check: writing stdout: %v\n", werr)
 			return 1
-		}
-		if errors.Is(err, io.EOF) {
-			break
 		}
 	}
 	if err := w.Flush(); err != nil {
@@ -276,29 +321,6 @@ func checkBatch(c *cli, base gate.Input) int {
 
 type batchError struct {
 	Error string `json:"error"`
-}
-
-// readBatchLine reads one line without its newline (and a CR before it).
-// A line over maxBatchLine is consumed and reported as tooLong. It returns
-// (nil, false, io.EOF) at the end of input.
-func readBatchLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
-	var buf []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(buf)+len(chunk) <= maxBatchLine+2 {
-			buf = append(buf, chunk...)
-		} else {
-			tooLong = true
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if err != nil && len(buf) == 0 && !tooLong {
-			return nil, false, err
-		}
-		buf = bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
-		return buf, tooLong, err
-	}
 }
 
 // batchLine decides one input line, or describes what is wrong with it.
@@ -313,8 +335,8 @@ func batchLine(base gate.Input, line []byte, n int) any {
 
 func parseBatchLine(base gate.Input, line []byte) (gate.Input, string, error) {
 	var req batchIn
-	if len(bytes.TrimSpace(line)) == 0 {
-		return base, "", errors.New("empty line; want a JSON object")
+	if err := exec.CheckJSONText(line); err != nil {
+		return base, "", err
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -348,17 +370,31 @@ func parseBatchLine(base gate.Input, line []byte) (gate.Input, string, error) {
 			return base, "", err
 		}
 	}
+	if len(req.Env) > 0 {
+		if in.Env, err = exec.CommandEnv(os.Environ(), in.Policy, req.Env); err != nil {
+			return base, "", fmt.Errorf("env: %v", err)
+		}
+		in.RequestEnv = req.Env
+	}
 	return in, *req.Command, nil
 }
 
-// batchJSONError names the field of a decoding error.
+// batchJSONError names the field of a decoding error and what it wants.
 func batchJSONError(err error) error {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Errorf("%s: want %s, got JSON %s", te.Field, te.Type, te.Value)
+	if errors.As(err, &te) && te.Field == "" {
+		return fmt.Errorf(`want a JSON object such as {"command": "ls -l"}, got %s`, jsonKind(te.Value))
 	}
-	if msg, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return fmt.Errorf("unknown field %s", msg)
+	return errors.New(exec.JSONErrorText(err))
+}
+
+// jsonKind names a JSON kind as encoding/json reports it ("array").
+func jsonKind(v string) string {
+	switch v {
+	case "array", "object":
+		return "an " + v
+	case "bool":
+		return "true or false"
 	}
-	return fmt.Errorf("not a JSON object: %v", err)
+	return "a " + v
 }

@@ -19,10 +19,11 @@ func runCheck(t *testing.T, stdin io.Reader, args ...string) (string, string, in
 }
 
 // TestCheckBatchLines: one output line per input line, in order, whatever
-// the line holds: an over-long line, CRLF endings, no final newline.
+// the line holds: an over-long line, CRLF endings, no final newline; blank
+// lines are skipped, as serve skips them.
 func TestCheckBatchLines(t *testing.T) {
 	long := `{"command": "echo ` + strings.Repeat("x", maxBatchLine) + `"}`
-	in := strings.Join([]string{`{"command":"ls"}`, long, "{\"command\":\"rm x\"}\r", `{"command":"git status"}`}, "\n")
+	in := strings.Join([]string{`{"command":"ls"}`, long, "", " \t", "{\"command\":\"rm x\"}\r", `{"command":"git status"}`}, "\n")
 	out, stderr, code := runCheck(t, strings.NewReader(in), "--batch", "--shell", "bash")
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
@@ -31,7 +32,7 @@ func TestCheckBatchLines(t *testing.T) {
 	if len(lines) != 4 {
 		t.Fatalf("%d output lines, want 4:\n%s", len(lines), out)
 	}
-	want := []string{`"command":"ls"`, `"error":"line 2: longer than`, `"command":"rm x"`, `"command":"git status"`}
+	want := []string{`"command":"ls"`, `"error":"line 2: 1048596 bytes, longer than the limit of 1048576"`, `"command":"rm x"`, `"command":"git status"`}
 	for i, w := range want {
 		if !strings.Contains(lines[i], w) {
 			t.Errorf("line %d = %.120s, want it to contain %s", i+1, lines[i], w)

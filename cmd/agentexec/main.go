@@ -40,6 +40,7 @@ func subcommands() []subcommand {
 		{"check", "print the gate's decision for a command without running it", checkMain},
 		{"mcp", "serve run_command and check_command over MCP (stdio)", mcpMain},
 		{"serve", "answer JSON-lines requests over stdio", serveMain},
+		{"policy", "show the effective policy, or check that it applies in full", policyMain},
 		{"replay", "replay a recorded ReAct transcript and diff the observations", replayMain},
 		{"audit", "verify, tail or replay the decision log", auditMain},
 		{"sandbox", "show what this host's kernel can enforce (sandbox detect)", sandboxMain},

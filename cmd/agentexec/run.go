@@ -37,8 +37,9 @@ func runMain(ctx context.Context, c *cli, args []string) int {
 	fs := newFlagSet("run", "[flags] -- CMD [ARGS...]  |  agentexec run [flags] -c 'TEXT'",
 		`Gate a command and run it in the sandbox. Its output streams to the terminal
 and its exit status is passed through (death by signal N exits 128+N).
-A rejection prints the reason to stderr and exits 126 (a command that needs
-approval is asked about on the terminal when there is one); a timeout ends
+A rejection prints why to stderr and exits 126 (a command that needs
+approval is asked about on the terminal when there is one; --json prints
+the observation with the model's full text instead); a timeout ends
 the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	var f runFlags
 	f.register(fs)
@@ -62,13 +63,13 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	r, closer, err := f.build(c)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agentexec run: %v\n", err)
-		return exitRunError
+		return buildExit(err)
 	}
 	defer closer.Close()
 	// A closed stdout must come back as EPIPE (see brokenPipe), not kill
 	// agentexec before it has ended the command's tree and audited the run.
 	signal.Ignore(syscall.SIGPIPE)
-	if haveTTY() {
+	if haveTTY() && !f.loaded.DontAsk {
 		r.Approver = ttyApprover()
 	}
 	return f.run(ctx, c, r, req)
@@ -84,6 +85,11 @@ func (f *runFlags) request(c *cli, args []string) (exec.Request, int) {
 		return req, usageError(c, "run", "no command: use agentexec run -- CMD ARGS or -c 'TEXT'")
 	case f.command == "":
 		req.Argv = args
+	case strings.TrimSpace(f.command) == "":
+		return req, usageError(c, "run", "-c: the command text is blank")
+	}
+	if err := req.Validate(); err != nil {
+		return req, usageError(c, "run", "%s", strings.TrimPrefix(err.Error(), "request: "))
 	}
 	if f.stdin {
 		b, err := io.ReadAll(c.stdin)
@@ -138,7 +144,7 @@ func (b *brokenPipe) Write(p []byte) (int, error) {
 func reportRun(c *cli, obs exec.Observation) {
 	switch obs.Status {
 	case exec.StatusRejected, exec.StatusNeedsApproval:
-		fmt.Fprint(c.stderr, obs.Text())
+		fmt.Fprint(c.stderr, refusalText(obs))
 	case exec.StatusError:
 		fmt.Fprintf(c.stderr, "agentexec run: %s\n", obs.Error)
 	case exec.StatusTimedOut:
@@ -200,7 +206,11 @@ func ttyApprover() exec.Approver {
 		if text == "" {
 			text = strings.Join(req.Argv, " ")
 		}
-		fmt.Fprintf(tty, "agentexec: %s\n  %s\nRun it once? [y/N] ", text, d.Reason)
+		fmt.Fprintf(tty, "agentexec: %s\n  %s\n", text, verdict(d.Reason))
+		if s := allowHint(d.Suggestions); s != "" {
+			fmt.Fprintf(tty, "  (%s)\n", s)
+		}
+		fmt.Fprint(tty, "Run it once? [y/N] ")
 		answer := make(chan string, 1)
 		go func() {
 			line, _ := bufio.NewReader(tty).ReadString('\n')

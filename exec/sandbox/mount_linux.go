@@ -125,6 +125,9 @@ func setupMounts(w *wireSpec) error {
 			return fmt.Errorf("protecting %s: %w", p, err)
 		}
 	}
+	if err := hidePaths(w.Hidden); err != nil {
+		return err
+	}
 	for _, s := range w.Masked {
 		if err := unix.Mount("/dev/null", s, "", unix.MS_BIND, ""); err != nil && !errors.Is(err, unix.ENOENT) {
 			return fmt.Errorf("masking %s: %w", s, err)
@@ -303,4 +306,83 @@ func pinnedDirs(protected, writable []string) []string {
 		}
 	}
 	return dedupe(dirs)
+}
+
+// hidePaths masks each of paths (resolved, existing when the run was
+// prepared): a directory with an empty read-only tmpfs, anything else with
+// an empty read-only file, so that no program can read what it holds or
+// write through it. A path gone since is skipped: nothing is left to hide.
+func hidePaths(paths []string) error {
+	empty := -1 // a detached tmpfs holding one empty file, made when first needed
+	defer func() {
+		if empty >= 0 {
+			unix.Close(empty)
+		}
+	}()
+	for _, p := range paths {
+		var st unix.Stat_t
+		if err := unix.Lstat(p, &st); err != nil {
+			if errors.Is(err, unix.ENOENT) {
+				continue
+			}
+			return fmt.Errorf("hiding %s: %w", p, err)
+		}
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			if err := unix.Mount("tmpfs", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,nr_inodes=1,mode=0555"); err != nil {
+				return fmt.Errorf("hiding directory %s: %w", p, err)
+			}
+			continue
+		}
+		if empty < 0 {
+			var err error
+			if empty, err = emptyFileMount(); err != nil {
+				return fmt.Errorf("hiding %s: %w", p, err)
+			}
+		}
+		if err := bindEmptyFile(empty, p); err != nil {
+			return fmt.Errorf("hiding %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// emptyFileMount returns a detached, read-only tmpfs holding one empty
+// file, "empty", from which files are masked.
+func emptyFileMount() (int, error) {
+	fs, err := unix.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("tmpfs for the mask: %w", err)
+	}
+	defer unix.Close(fs)
+	if err := unix.FsconfigSetString(fs, "size", "4k"); err != nil {
+		return -1, err
+	}
+	if err := unix.FsconfigCreate(fs); err != nil {
+		return -1, err
+	}
+	mnt, err := unix.Fsmount(fs, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("mounting the mask's tmpfs: %w", err)
+	}
+	fd, err := unix.Openat(mnt, "empty", unix.O_CREAT|unix.O_EXCL|unix.O_RDONLY|unix.O_CLOEXEC, 0o444)
+	if err == nil {
+		unix.Close(fd)
+		err = unix.MountSetattr(mnt, "", unix.AT_EMPTY_PATH, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY})
+	}
+	if err != nil {
+		unix.Close(mnt)
+		return -1, fmt.Errorf("the mask's empty file: %w", err)
+	}
+	return mnt, nil
+}
+
+// bindEmptyFile mounts a read-only copy of the empty file of the detached
+// tmpfs mnt onto target (not following a symbolic link there).
+func bindEmptyFile(mnt int, target string) error {
+	t, err := unix.OpenTree(mnt, "empty", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("open_tree (Linux 6.15 clones a detached mount): %w", err)
+	}
+	defer unix.Close(t)
+	return unix.MoveMount(t, "", unix.AT_FDCWD, target, unix.MOVE_MOUNT_F_EMPTY_PATH)
 }

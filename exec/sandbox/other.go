@@ -27,7 +27,12 @@ func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 
 // Start starts the command (profile None: nothing else can be prepared
 // here).
-func (h *Handle) Start() error { return h.cmd.Start() }
+func (h *Handle) Start() error {
+	if err := CloseInherited(); err != nil {
+		return err
+	}
+	return h.cmd.Start()
+}
 
 // Report says which layers applied: none.
 func (h *Handle) Report() Report { return h.report }

@@ -122,6 +122,7 @@ func checkSpec(spec Spec) error {
 		"WritableRoots":  spec.WritableRoots,
 		"ReadableRoots":  spec.ReadableRoots,
 		"ProtectedPaths": spec.ProtectedPaths,
+		"HiddenPaths":    spec.HiddenPaths,
 	} {
 		for _, p := range paths {
 			if !filepath.IsAbs(p) {

@@ -29,6 +29,8 @@ type wireSpec struct {
 	Readable  []string `json:"readable,omitempty"`
 	Protected []string `json:"protected,omitempty"`
 	Masked    []string `json:"masked,omitempty"`
+	// Hidden are masked with an empty read-only file or directory.
+	Hidden []string `json:"hidden,omitempty"`
 	// PrivateShm mounts an empty tmpfs on /dev/shm, writable: POSIX
 	// semaphores and shared memory work without writing the host's.
 	PrivateShm bool `json:"private_shm,omitempty"`
@@ -37,6 +39,8 @@ type wireSpec struct {
 	Terminals []string `json:"terminals,omitempty"`
 	Limits    Limits   `json:"limits"`
 	Plan      plan     `json:"plan"`
+
+	tmpDir string // the per-run temp dir among Writable (not sent)
 }
 
 // Handle is a prepared sandboxed command. Its methods are called from the
@@ -170,7 +174,11 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 	for _, r := range spec.ReadableRoots {
 		w.Readable = append(w.Readable, resolve(r))
 	}
-	w.Protected = protected(w.Writable, spec)
+	var notes []string
+	w.Protected, notes = protected(w, spec)
+	h.report.Notes = append(h.report.Notes, notes...)
+	w.Hidden = hidden(spec)
+	h.report.Masks, h.report.ReadOnly = w.Hidden, readOnlyPaths(w, spec)
 	w.Terminals = terminals(cmd)
 	// Masked whatever the network: a command that reaches the Docker or
 	// containerd socket can start a privileged container and write
@@ -196,11 +204,9 @@ func (h *Handle) writable(w *wireSpec, spec Spec) error {
 		return fmt.Errorf("sandbox: Spec.TempDir: %s is not a directory", tmp)
 	}
 	tmp = resolve(tmp)
+	w.tmpDir = tmp
 	w.Env = setEnv(w.Env, "TMPDIR", tmp)
-	w.Writable = append(w.Writable, w.Dir, tmp)
-	if spec.Cwd != "" {
-		w.Writable = append(w.Writable, resolve(spec.Cwd))
-	}
+	w.Writable = append(w.Writable, workspaceDir(w.Dir, spec), tmp)
 	for _, r := range spec.WritableRoots {
 		if _, err := os.Stat(r); err == nil {
 			w.Writable = append(w.Writable, resolve(r))
@@ -208,6 +214,17 @@ func (h *Handle) writable(w *wireSpec, spec Spec) error {
 	}
 	w.Writable = dedupe(w.Writable)
 	return nil
+}
+
+// workspaceDir is the writable directory the Spec names: Spec.Cwd, or the
+// command's directory dir when it names none. The command's directory is
+// never writable as such: a caller that fixed the workspace decides what
+// may be written, wherever the command starts.
+func workspaceDir(dir string, spec Spec) string {
+	if spec.Cwd == "" {
+		return dir
+	}
+	return resolve(spec.Cwd)
 }
 
 // workDir is the command's directory: cmd.Dir, else Spec.Cwd, else ours.
@@ -246,18 +263,57 @@ func resolve(p string) string {
 	return abs
 }
 
-// protected lists the paths bound read-only over the writable roots.
-func protected(writable []string, spec Spec) []string {
-	var out []string
+// protected lists the paths bound read-only over the writable roots of
+// w: Spec.ProtectedPaths and, with ProtectGit, the .git of every
+// repository found under each root (nestedGit), with a note for a root
+// whose search stopped at its bound.
+func protected(w *wireSpec, spec Spec) (paths, notes []string) {
 	for _, p := range spec.ProtectedPaths {
-		out = append(out, resolve(p))
+		// Outside the writable roots everything is read-only already.
+		if r := resolve(p); withinAny(r, w.Writable) {
+			paths = append(paths, r)
+		}
 	}
 	if spec.ProtectGit {
-		for _, r := range writable {
-			out = append(out, gitPaths(r)...)
+		for _, r := range w.Writable {
+			found, complete := nestedGit(r, r != w.tmpDir) // a fresh temp dir each run: not remembered
+			paths = append(paths, found...)
+			if !complete {
+				notes = append(notes, fmt.Sprintf("protect_git: the search for nested repositories under %s stopped after %d directories; a .git deeper in it is writable", r, gitWalkMaxDirs))
+			}
+		}
+	}
+	return dedupe(paths), notes
+}
+
+// hidden lists Spec.HiddenPaths that exist, resolved: a mask over a
+// symbolic link hides what it points to, wherever it is reached from.
+func hidden(spec Spec) []string {
+	var out []string
+	for _, p := range spec.HiddenPaths {
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, resolve(p))
 		}
 	}
 	return dedupe(out)
+}
+
+// readOnlyPaths lists what the Report shows among the protected paths of
+// w: Spec.ProtectedPaths that exist inside a writable root (the .git
+// directories found are not listed).
+func readOnlyPaths(w *wireSpec, spec Spec) []string {
+	var out []string
+	for _, p := range spec.ProtectedPaths {
+		if r := resolve(p); withinAny(r, w.Writable) && exists(r) {
+			out = append(out, r)
+		}
+	}
+	return dedupe(out)
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // terminals lists the pseudo-terminals among cmd's stdio files.
@@ -397,8 +453,12 @@ func specFile(w *wireSpec) (*os.File, error) {
 
 // Start starts the prepared command in its sandbox, in place of
 // cmd.Start. On error the command is not running (it never ran, or was
-// killed before its first instruction and reaped): do not Wait.
+// killed before its first instruction and reaped): do not Wait. Only the
+// command's standard files and cmd.ExtraFiles reach it ([CloseInherited]).
 func (h *Handle) Start() error {
+	if err := CloseInherited(); err != nil {
+		return fmt.Errorf("sandbox: closing inherited files: %w (the command did not run)", err)
+	}
 	switch {
 	case h.threadWire != nil:
 		return h.startThread()

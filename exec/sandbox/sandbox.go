@@ -168,7 +168,10 @@ type Spec struct {
 	Profile Profile
 	// Network allows network access; false cuts it.
 	Network bool
-	// Cwd is the workspace: writable under WorkspaceWrite.
+	// Cwd is the workspace: writable under WorkspaceWrite. Empty: the
+	// command's directory (cmd.Dir, else this process's) is the
+	// workspace. A cmd.Dir elsewhere stays as the profile leaves it
+	// (read-only outside the writable roots).
 	Cwd string
 	// TempDir is a per-run directory, writable under WorkspaceWrite and
 	// exported to the command as TMPDIR. Empty: Prepare creates one and Close
@@ -185,7 +188,13 @@ type Spec struct {
 	// ProtectGit is set.
 	ProtectedPaths []string
 	ProtectGit     bool
-	Limits         Limits
+	// HiddenPaths are masked wherever they are, under every profile: a
+	// directory by an empty read-only tmpfs, anything else by an empty
+	// read-only file, so that no program can read them (a denied Read
+	// rule, the audit key). A symbolic link hides what it points to. A
+	// path that does not exist when the run starts is not masked.
+	HiddenPaths []string
+	Limits      Limits
 }
 
 // Report says which layers a run got.
@@ -198,6 +207,14 @@ type Report struct {
 	// this process, the fast way) or "trampoline" (by this binary started
 	// again). Empty for profile None.
 	Launcher string `json:"launcher,omitempty"`
+	// Masks are the paths hidden (Spec.HiddenPaths that existed), and
+	// ReadOnly the Spec.ProtectedPaths bound read-only inside a writable
+	// root.
+	Masks    []string `json:"masks,omitempty"`
+	ReadOnly []string `json:"read_only,omitempty"`
+	// Notes say what the run's sandbox covers less than its profile
+	// promises (a bounded search that stopped, say).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Capabilities is what this host lets the sandbox enforce, as found by

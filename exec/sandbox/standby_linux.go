@@ -111,11 +111,12 @@ func layerKey(w *wireSpec) string {
 		Readable   []string
 		Protected  []string
 		Masked     []string
+		Hidden     []string
 		PrivateShm bool
 		Terminals  []string
 		Plan       plan
 	}{w.Network, identities(w.Writable), identities(w.Readable), identities(w.Protected),
-		identities(w.Masked), w.PrivateShm, w.Terminals, w.Plan})
+		identities(w.Masked), identities(w.Hidden), w.PrivateShm, w.Terminals, w.Plan})
 	if err != nil {
 		return "" // never equal to a standby's key, which encoded fine
 	}

@@ -125,6 +125,9 @@ func readSpec(args []string) (*wireSpec, int, error) {
 		return nil, 0, err
 	}
 	unix.CloseOnExec(goFD)
+	// The spec and go fds come after the command's ExtraFiles; nothing
+	// above them is the command's (the parent closed the rest on exec).
+	unix.CloseRange(uint(min(specFD, goFD)), ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
 	f := os.NewFile(uintptr(specFD), "spec")
 	if f == nil {
 		return nil, 0, errors.New("bad spec fd")

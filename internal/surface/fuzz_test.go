@@ -3,12 +3,16 @@ package surface
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentexec/agentexec/exec"
+	"github.com/agentexec/agentexec/gate"
 )
 
 // addLines seeds f with every line of the given testdata files.
@@ -36,7 +40,7 @@ func addLines(f *testing.F, add func(line []byte), patterns ...string) {
 func FuzzServeLine(f *testing.F) {
 	addLines(f, func(l []byte) { f.Add(l) }, filepath.Join("testdata", "serve_lines.jsonl"))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		id, req, err := parseLine(inputLine{n: 1, text: line, max: MaxLineBytes})
+		id, req, err := parseLine(inputLine{Line: Line{N: 1, Text: line, Size: int64(len(line))}, max: MaxLineBytes})
 		a := ServeAnswer{ID: id}
 		if err == nil {
 			if verr := req.Validate(); verr != nil {
@@ -83,9 +87,10 @@ func FuzzReadLine(f *testing.F) {
 		if segs[len(segs)-1] == "" {
 			segs = segs[:len(segs)-1]
 		}
-		br := bufio.NewReaderSize(bytes.NewReader(data), 16)
+		fr := &LineReader{br: bufio.NewReaderSize(bytes.NewReader(data), 16), max: limit}
 		for i := 0; ; i++ {
-			text, tooLong, err := readLine(br, limit)
+			f, err := fr.Next()
+			text, tooLong := f.Text, f.TooLong
 			if err != nil {
 				if i != len(segs) {
 					t.Fatalf("%q: %d lines read, want %d (%v)", data, i, len(segs), err)
@@ -131,6 +136,42 @@ func FuzzTranscriptLine(f *testing.F) {
 		}
 		if d := diffObservations(*l.call.Expected, *back.call.Expected); len(d) > 0 {
 			t.Fatalf("expected observation changed in recording: %+v", d)
+		}
+	})
+}
+
+// FuzzServe: whatever the input, Serve answers every line that is not
+// blank exactly once (over-size lines included) and never crashes. Every
+// command is denied, so nothing the fuzzer writes runs.
+func FuzzServe(f *testing.F) {
+	addLines(f, func(l []byte) { f.Add(append(l, '\n')) }, filepath.Join("testdata", "serve_lines.jsonl"))
+	f.Add([]byte("{\"id\":1,\"request\":{\"command\":\"echo \xff\"}}\n\n \n{\"id\":2}"))
+	f.Add([]byte(`{"id":"big","request":{"command":"` + strings.Repeat("x", 300) + `"}}` + "\r\n[1,2]"))
+	r := &exec.Runner{Policy: &gate.Policy{Permissions: gate.Permissions{Deny: []string{"Bash"}}}, Sandbox: "none", Cwd: f.TempDir()}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var out bytes.Buffer
+		if err := Serve(context.Background(), r, bytes.NewReader(data), &out, ServeOptions{MaxLineBytes: 256}); err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		lines := NewLineReader(bytes.NewReader(data), 256)
+		for {
+			l, err := lines.Next()
+			if err != nil {
+				break
+			}
+			if !l.Blank() {
+				want++
+			}
+		}
+		got := answers(t, out.Bytes())
+		if len(got) != want {
+			t.Fatalf("%q: %d answers for %d lines:\n%s", data, len(got), want, out.Bytes())
+		}
+		for _, a := range got {
+			if a.Observation != nil && a.Observation.Status == exec.StatusExited {
+				t.Fatalf("%q: a command ran: %+v", data, a.Observation)
+			}
 		}
 	})
 }

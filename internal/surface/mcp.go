@@ -273,8 +273,12 @@ func decisionText(d gate.Decision) string {
 	if d.Reason != "" {
 		fmt.Fprintf(&b, "reason: %s\n", d.Reason)
 	}
-	for _, s := range d.Suggestions {
-		fmt.Fprintf(&b, "a rule that would allow it: %s\n", s)
+	switch len(d.Suggestions) {
+	case 0:
+	case 1:
+		fmt.Fprintf(&b, "a rule that would allow it: %s\n", d.Suggestions[0])
+	default: // one rule per part of the command: all are needed
+		fmt.Fprintf(&b, "rules that together would allow it: %s\n", strings.Join(d.Suggestions, " and "))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
@@ -291,7 +295,7 @@ func elicitParams(req exec.Request, d gate.Decision) *mcp.ElicitParams {
 		fmt.Fprintf(&b, "\nIt needs your approval: %s\n", d.Reason)
 	}
 	if len(d.Suggestions) > 0 {
-		fmt.Fprintf(&b, "\nTo allow such commands for good, add %s to the policy's allow list.\n", strings.Join(d.Suggestions, " or "))
+		fmt.Fprintf(&b, "\nTo allow such commands for good, add %s to the policy's allow list.\n", strings.Join(d.Suggestions, " and "))
 	}
 	b.WriteString("\nAccept runs exactly this command, this one time.")
 	return &mcp.ElicitParams{

@@ -1,7 +1,6 @@
 package surface
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,10 +14,6 @@ import (
 
 	"github.com/agentexec/agentexec/exec"
 )
-
-// MaxLineBytes is the longest input line [Serve] accepts by default; a
-// longer one is answered with an error and skipped.
-const MaxLineBytes = 4 << 20
 
 // DefaultParallel is how many requests [Serve] runs at once by default.
 const DefaultParallel = 4
@@ -133,7 +128,7 @@ func (s *server) dispatch(ctx context.Context, lines <-chan inputLine) error {
 // handle answers a bad line at once and starts a good one when a slot is
 // free. It is false when ctx ended while waiting for a slot.
 func (s *server) handle(ctx context.Context, l inputLine) bool {
-	if len(bytes.TrimSpace(l.text)) == 0 && !l.tooLong {
+	if l.Blank() {
 		return true
 	}
 	id, req, err := parseLine(l)
@@ -199,27 +194,72 @@ func encodeLine(v any) ([]byte, error) {
 }
 
 // parseLine reads one line strictly. The id is returned whenever it could be
-// read, so that even a bad request is answered under its id.
+// read, so that even a bad request is answered under its id. Text that is
+// not valid Unicode is refused before anything else: decoding would turn
+// it into U+FFFD and run other bytes than were sent.
 func parseLine(l inputLine) (json.RawMessage, exec.Request, error) {
-	if l.tooLong {
-		return nil, exec.Request{}, fmt.Errorf("line %d: longer than %d bytes", l.n, l.max)
+	if l.TooLong {
+		return l.ID, exec.Request{}, fmt.Errorf("line %d: %d bytes, longer than the limit of %d (--max-line-bytes); not run", l.N, l.Size, l.max)
 	}
+	textErr := exec.CheckJSONText(l.Text)
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(l.text, &fields); err != nil {
-		return nil, exec.Request{}, fmt.Errorf("line %d: not a JSON object: %v", l.n, err)
+	if err := json.Unmarshal(l.Text, &fields); err != nil {
+		if textErr != nil {
+			return nil, exec.Request{}, fmt.Errorf("line %d: %w; not run", l.N, textErr)
+		}
+		return nil, exec.Request{}, fmt.Errorf("line %d: %s", l.N, envelopeError(l.Text, err))
 	}
 	id := fields["id"]
+	if exec.CheckJSONText(id) != nil {
+		id = nil // never echo invalid text
+	}
+	if textErr != nil {
+		return id, exec.Request{}, fmt.Errorf("line %d: %w; not run", l.N, textErr)
+	}
 	if err := checkEnvelope(fields); err != nil {
-		return id, exec.Request{}, fmt.Errorf("line %d: %w", l.n, err)
+		return id, exec.Request{}, fmt.Errorf("line %d: %w", l.N, err)
 	}
 	req, err := exec.DecodeRequest(fields["request"])
 	if err == nil {
 		err = req.Validate()
 	}
 	if err != nil {
-		return id, exec.Request{}, fmt.Errorf("line %d: %w", l.n, err)
+		return id, exec.Request{}, fmt.Errorf("line %d: %w", l.N, err)
 	}
 	return id, req, nil
+}
+
+// lineShape is what a line must be, for errors.
+const lineShape = `a JSON object {"id": ..., "request": {"command": "..."}}`
+
+// envelopeError says why a line is not a JSON object, in our words.
+func envelopeError(text []byte, err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("want %s, got %s", lineShape, jsonKindOf(text))
+	}
+	return fmt.Sprintf("want %s: %s", lineShape, exec.JSONErrorText(err))
+}
+
+// jsonKindOf names the kind of the JSON value text starts with.
+func jsonKindOf(text []byte) string {
+	t := bytes.TrimSpace(text)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "true or false"
+	case 'n':
+		return "null"
+	case '{':
+		return "an object"
+	}
+	return "a number"
 }
 
 // checkEnvelope insists on exactly the fields of ServeLine, so that a typo
@@ -236,33 +276,31 @@ func checkEnvelope(fields map[string]json.RawMessage) error {
 		return fmt.Errorf("unknown field %s (a line has only \"id\" and \"request\")", strings.Join(unknown, ", "))
 	}
 	if r, ok := fields["request"]; !ok || string(bytes.TrimSpace(r)) == "null" {
-		return errors.New(`"request": missing`)
+		return errors.New(`"request": missing; want {"command": "..."} or {"argv": [...]}`)
 	}
 	return nil
 }
 
 // inputLine is one line read, or the read error that ended the input.
 type inputLine struct {
-	n       int // 1-based line number
-	text    []byte
-	tooLong bool
-	max     int
-	err     error
+	Line
+	max int
+	err error
 }
 
 // readLines sends in's lines until EOF, an error or stop. It runs in its own
 // goroutine so that Serve can stop waiting for input that may never come.
 func readLines(in io.Reader, max int, lines chan<- inputLine, stop <-chan struct{}) {
 	defer close(lines)
-	br := bufio.NewReaderSize(in, 64<<10)
-	for n := 1; ; n++ {
-		text, tooLong, err := readLine(br, max)
-		l := inputLine{n: n, text: text, tooLong: tooLong, max: max}
+	fr := NewLineReader(in, max)
+	for {
+		f, err := fr.Next()
+		l := inputLine{Line: f, max: fr.Max()}
 		switch {
 		case errors.Is(err, io.EOF):
 			return
 		case err != nil:
-			l = inputLine{n: n, err: fmt.Errorf("reading requests: %w", err)}
+			l = inputLine{Line: Line{N: f.N}, err: fmt.Errorf("reading requests: %w", err)}
 		}
 		select {
 		case lines <- l:
@@ -272,35 +310,5 @@ func readLines(in io.Reader, max int, lines chan<- inputLine, stop <-chan struct
 		if err != nil {
 			return
 		}
-	}
-}
-
-// readLine reads one line without its newline (and a CR before it). A line
-// longer than max is consumed to its end but not kept: tooLong is set and
-// text is nil. A last line without a newline is a line; err is io.EOF only
-// when no line is left.
-func readLine(br *bufio.Reader, max int) (text []byte, tooLong bool, err error) {
-	read := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		read = read || len(chunk) > 0
-		if !tooLong {
-			if len(text)+len(bytes.TrimSuffix(chunk, []byte("\n"))) > max {
-				tooLong, text = true, nil
-			} else {
-				text = append(text, chunk...)
-			}
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if errors.Is(err, io.EOF) && read {
-			err = nil
-		}
-		text = bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r"))
-		if tooLong {
-			text = nil
-		}
-		return text, tooLong, err
 	}
 }

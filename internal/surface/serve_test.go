@@ -101,15 +101,21 @@ func TestServeMalformed(t *testing.T) {
 		id     string // the answer's id as JSON
 		errHas string
 	}{
-		{`not json`, "null", "line 1: not a JSON object"},
-		{`[1,2]`, "null", "not a JSON object"},
+		{`not json`, "null", `line 1: want a JSON object {"id": ..., "request": {"command": "..."}}: invalid JSON at byte 2`},
+		{`[1,2]`, "null", `line 1: want a JSON object {"id": ..., "request": {"command": "..."}}, got an array`},
+		{`"ls"`, "null", `, got a string`},
+		{"{\"id\":7,\"request\":{\"command\":\"echo \xff\"}}", "7", "line 1: byte 35: invalid UTF-8 (send text as UTF-8); not run"},
+		{"{\"id\":\"\xff\",\"request\":{\"command\":\"ls\"}}", "null", "line 1: byte 7: invalid UTF-8"},
+		{"{\"id\":8,\"request\":{\"command\":\"echo \xff\"", "null", "line 1: byte 35: invalid UTF-8"},
+		{`{"id":9,"request":{"command":"echo \udc00"}}`, "9", `byte 35: a \u escape names half of a UTF-16 surrogate pair`},
 		{`{"id":1}`, "1", `"request": missing`},
 		{`{"id":2,"request":null}`, "2", `"request": missing`},
 		{`{"id":"x","request":{"command":"ls","argv":["ls"]}}`, `"x"`, "command and argv"},
 		{`{"id":3,"request":{"commandd":"ls"}}`, "3", `"commandd"`},
 		{`{"id":4,"request":{"command":"ls","timeout":"soon"}}`, "4", "timeout"},
 		{`{"id":5,"request":{"command":"ls"},"extra":1}`, "5", `"extra"`},
-		{`{"id":6,"request":"ls"}`, "6", "request"},
+		{`{"id":6,"request":"ls"}`, "6", `line 1: request: want an object such as {"command": "ls -l"} or {"argv": ["ls", "-l"]}, got a string`},
+		{`{"id":6,"request":{"argv":"ls"}}`, "6", `line 1: request: field "argv": want an array of strings, got a string`},
 		{`{"request":{}}`, "null", "command"},
 		{`{"id":{"a":[1, 2]},"request":{}}`, `{"a":[1,2]}`, "command"},
 	}
@@ -125,6 +131,11 @@ func TestServeMalformed(t *testing.T) {
 			}
 			if a.Observation != nil || !strings.Contains(a.Error, tc.errHas) {
 				t.Errorf("answer %+v, want an error containing %q", a, tc.errHas)
+			}
+			for _, internal := range []string{"exec.Request", "json.RawMessage", "Go value", "map["} {
+				if strings.Contains(a.Error, internal) {
+					t.Errorf("error %q shows Go internals (%s)", a.Error, internal)
+				}
 			}
 		})
 	}
@@ -155,8 +166,8 @@ func TestServeGoesOn(t *testing.T) {
 	}
 	want := map[string]string{
 		"1": "one\n", "2": "two\n", "3": "three\n",
-		"error line 2: not a JSON object: invalid character 'g' looking for beginning of value": "null",
-		"error line 5: longer than 200 bytes":                                                   "null",
+		`error line 2: want a JSON object {"id": ..., "request": {"command": "..."}}: invalid JSON at byte 1: invalid character 'g' looking for beginning of value`: "null",
+		"error line 5: 343 bytes, longer than the limit of 200 (--max-line-bytes); not run":                                                                         `"long"`,
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("answers:\n%v\nwant:\n%v", got, want)
@@ -294,17 +305,17 @@ func TestReadLine(t *testing.T) {
 		{strings.Repeat("x", 200000) + "\nok\n", 100000, []string{"!", "ok"}},
 	}
 	for _, tc := range cases {
-		br := bufio.NewReaderSize(strings.NewReader(tc.in), 16)
+		fr := &LineReader{br: bufio.NewReaderSize(strings.NewReader(tc.in), 16), max: tc.max}
 		var got []string
 		for {
-			text, tooLong, err := readLine(br, tc.max)
+			f, err := fr.Next()
 			if err != nil {
 				break
 			}
-			if tooLong {
+			if f.TooLong {
 				got = append(got, "!")
 			} else {
-				got = append(got, string(text))
+				got = append(got, string(f.Text))
 			}
 		}
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {

@@ -1,4 +1,4 @@
-package gate
+package gitconfig
 
 // wildmatchPath matches text against a git wildmatch pattern with
 // WM_PATHNAME semantics: "*", "?" and bracket classes never match "/",

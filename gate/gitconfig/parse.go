@@ -1,4 +1,4 @@
-package gate
+package gitconfig
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// gitConfigEntry is one "key = value" line that matters to gitConfigRisk.
+// gitConfigEntry is one "key = value" line that matters to Risk.
 type gitConfigEntry struct {
 	key     string // section[.subsection].name; section and name lower-cased
 	value   string
@@ -343,4 +343,16 @@ func isRacy(st fileStamp) bool {
 	now := time.Now().UnixNano()
 	w := int64(gitConfigRacyWindow)
 	return now-st.mtime < w || now-st.ctime < w
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// allDigits reports a non-empty string of ASCII digits.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -1,4 +1,4 @@
-package gate
+package gitconfig
 
 import (
 	"bytes"
@@ -75,7 +75,7 @@ func (f *gitFixture) scopePath(scope string) string {
 }
 
 func (f *gitFixture) risk(sub string, args ...string) (bool, string) {
-	return gitConfigRisk(filepath.Join(f.repo, "src", "deep"), f.env, sub, args)
+	return Risk(filepath.Join(f.repo, "src", "deep"), f.env, sub, args)
 }
 
 // TestGitConfigRiskKeys sets each key in a scope and checks a subcommand,
@@ -112,7 +112,22 @@ func TestGitConfigRiskKeys(t *testing.T) {
 		{"gpg with --show-signature", "global", "[gpg]\n\tprogram = /x\n", "log", []string{"--show-signature"}, true},
 		{"gpg with %G", "global", "[gpg]\n\tprogram = /x\n", "log", []string{"--format=%G?"}, true},
 		{"gpg.ssh.program with showSignature", "local", "[gpg \"ssh\"]\n\tprogram = /x\n[log]\n\tshowSignature = true\n", "log", nil, true},
-		{"showSignature without gpg program", "local", "[log]\n\tshowSignature = true\n", "log", nil, false},
+		// gpg runs with or without gpg.program (TestGitConfigSignatures).
+		{"showSignature without gpg program", "local", "[log]\n\tshowSignature = true\n", "log", nil, true},
+		{"showSignature for status", "local", "[log]\n\tshowSignature = true\n", "status", nil, false},
+		{"showSignature false", "local", "[log]\n\tshowSignature = false\n", "log", nil, false},
+		{"pretty %G without gpg program", "global", "[pretty]\n\tsig = %h %G?\n", "log", nil, true},
+		{"pretty without %G", "global", "[pretty]\n\tsig = %h %an\n", "log", nil, false},
+		{"format.pretty %G", "local", "[format]\n\tpretty = %GS\n", "show", nil, true},
+		{"merge.verifySignatures for merge", "global", "[merge]\n\tverifySignatures = true\n", "merge", nil, true},
+		{"merge.verifySignatures for log", "global", "[merge]\n\tverifySignatures = true\n", "log", nil, false},
+		{"promisor remote for status", "local", "[remote \"origin\"]\n\tpromisor = true\n", "status", nil, true},
+		{"promisor remote for branch", "local", "[remote \"origin\"]\n\tpromisor = true\n", "branch", nil, false},
+		{"promisor false for status", "local", "[remote \"origin\"]\n\tpromisor = false\n", "status", nil, false},
+		{"promisor for rev-parse path", "local", "[remote \"origin\"]\n\tpromisor = true\n", "rev-parse", []string{"HEAD:f"}, true},
+		{"promisor for rev-parse revision", "local", "[remote \"origin\"]\n\tpromisor = true\n", "rev-parse", []string{"--verify", "HEAD"}, false},
+		{"promisor for describe --dirty", "local", "[remote \"origin\"]\n\tpromisor = true\n", "describe", []string{"--dir"}, true},
+		{"promisor for describe", "local", "[remote \"origin\"]\n\tpromisor = true\n", "describe", []string{"--tags"}, false},
 		{"credential helper for status", "global", "[credential]\n\thelper = store\n", "status", nil, false},
 		{"credential helper for fetch", "global", "[credential]\n\thelper = store\n", "fetch", nil, true},
 		{"credential url helper for push", "global", "[credential \"https://x\"]\n\thelper = x\n", "push", nil, true},
@@ -162,7 +177,7 @@ func TestGitConfigRiskKeys(t *testing.T) {
 			f.write(f.scopePath(tt.scope), tt.config)
 			got, why := f.risk(tt.sub, tt.args...)
 			if got != tt.risky {
-				t.Errorf("gitConfigRisk(%s %v) = %v (%q), want %v", tt.sub, tt.args, got, why, tt.risky)
+				t.Errorf("Risk(%s %v) = %v (%q), want %v", tt.sub, tt.args, got, why, tt.risky)
 			}
 		})
 	}
@@ -388,21 +403,21 @@ func TestGitConfigRiskHooks(t *testing.T) {
 
 func TestGitConfigRiskRepoDiscovery(t *testing.T) {
 	f := newGitFixture(t)
-	if r, why := gitConfigRisk(filepath.Join(f.root, "nope"), f.env, "status", nil); !r {
+	if r, why := Risk(filepath.Join(f.root, "nope"), f.env, "status", nil); !r {
 		t.Error("missing cwd not risky")
 	} else {
 		t.Log(why)
 	}
-	if r, _ := gitConfigRisk("", f.env, "status", nil); !r {
+	if r, _ := Risk("", f.env, "status", nil); !r {
 		t.Error("empty cwd not risky")
 	}
 	// Outside any repository only the user files count.
 	outside := filepath.Join(f.root, "work")
-	if r, why := gitConfigRisk(outside, f.env, "status", nil); r {
+	if r, why := Risk(outside, f.env, "status", nil); r {
 		t.Errorf("outside a repo: %s", why)
 	}
 	f.write(f.scopePath("global"), "[diff]\n\texternal = x\n")
-	if r, _ := gitConfigRisk(outside, f.env, "diff", nil); !r {
+	if r, _ := Risk(outside, f.env, "diff", nil); !r {
 		t.Error("global diff.external outside a repo not risky")
 	}
 	// git passes over an invalid .git directory and uses the repository
@@ -430,24 +445,6 @@ func TestGitConfigRiskRepoDiscovery(t *testing.T) {
 	}
 }
 
-func TestGitConfigRiskSubmodules(t *testing.T) {
-	f := newGitFixture(t)
-	if r, why := f.risk("status"); r {
-		t.Fatalf("no submodules: %s", why)
-	}
-	f.write(filepath.Join(f.repo, ".gitmodules"), "[submodule \"lib\"]\n\tpath = lib\n")
-	for sub, want := range map[string]bool{"status": true, "diff": true, "log": false, "show": false, "rev-parse": false, "fetch": true} {
-		if r, why := f.risk(sub); r != want {
-			t.Errorf("with .gitmodules, git %s risky=%v (%q), want %v", sub, r, why, want)
-		}
-	}
-	os.Remove(filepath.Join(f.repo, ".gitmodules"))
-	os.MkdirAll(filepath.Join(f.gitDir, "modules", "lib"), 0o755)
-	if r, _ := f.risk("status"); !r {
-		t.Error("with .git/modules, git status not risky")
-	}
-}
-
 // TestGitConfigRiskRealGit builds repositories with the git binary:
 // a linked worktree (.git file, commondir) and a bare repository.
 func TestGitConfigRiskRealGit(t *testing.T) {
@@ -471,26 +468,26 @@ func TestGitConfigRiskRealGit(t *testing.T) {
 	git(main, "commit", "-q", "--allow-empty", "-m", "x")
 	wt := filepath.Join(f.root, "wt")
 	git(main, "worktree", "add", "-q", wt)
-	if r, why := gitConfigRisk(wt, f.env, "status", nil); r {
+	if r, why := Risk(wt, f.env, "status", nil); r {
 		t.Fatalf("fresh worktree risky: %s", why)
 	}
 	git(main, "config", "core.fsmonitor", "/x")
-	if r, _ := gitConfigRisk(wt, f.env, "status", nil); !r {
+	if r, _ := Risk(wt, f.env, "status", nil); !r {
 		t.Error("worktree does not see the common config")
 	}
 	git(main, "config", "core.fsmonitor", "false")
 	git(main, "config", "extensions.worktreeConfig", "true")
 	git(wt, "config", "--worktree", "diff.external", "x")
-	if r, _ := gitConfigRisk(wt, f.env, "diff", nil); !r {
+	if r, _ := Risk(wt, f.env, "diff", nil); !r {
 		t.Error("worktree config.worktree not read")
 	}
-	if r, why := gitConfigRisk(main, f.env, "diff", nil); r {
+	if r, why := Risk(main, f.env, "diff", nil); r {
 		t.Errorf("main worktree sees the linked worktree's config: %s", why)
 	}
 	bare := filepath.Join(f.root, "bare.git")
 	git(f.root, "init", "-q", "--bare", bare)
 	git(bare, "config", "core.hooksPath", "/x")
-	if r, _ := gitConfigRisk(bare, f.env, "log", nil); !r {
+	if r, _ := Risk(bare, f.env, "log", nil); !r {
 		t.Error("bare repository config not read")
 	}
 }
@@ -643,7 +640,7 @@ func TestGitConfigRiskConcurrent(t *testing.T) {
 }
 
 // TestGitConfigCanary runs real git with program-valued keys pointing at a
-// canary script. Where gitConfigRisk says safe, git must not run the
+// canary script. Where Risk says safe, git must not run the
 // canary; the positive controls show the harness can see a run.
 func TestGitConfigCanary(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
@@ -703,13 +700,13 @@ func TestGitConfigCanary(t *testing.T) {
 		cmd.Dir, cmd.Env = repo, env
 		cmd.Run()
 		_, err := os.Stat(marker)
-		risky, why = gitConfigRisk(repo, []string{"HOME=" + f.home, "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat", "PAGER=cat"}, sub, args)
+		risky, why = Risk(repo, []string{"HOME=" + f.home, "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat", "PAGER=cat"}, sub, args)
 		return err == nil, risky, why
 	}
 	for _, tt := range tests {
 		ran, risky, why := run(t, tt.config, tt.sub, tt.args)
 		if ran && !risky {
-			t.Errorf("git %s %v ran the canary with %q, but gitConfigRisk says safe", tt.sub, tt.args, tt.config)
+			t.Errorf("git %s %v ran the canary with %q, but Risk says safe", tt.sub, tt.args, tt.config)
 		}
 		t.Logf("git %s %v with %q: ran=%v risky=%v %s", tt.sub, tt.args, tt.config, ran, risky, why)
 	}
@@ -718,5 +715,54 @@ func TestGitConfigCanary(t *testing.T) {
 		if !ran || !risky {
 			t.Errorf("control git %s with %q: ran=%v risky=%v, want both", c.sub, c.config, ran, risky)
 		}
+	}
+}
+
+// TestGitConfigRiskEnvOnly checks that HOME and XDG_CONFIG_HOME come from
+// the env given and never from the process: a hostile process HOME is not
+// read, and an env without HOME leaves the global scope unknown.
+func TestGitConfigRiskEnvOnly(t *testing.T) {
+	f := newGitFixture(t)
+	hostile := filepath.Join(f.root, "hostile")
+	f.write(filepath.Join(hostile, ".gitconfig"), "[core]\n\tfsmonitor = /x\n")
+	f.write(filepath.Join(hostile, "xdg", "git", "config"), "[core]\n\tfsmonitor = /x\n")
+	t.Setenv("HOME", hostile)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(hostile, "xdg"))
+	if r, why := f.risk("status"); r {
+		t.Errorf("the process HOME or XDG_CONFIG_HOME was read: %s", why)
+	}
+	for _, env := range [][]string{nil, {"PAGER=cat"}, {"HOME"}} {
+		f.env = env
+		if r, why := f.risk("status"); !r {
+			t.Errorf("env %q without HOME: not risky", env)
+		} else if !strings.Contains(why, "HOME") {
+			t.Errorf("env %q: reason %q does not name HOME", env, why)
+		}
+	}
+	f.env = []string{"HOME=" + hostile, "HOME=" + f.home} // the last one wins
+	if r, why := f.risk("status"); r {
+		t.Errorf("the earlier HOME was read: %s", why)
+	}
+}
+
+// TestGitConfigEmptyHome: git builds "$HOME/.gitconfig" by concatenation,
+// so HOME= reads /.gitconfig and /.config/git/config (git 2.39:
+// `HOME= git config --global --list` says "unable to read config file
+// '/.gitconfig'"). The scope is read there, not skipped.
+func TestGitConfigEmptyHome(t *testing.T) {
+	l := &gitConfigLoader{env: gitEnvOf([]string{"HOME=", "GIT_CONFIG_NOSYSTEM=1"})}
+	got := strings.Join(l.userPaths(), " ")
+	want := filepath.Join("/", ".config", "git", "config") + " " + filepath.Join("/", ".gitconfig")
+	if got != want {
+		t.Errorf("HOME= reads %q, want %q", got, want)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git binary not installed:", err)
+	}
+	cmd := exec.Command("git", "config", "--global", "--list")
+	cmd.Env = []string{"HOME=", "PATH=" + os.Getenv("PATH")}
+	out, _ := cmd.CombinedOutput()
+	if _, err := os.Stat("/.gitconfig"); os.IsNotExist(err) && !strings.Contains(string(out), "'/.gitconfig'") {
+		t.Errorf("git with HOME= does not look for /.gitconfig: %s", out)
 	}
 }

@@ -1,4 +1,28 @@
-package gate
+// Package gitconfig reads the configuration a git command would see and
+// says whether it may make that command run a program (or write a file)
+// that the command line does not show: a pager, an external diff, a
+// textconv or filter driver, an fsmonitor or read hook, gpg, a remote
+// helper, an alias of the subcommand.
+//
+// It is the only part of the gate that touches the filesystem, and it
+// keeps two caches keyed by file identity (parsed config files, and
+// whether a directory is a valid git directory), safe for concurrent use.
+// It never runs git and never reads the process environment: HOME,
+// XDG_CONFIG_HOME and every GIT_* variable come from the environment the
+// caller passes, which is the one the command will run with.
+//
+// Guarantees: every scope git reads is read (system, global, local,
+// worktree, includes and includeIf), and anything this package cannot
+// read or evaluate — a file that exists but cannot be parsed, an include
+// that cannot be resolved, an environment without HOME — makes the answer
+// risky. A command that recurses into submodules (status, diff, grep
+// --recurse-submodules, diff.submodule=diff, …) has every populated
+// submodule read the same way, found from the index's gitlinks as git
+// finds them; an index it cannot read (a split index) makes such a
+// command risky. Sharp edge: a program git finds on PATH under a git-*
+// name (a custom subcommand or remote helper) is the classifier's concern,
+// not this package's.
+package gitconfig
 
 import (
 	"os"
@@ -7,7 +31,7 @@ import (
 	"sync"
 )
 
-// gitConfigRisk reports whether the git configuration and environment a git
+// Risk reports whether the git configuration and environment a git
 // command would see in cwd may make it run a program (or write a file)
 // that the command line does not show. sub is the git subcommand ("status",
 // "diff", …), args the words after it, env the "K=V" environment the
@@ -16,19 +40,20 @@ import (
 //
 // It reads every scope git reads, directly and without running git: system
 // (/etc/gitconfig unless GIT_CONFIG_NOSYSTEM), global ($XDG_CONFIG_HOME or
-// ~/.config git/config, then ~/.gitconfig), local (the repository found by
-// walking up from cwd, following a .git file and commondir) and worktree
-// (config.worktree under extensions.worktreeConfig), following include.path
-// and includeIf. Parsed files are cached by path and file identity (size,
-// mtime, ctime, inode), so a warm call costs a handful of stat calls.
+// $HOME/.config git/config, then $HOME/.gitconfig), local (the repository
+// found by walking up from cwd, following a .git file and commondir) and
+// worktree (config.worktree under extensions.worktreeConfig), following
+// include.path and includeIf. Parsed files are cached by path and file
+// identity (size, mtime, ctime, inode), so a warm call costs a handful of
+// stat calls.
 //
 // It fails closed: a file that exists but cannot be read or parsed, an
 // include that cannot be resolved, or a condition that cannot be evaluated
-// while its file sets a relevant key, all make the result risky.
-//
-// HOME and XDG_CONFIG_HOME come from env when present there, else from the
-// process environment, since the command inherits them from either.
-func gitConfigRisk(cwd string, env []string, sub string, args []string) (risky bool, reason string) {
+// while its file sets a relevant key, all make the result risky. HOME and
+// XDG_CONFIG_HOME are read from env only: an env without HOME leaves the
+// global scope unknown, so the result is risky (the command may well run
+// with a HOME whose configuration was not read).
+func Risk(cwd string, env []string, sub string, args []string) (risky bool, reason string) {
 	if cwd == "" {
 		return true, "no working directory to find the git configuration"
 	}
@@ -36,69 +61,55 @@ func gitConfigRisk(cwd string, env []string, sub string, args []string) (risky b
 	if why := e.risk(); why != "" {
 		return true, why
 	}
+	if !e.hasHome {
+		return true, "the environment has no HOME, so git's global configuration is unknown"
+	}
 	l := &gitConfigLoader{env: e}
 	if why := l.load(cwd); why != "" {
 		return true, why
 	}
-	ctx := newGitRiskContext(sub, args, e, l)
-	if why := ctx.evaluate(l.entries); why != "" {
+	if why := l.repoRisk(sub, args); why != "" {
 		return true, why
 	}
-	if why := l.hooksRisk(sub); why != "" {
-		return true, why
-	}
-	if why := l.submoduleRisk(sub); why != "" {
+	budget := maxSubmodules
+	if why := l.submoduleRisk(sub, args, false, 0, &budget); why != "" {
 		return true, why
 	}
 	return false, ""
 }
 
-// gitSubmoduleReaders are the local subcommands that, by default, run git
-// inside each submodule (to tell whether it is modified), which reads the
-// submodule's own configuration.
-var gitSubmoduleReaders = map[string]bool{"status": true, "diff": true, "describe": true}
-
-// submoduleRisk fails closed for commands that recurse into submodules:
-// their configuration (.git/modules/NAME/config or SUB/.git) is not read
-// here. A repository is taken to have submodules when it has .gitmodules or
-// .git/modules; a gitlink added without either is not detected (reading
-// the index per decision would be needed).
-func (l *gitConfigLoader) submoduleRisk(sub string) string {
-	sub = strings.ToLower(sub)
-	if l.repo == nil || (gitLocalSubcommands[sub] && !gitSubmoduleReaders[sub]) {
-		return ""
+// repoRisk applies the rules and the hook check to the loaded entries.
+func (l *gitConfigLoader) repoRisk(sub string, args []string) string {
+	ctx := newGitRiskContext(sub, args, l.env, l)
+	if why := ctx.evaluate(l.entries); why != "" {
+		return why
 	}
-	paths := []string{filepath.Join(l.repo.commonDir, "modules")}
-	if l.repo.workTree != "" {
-		paths = append(paths, filepath.Join(l.repo.workTree, ".gitmodules"))
-	}
-	for _, p := range paths {
-		if _, err := os.Lstat(p); !os.IsNotExist(err) {
-			return "git " + sub + " also runs in submodules, whose configuration is not read (" + p + ")"
-		}
-	}
-	return ""
+	return l.hooksRisk(sub)
 }
 
 // gitEnv is the part of the command's environment git consults.
 type gitEnv struct {
-	vars []string // "K=V", as given
-	home string
-	xdg  string
+	vars    []string // "K=V", as given
+	home    string
+	hasHome bool // HOME is set, possibly to "" (git then reads /.gitconfig)
+	xdg     string
 }
 
 func gitEnvOf(env []string) gitEnv {
 	e := gitEnv{vars: env}
-	home, okHome := lookupEnvList(env, "HOME")
-	if !okHome {
-		home = os.Getenv("HOME")
-	}
-	xdg, okXDG := lookupEnvList(env, "XDG_CONFIG_HOME")
-	if !okXDG {
-		xdg = os.Getenv("XDG_CONFIG_HOME")
-	}
-	e.home, e.xdg = home, xdg
+	e.home, e.hasHome = lookupEnvList(env, "HOME")
+	e.xdg, _ = lookupEnvList(env, "XDG_CONFIG_HOME")
 	return e
+}
+
+// homeJoin is git's "$HOME/elem": an empty HOME gives a path under the
+// root directory, as git's own string concatenation does.
+func (e gitEnv) homeJoin(elem ...string) string {
+	base := e.home
+	if base == "" {
+		base = string(filepath.Separator)
+	}
+	return filepath.Join(append([]string{base}, elem...)...)
 }
 
 // lookupEnvList returns the last value of key in a "K=V" list.
