@@ -138,7 +138,7 @@ func readers() []Program {
 		"zcat", "bzcat", "xzcat", "zstdcat", "lzcat", "lz4cat", "zgrep", "zegrep", "zfgrep",
 		"bzgrep", "xzgrep", "zstdgrep", "zcmp", "zdiff", "zipinfo",
 		// System inspectors.
-		"lscpu", "lsblk", "locale", "getfacl", "lsattr", "lsof", "lsmod", "lspci", "lsusb",
+		"lscpu", "lsblk", "locale", "getfacl", "lsattr", "lsmod", "lspci", "lsusb",
 		"findmnt", "blkid", "who", "w", "users", "last", "lastlog", "tty", "logname",
 		"hostid", "vmstat", "iostat", "mpstat", "pstree", "pgrep", "pidof", "cal", "ncal",
 		"lsipc", "lslocks", "lsns", "lsirq", "lsmem", "nstat", "uname26", "readelf", "nm",
