@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentexec/agentexec/exec/egress"
 	"github.com/agentexec/agentexec/exec/sandbox"
 )
 
@@ -27,6 +28,8 @@ type run struct {
 	caps     []*capture  // stdout, stderr (or the merged PTY output)
 	live     []io.Writer // live copies of each capture's stream, or nil
 	readers  sync.WaitGroup
+	proxy    *egress.Proxy  // the run's egress proxy, or nil
+	network  *NetworkReport // its evidence, once stopped
 	timedOut bool
 	canceled bool
 }
@@ -78,6 +81,9 @@ func (r *Runner) start(p *plan, obs *Observation, stdout, stderr io.Writer) (*ru
 	obs.Sandbox = sandboxReport(sb, spec, p.dec.Contain)
 	if err != nil {
 		return nil, err
+	}
+	if err := rn.startProxy(r, p); err != nil {
+		obs.Error = err.Error()
 	}
 	return rn, nil
 }
@@ -180,6 +186,7 @@ func (r *Runner) wait(ctx context.Context, p *plan, rn *run) {
 	<-done // the leftovers were ended when the leader exited
 	rn.tree.reaped = true
 	rn.drain(r.waitDelay())
+	rn.stopProxy() // the tree is gone: its connections end now
 	rn.closeSandbox()
 }
 
@@ -346,6 +353,7 @@ func (rn *run) observe(obs Observation, p *plan) Observation {
 		obs.Omitted += outs[i].omitted
 	}
 	obs.Truncated = obs.Omitted > 0
+	obs.Network = rn.network
 	if rn.pty != nil {
 		obs.Output, obs.StdoutBytes = string(outs[0].kept), outs[0].total
 		return obs

@@ -1,9 +1,10 @@
 package gate
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
 // The awk scanner is a single-pass lexer over the program text with a small
@@ -650,10 +651,10 @@ var (
 	// qwenAwkWriteTail is what follows print/printf in a statement the
 	// peer calls a write: anything but quotes and > | outside strings, then
 	// > or >> and a string literal ending the statement.
-	qwenAwkWriteTail = regexp.MustCompile(`^(?:"(?:\\(?s:.)|[^"\\])*"|[^">|])*>>?` + jsSpace + `*"[^"]*"` + jsSpace + `*$`)
-	qwenAwkUnknownOp = regexp.MustCompile(`(?:system|close)` + jsSpace + `*\(|getline\b`)
-	qwenAwkPrint     = regexp.MustCompile(`\b(?:print|printf)\b`)
-	qwenAwkAttached  = regexp.MustCompile(`^-[Fv].+`)
+	qwenAwkWriteTail = lazyre.New(`^(?:"(?:\\(?s:.)|[^"\\])*"|[^">|])*>>?` + jsSpace + `*"[^"]*"` + jsSpace + `*$`)
+	qwenAwkUnknownOp = lazyre.New(`(?:system|close)` + jsSpace + `*\(|getline\b`)
+	qwenAwkPrint     = lazyre.New(`\b(?:print|printf)\b`)
+	qwenAwkAttached  = lazyre.New(`^-[Fv].+`)
 )
 
 const qwenAwkWhy = "the peer's (Qwen Code) awk rules: "

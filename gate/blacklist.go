@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentexec/agentexec/gate/facts"
 	p "github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
 // The blacklist denies catastrophic commands in every mode, over any allow
@@ -322,13 +323,13 @@ func riskyRelative(v string) bool {
 
 // procRoot matches the /proc/PID/root and /proc/self/cwd-style aliases of
 // the filesystem root.
-var procRoot = regexp.MustCompile(`^/proc/(self|thread-self|[0-9]+)(/task/[0-9]+)?/root(/|$)`)
+var procRoot = lazyre.New(`^/proc/(self|thread-self|[0-9]+)(/task/[0-9]+)?/root(/|$)`)
 
 // cleanPath cleans p and drops /proc/…/root prefixes.
 func cleanPath(v string) string {
 	v = path.Clean(v)
 	for i := 0; i < 8; i++ {
-		loc := procRoot.FindStringIndex(v)
+		loc := procRoot.Regexp().FindStringIndex(v)
 		if loc == nil {
 			break
 		}
@@ -588,7 +589,7 @@ func (b *blChecker) accountTargets(c *facts.Call, ws []facts.Word) *BlacklistEnt
 
 // blockDevice matches the device nodes of disks, partitions and their
 // aliases (by-id, by-uuid, block/M:N, mapper, LVM volumes), and raw memory.
-var blockDevice = regexp.MustCompile(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|sr|nbd|rbd|zd|ubd|bcache|disk[0-9/]|rdisk|mapper/|block/|mem$|kmem$|port$)`)
+var blockDevice = lazyre.New(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|sr|nbd|rbd|zd|ubd|bcache|disk[0-9/]|rdisk|mapper/|block/|mem$|kmem$|port$)`)
 
 // nonDiskDevDirs are /dev subdirectories that hold no disks: /dev/X/Y
 // elsewhere may be an LVM volume.

@@ -1,9 +1,9 @@
 package gate
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/agentexec/agentexec/internal/lazyre"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -19,7 +19,7 @@ var winRootForms = map[string]bool{
 	"$env:systemroot": true, "$env:windir": true, "$env:userprofile": true, "$home": true, "~": true,
 }
 
-var driveRoot = regexp.MustCompile(`^[a-z]:$`)
+var driveRoot = lazyre.New(`^[a-z]:$`)
 
 // winCatastrophic reports a drive root, a system directory or the profile.
 func winCatastrophic(t string) bool {
@@ -87,9 +87,9 @@ func winRemove(args []string) *BlacklistEntry {
 }
 
 var (
-	psAssign   = regexp.MustCompile(`^\$[\w:]+\s*[-+*/]?=[^=]`)
-	psInvoke   = regexp.MustCompile(`(^|[^a-z-])(iex|invoke-expression)([^a-z-]|$)`)
-	psDownload = regexp.MustCompile(`downloadstring|downloadfile|net\.webclient|invoke-webrequest|invoke-restmethod|(^|[^a-z-])(iwr|irm|curl|wget|start-bitstransfer)([^a-z-]|$)`)
+	psAssign   = lazyre.New(`^\$[\w:]+\s*[-+*/]?=[^=]`)
+	psInvoke   = lazyre.New(`(^|[^a-z-])(iex|invoke-expression)([^a-z-]|$)`)
+	psDownload = lazyre.New(`downloadstring|downloadfile|net\.webclient|invoke-webrequest|invoke-restmethod|(^|[^a-z-])(iwr|irm|curl|wget|start-bitstransfer)([^a-z-]|$)`)
 )
 
 // checkWindows runs the Windows entries over cmd or PowerShell text.

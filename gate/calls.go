@@ -3,11 +3,11 @@ package gate
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/facts"
 	p "github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/lazyre"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -195,7 +195,7 @@ func globsMeet(pat, text string) bool {
 // hiddenSubstRe finds a quoted "[…$(…)…]" (or backquote, or ${): bash
 // evaluates array subscripts in printf -v, read, declare, test -v, let,
 // [[ ]] and (( )) even from single quotes, running the substitution.
-var hiddenSubstRe = regexp.MustCompile("\\[[^]]*(\\$\\(|`|\\$\\{)")
+var hiddenSubstRe = lazyre.New("\\[[^]]*(\\$\\(|`|\\$\\{)")
 
 // subscriptsNamed reports a name-taking builtin given a subscript: bash
 // evaluates it (and a bare name there in turn), so `printf -v 'a[x]' 1`

@@ -150,6 +150,9 @@ func Decide(in Input) Decision {
 		d.Blacklist = bl.hit
 		return d.deny(reasonBlacklist(bl.hit))
 	}
+	if fd, ok := checkFileRules(in, tree, d); ok { // Read/Edit/Write rules (filerules.go)
+		return fd
+	}
 	rv := evalRules(cp.rules, ruleInput{text: in.Text, shell: shell, seg: seg, tree: tree, class: d.Class, execGate: in.ExecGate})
 	d.RuleDecision = rv.decision
 	d.Rule = rv.ref()

@@ -1,8 +1,9 @@
 package gate
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
 // The sed scanner follows GNU sed 4.9 (compile.c) byte for byte where it
@@ -679,20 +680,20 @@ func (p *sedScanner) transliterate() {
 const jsSpace = `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]`
 
 var (
-	qwenSedAddress = regexp.MustCompile(`^` + jsSpace + `*(?:(?:[0-9]+|\$)(?:` + jsSpace + `*,` + jsSpace +
+	qwenSedAddress = lazyre.New(`^` + jsSpace + `*(?:(?:[0-9]+|\$)(?:` + jsSpace + `*,` + jsSpace +
 		`*(?:[0-9]+|\$))?|/(?:\\(?s:.)|[^/\\])*/)?` + jsSpace + `*`)
 	// qwenSedCompat is the peer's compatibility rule: an e, w or r followed
 	// by whitespace anywhere (not after a backslash) might be a command.
-	qwenSedCompat     = regexp.MustCompile(`(?:^|[^\\])[ewr]` + jsSpace)
-	qwenSedSafeOption = regexp.MustCompile(`^(?:-[nElrsuz]|--(?:quiet|silent|line-length(?:=.*)?))$`)
-	qwenSedAttachedE  = regexp.MustCompile(`^-[nErsuz]*e.+`)
-	qwenSedInPlace    = regexp.MustCompile(`^(?:-[nErsuz]*[iI]|--in-place(?:=|$))`)
-	qwenSedHelp       = regexp.MustCompile(`(?i)^(?:--help|--version)$`)
-	qwenSedLineLength = regexp.MustCompile(`^(?:-l|--line-length)$`)
-	qwenSedFile       = regexp.MustCompile(`^(?:-f|--file(?:=|$))`)
-	qwenSedExprValue  = regexp.MustCompile(`^(?:-e.+|--expression=)`)
-	qwenSedLongLine   = regexp.MustCompile(`^--line-length(?:=|$)`)
-	qwenSedSafeFlags  = regexp.MustCompile(`^[0-9gIpM]*$`)
+	qwenSedCompat     = lazyre.New(`(?:^|[^\\])[ewr]` + jsSpace)
+	qwenSedSafeOption = lazyre.New(`^(?:-[nElrsuz]|--(?:quiet|silent|line-length(?:=.*)?))$`)
+	qwenSedAttachedE  = lazyre.New(`^-[nErsuz]*e.+`)
+	qwenSedInPlace    = lazyre.New(`^(?:-[nErsuz]*[iI]|--in-place(?:=|$))`)
+	qwenSedHelp       = lazyre.New(`(?i)^(?:--help|--version)$`)
+	qwenSedLineLength = lazyre.New(`^(?:-l|--line-length)$`)
+	qwenSedFile       = lazyre.New(`^(?:-f|--file(?:=|$))`)
+	qwenSedExprValue  = lazyre.New(`^(?:-e.+|--expression=)`)
+	qwenSedLongLine   = lazyre.New(`^--line-length(?:=|$)`)
+	qwenSedSafeFlags  = lazyre.New(`^[0-9gIpM]*$`)
 )
 
 // qwenSedValueOptions take the next word as their value.

@@ -1,11 +1,11 @@
 package gate
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/facts"
 	p "github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
 // suggestFor returns the minimal rules that would allow the commands the
@@ -101,7 +101,7 @@ func exactRule(c *facts.Call) (string, bool) {
 	return "Bash(" + t + ")", true
 }
 
-var subcommandWordRe = regexp.MustCompile(`^[a-z][a-z0-9:_.-]*$`)
+var subcommandWordRe = lazyre.New(`^[a-z][a-z0-9:_.-]*$`)
 
 func subcommandWord(s string) bool { return subcommandWordRe.MatchString(s) }
 

@@ -299,13 +299,14 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 		return
 	}
 	w.commands = append(w.commands, name)
-	a := argv{name: name, vals: make([]string, 0, len(c.Args)-1), dyn: make([]bool, 0, len(c.Args)-1), pre: make([]string, 0, len(c.Args)-1)}
+	a := argv{name: name, vals: make([]string, 0, len(c.Args)-1), dyn: make([]bool, 0, len(c.Args)-1), pre: make([]string, 0, len(c.Args)-1), multi: make([]bool, 0, len(c.Args)-1)}
 	for _, wd := range c.Args[1:] {
 		val, ok := facts.Static(wd)
 		dyn := !ok || facts.HasGlob(wd)
 		a.vals = append(a.vals, val)
 		a.dyn = append(a.dyn, dyn)
 		a.pre = append(a.pre, facts.LiteralPrefix(wd, dyn))
+		a.multi = append(a.multi, dyn && mayMultiField(wd))
 	}
 	v := w.dispatch(a)
 	w.add(c, v.s, v.rule, v.why)

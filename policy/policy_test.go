@@ -171,9 +171,12 @@ func TestNothingDroppedSilently(t *testing.T) {
 		return false
 	}
 	for _, item := range []string{"Read(./src/**)", "Read(./.env)", "Edit(./secrets/**)", "mcp__github__get_issue", "sandbox.excludedCommands: docker"} {
-		if !listed(l.Ignored, item) {
+		if !listed(l.Ignored, item) && !listed(l.Mapped, item) {
 			t.Errorf("%s is neither applied nor listed as ignored", item)
 		}
+	}
+	if len(p.Files) != 3 || p.Files[1].Text != "Read(./.env)" || p.Files[1].Pattern != filepath.Join(fixtures, "claude", ".env") || p.Files[1].Action != gate.Deny {
+		t.Errorf("file rules: %+v", p.Files)
 	}
 	if p.Env.Set["FOO"] != "bar" || p.Env.Set["NODE_ENV"] != "test" || !listed(l.Mapped, "env.FOO") {
 		t.Errorf("env block: %v", p.Env.Set)

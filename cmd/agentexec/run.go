@@ -16,6 +16,7 @@ import (
 	"github.com/agentexec/agentexec/exec"
 	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/internal/hook"
 )
 
 // Exit statuses of agentexec run besides the command's own.
@@ -27,10 +28,11 @@ const (
 
 type runFlags struct {
 	runnerFlags
-	command string
-	pty     bool
-	json    bool
-	stdin   bool
+	command  string
+	pty      bool
+	json     bool
+	stdin    bool
+	fromHook string
 }
 
 func runMain(ctx context.Context, c *cli, args []string) int {
@@ -47,12 +49,19 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	fs.BoolVar(&f.pty, "pty", false, "run under a pseudo-terminal (output merged)")
 	fs.BoolVar(&f.json, "json", false, "print the observation as JSON instead of streaming the output")
 	fs.BoolVar(&f.stdin, "stdin", false, "read standard input to the end and feed it to the command (default: /dev/null)")
+	fs.StringVar(&f.fromHook, "from-hook", "", "the ticket `TOKEN` of a command 'agentexec hook' rewrote (only the hook writes one)")
 	if code, ok := parseFlags(c, fs, args); !ok {
 		return code
 	}
 	req, code := f.request(c, fs.Args())
 	if code != 0 {
 		return code
+	}
+	var ticket *hook.Ticket
+	if f.fromHook != "" {
+		if ticket, code = redeemTicket(c, args); code != 0 {
+			return code
+		}
 	}
 	if f.sandbox != "none" && os.Geteuid() == 0 {
 		// What the host can enforce, and the launcher's helper, are made
@@ -71,6 +80,9 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	signal.Ignore(syscall.SIGPIPE)
 	if haveTTY() && !f.loaded.DontAsk {
 		r.Approver = ttyApprover()
+	}
+	if ticket != nil {
+		joinTicket(r, ticket)
 	}
 	return f.run(ctx, c, r, req)
 }

@@ -3,6 +3,8 @@
 package sandbox
 
 import (
+	"errors"
+	"net"
 	"os/exec"
 	"runtime"
 )
@@ -36,6 +38,12 @@ func (h *Handle) Start() error {
 
 // Report says which layers applied: none.
 func (h *Handle) Report() Report { return h.report }
+
+// ProxyListener fails outside Linux: no run can be prepared with
+// Spec.Proxy here.
+func (h *Handle) ProxyListener() (net.Listener, error) {
+	return nil, errors.New("sandbox: no proxy listener on " + runtime.GOOS)
+}
 
 // Close does nothing outside Linux.
 func (h *Handle) Close() error { return nil }

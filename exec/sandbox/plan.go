@@ -19,6 +19,7 @@ type plan struct {
 	LandlockNet bool // Landlock also denies TCP bind and connect (ABI 4)
 	Seccomp     bool // arch guard and the always-denied syscalls
 	SeccompNet  bool // socket families other than AF_UNIX refused
+	Proxy       bool // only a listener at ProxyAddr is reachable (proxy.go)
 	LandlockABI int
 	PIDMax      int    // pid_max of the PID namespace, 0 for none
 	Cgroup      string // "v1", "v2" or ""
@@ -63,6 +64,12 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		p.PIDMax = pidMax(spec.Limits.Processes)
 	default:
 		p.Cgroup = caps.CgroupPids
+	}
+	if spec.Proxy {
+		if err := planProxy(&p, spec, caps); err != nil {
+			return plan{}, err
+		}
+		return p, nil
 	}
 	if !spec.Network {
 		// The seccomp socket filter cuts the network for a few BPF
@@ -140,11 +147,14 @@ func (p plan) report(spec Spec) Report {
 		r.Launcher = "thread"
 	}
 	r.Layers = p.layers()
+	r.Notes = append([]string(nil), spec.Notes...)
 	return r
 }
 
 func (p plan) network() string {
 	switch {
+	case p.Proxy:
+		return "proxy"
 	case p.NetNS && p.SeccompNet:
 		return "netns+seccomp"
 	case p.NetNS:
@@ -168,6 +178,7 @@ func (p plan) layers() []string {
 	add(p.LandlockNet, "landlock-net")
 	add(p.Seccomp, "seccomp")
 	add(p.SeccompNet, "seccomp-net")
+	add(p.Proxy, "egress-proxy")
 	add(p.PIDNS, "pidns")
 	add(p.PIDMax > 0, "pid-max")
 	add(p.Cgroup != "", "cgroup-pids")
@@ -181,4 +192,17 @@ func releaseAtLeast(release string, major, minor int) bool {
 		return false
 	}
 	return ma > major || ma == major && mi >= minor
+}
+
+// dedupe drops repeated strings, keeping the first of each.
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	out := s[:0:0]
+	for _, v := range s {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }

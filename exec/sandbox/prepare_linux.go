@@ -39,6 +39,13 @@ type wireSpec struct {
 	Terminals []string `json:"terminals,omitempty"`
 	Limits    Limits   `json:"limits"`
 	Plan      plan     `json:"plan"`
+	// ProxySock is the trampoline's fd of the socket its proxy listener
+	// goes back on (proxy_linux.go); proxyFD is a launcher thread's
+	// listener, until its Handle takes it. The launcher thread sets it
+	// before it reports its layers ready and reads it only once released,
+	// so the channels between them order every access.
+	ProxySock int `json:"proxy_sock,omitempty"`
+	proxyFD   int
 
 	tmpDir string // the per-run temp dir among Writable (not sent)
 }
@@ -61,6 +68,10 @@ type Handle struct {
 	spec *os.File // parent's copy of the child's spec fd
 	goR  *os.File // parent's copy of the child's end of the go pipe
 	goW  *os.File
+	// The proxy mode's (proxy_linux.go): the listener a launcher thread
+	// made, or the socket pair the trampoline sends it on.
+	proxyFD               int
+	proxyRecv, proxyChild *os.File
 }
 
 // Prepare readies cmd (Path, Args, Env, Dir, stdio and SysProcAttr already
@@ -162,7 +173,10 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 		w.Args = []string{cmd.Path}
 	}
 	w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX", string(spec.Profile))
-	if !spec.Network {
+	switch {
+	case spec.Proxy:
+		w.Env = withProxyEnv(w.Env)
+	case !spec.Network:
 		w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX_NETWORK_DISABLED", "1")
 	}
 	if spec.Profile == WorkspaceWrite {
@@ -353,18 +367,6 @@ func existingSockets(paths []string) []string {
 	return out
 }
 
-func dedupe(s []string) []string {
-	seen := map[string]bool{}
-	out := s[:0:0]
-	for _, v := range s {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // setEnv sets key=value in env, replacing any earlier value.
 func setEnv(env []string, key, value string) []string {
 	out := make([]string, 0, len(env)+1)
@@ -379,6 +381,10 @@ func setEnv(env []string, key, value string) []string {
 // rewrite points cmd at the trampoline: the spec on a sealed memfd and the
 // read end of the go pipe as extra files whose numbers are in argv.
 func (h *Handle) rewrite(cmd *exec.Cmd, w *wireSpec) error {
+	n := 3 + len(cmd.ExtraFiles)
+	if err := h.proxySocket(w, n+2); err != nil {
+		return err
+	}
 	spec, err := specFile(w)
 	if err != nil {
 		return err
@@ -387,8 +393,10 @@ func (h *Handle) rewrite(cmd *exec.Cmd, w *wireSpec) error {
 	if h.goR, h.goW, err = os.Pipe(); err != nil {
 		return fmt.Errorf("sandbox: go pipe: %w", err)
 	}
-	n := 3 + len(cmd.ExtraFiles)
 	cmd.ExtraFiles = append(cmd.ExtraFiles, h.spec, h.goR)
+	if h.proxyChild != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, h.proxyChild)
+	}
 	cmd.Path = "/proc/self/exe"
 	cmd.Args = []string{trampolineName, strconv.Itoa(n), strconv.Itoa(n + 1)}
 	cmd.Env = []string{} // the command's environment is in the spec
@@ -421,6 +429,9 @@ func addCloneFlags(a *syscall.SysProcAttr, p plan) {
 		a.Cloneflags |= unix.CLONE_NEWUSER
 		setIDMaps(a)
 		a.AmbientCaps = append(a.AmbientCaps, unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP)
+		if p.Proxy {
+			a.AmbientCaps = append(a.AmbientCaps, unix.CAP_NET_ADMIN) // lo up in its netns
+		}
 	}
 }
 
@@ -504,7 +515,7 @@ func (h *Handle) started() error {
 }
 
 func (h *Handle) closeChildEnds() {
-	for _, f := range []**os.File{&h.spec, &h.goR} {
+	for _, f := range []**os.File{&h.spec, &h.goR, &h.proxyChild} {
 		if *f != nil {
 			(*f).Close()
 			*f = nil
@@ -538,6 +549,7 @@ func (h *Handle) Close() error {
 		h.goW.Close()
 		h.goW = nil
 	}
+	h.closeProxy()
 	var errs []error
 	if h.cg != nil {
 		if h.threadWire != nil {

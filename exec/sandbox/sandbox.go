@@ -168,6 +168,10 @@ type Spec struct {
 	Profile Profile
 	// Network allows network access; false cuts it.
 	Network bool
+	// Proxy cuts the network but for a listening socket at ProxyAddr in
+	// the command's own network namespace, served by the caller through
+	// Handle.ProxyListener (proxy.go). Exclusive with Network.
+	Proxy bool
 	// Cwd is the workspace: writable under WorkspaceWrite. Empty: the
 	// command's directory (cmd.Dir, else this process's) is the
 	// workspace. A cmd.Dir elsewhere stays as the profile leaves it
@@ -194,14 +198,17 @@ type Spec struct {
 	// rule, the audit key). A symbolic link hides what it points to. A
 	// path that does not exist when the run starts is not masked.
 	HiddenPaths []string
-	Limits      Limits
+	// Notes are the caller's notes on what it could not fully express in
+	// the Spec; they are copied to the Report.
+	Notes  []string
+	Limits Limits
 }
 
 // Report says which layers a run got.
 type Report struct {
 	Profile     Profile  `json:"profile"`
 	LandlockABI int      `json:"landlock_abi,omitempty"`
-	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "on"
+	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "proxy", "on"
 	Layers      []string `json:"layers,omitempty"`
 	// Launcher says how the layers were applied: "thread" (by a thread of
 	// this process, the fast way) or "trampoline" (by this binary started

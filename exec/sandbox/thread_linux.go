@@ -131,6 +131,7 @@ func (l *launcher) run() {
 		}
 	case <-l.release:
 		leave()
+		l.w.closeProxyFD()
 		go func() { // on an ordinary thread
 			if l.cleanup != nil {
 				l.cleanup()
@@ -201,6 +202,11 @@ func (h *Handle) startThread() error {
 	}
 	if errors.As(err, new(layerError)) {
 		return h.fallBack(err)
+	}
+	if fd := l.w.takeProxyFD(); fd > 0 && err == nil {
+		h.proxyFD = fd
+	} else if fd > 0 {
+		unix.Close(fd)
 	}
 	if err == nil {
 		readyStandby(h)
@@ -315,14 +321,21 @@ func (h *Handle) abort(err error) error {
 // would refuse them as clone flags), and /proc, rlimits and the parent
 // death signal come from completeHeld and the SysProcAttr.
 func threadSteps(w *wireSpec) []step {
-	return []step{
-		{"unshare", func(w *wireSpec) error { return unix.Unshare(threadCloneFlags(w.Plan)) }},
-		{"mounts", setupMounts},
-		{"dropping capabilities", func(*wireSpec) error { return dropCaps() }},
-		{"no_new_privs", func(*wireSpec) error { return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) }},
-		{"landlock", applyLandlock},
-		{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet, true) }},
+	s := []step{{"unshare", func(w *wireSpec) error { return unix.Unshare(threadCloneFlags(w.Plan)) }}}
+	if w.Plan.Proxy {
+		s = append(s, step{"proxy listener", makeProxyListener})
 	}
+	s = append(s,
+		step{"mounts", setupMounts},
+		step{"dropping capabilities", func(*wireSpec) error { return dropCaps() }},
+		step{"no_new_privs", func(*wireSpec) error { return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) }},
+		step{"landlock", applyLandlock},
+		step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet, true) }},
+	)
+	if w.Plan.Proxy {
+		s = append(s, step{"proxy socket filter", installProxySocketFilter})
+	}
+	return s
 }
 
 func threadCloneFlags(p plan) int {

@@ -92,6 +92,9 @@ type step struct {
 
 func steps(w *wireSpec) []step {
 	var s []step
+	if w.Plan.Proxy {
+		s = append(s, step{"proxy listener", makeProxyListener})
+	}
 	if w.Plan.PIDMax > 0 {
 		s = append(s, step{"pid_max", setPIDMax})
 	}
@@ -107,6 +110,9 @@ func steps(w *wireSpec) []step {
 	)
 	if w.Plan.Seccomp {
 		s = append(s, step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet, false) }})
+		if w.Plan.Proxy {
+			s = append(s, step{"proxy socket filter", installProxySocketFilter})
+		}
 	}
 	return append(s, step{"parent death signal", func(*wireSpec) error {
 		return unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0)
@@ -280,6 +286,9 @@ func landlockRules(w *wireSpec) []landlock.Rule {
 	}
 	if w.PrivateShm {
 		rules = append(rules, landlock.RWDirs("/dev/shm"))
+	}
+	if w.Plan.Proxy {
+		rules = append(rules, landlock.ConnectTCP(ProxyPort)) // the only TCP port it may connect to
 	}
 	dev := append(append([]string(nil), devFiles...), w.Terminals...)
 	return append(rules, landlock.RWFiles(dev...).WithIoctlDev().IgnoreIfMissing())
