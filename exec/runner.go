@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentexec/agentexec/audit"
+	"github.com/agentexec/agentexec/exec/egress"
 	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
 	"github.com/agentexec/agentexec/shellcfg"
@@ -71,6 +72,13 @@ type Runner struct {
 	Sandbox string
 	// Network allows network access inside the sandbox.
 	Network bool
+	// NetworkHosts is a one-off allowlist (agentexec run --network
+	// HOST,...): commands reach these hosts, and the policy's, through
+	// the egress proxy (see gate.NetworkPolicy for the patterns).
+	NetworkHosts []string
+	// Resolve resolves allowed host names for the egress proxy; nil is
+	// the system resolver. Tests map names to loopback servers with it.
+	Resolve egress.Resolver
 
 	// Cwd is the workspace ("" = this process's directory): writable
 	// under workspace-write, and where a request's cwd must lie (or in
@@ -109,6 +117,7 @@ type plan struct {
 	max       int
 	pol       *gate.Policy // the policy in force for this request, never nil
 	dec       gate.Decision
+	egress    *egress.Rules // the proxy's rules, when the network goes through it
 }
 
 // Check validates req and returns the gate's decision for it without
@@ -404,7 +413,7 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 	}
 	home := lookupEnv(p.env, "HOME")
 	spec := sandbox.Spec{
-		Profile: prof, Network: r.Network || pol.Sandbox.Network.Open(), Cwd: p.workspace,
+		Profile: prof, Cwd: p.workspace,
 		WritableRoots: expandHome(pol.Sandbox.WritableRoots, home), ReadableRoots: expandHome(pol.Sandbox.ReadableRoots, home),
 		ProtectGit: pol.Sandbox.ProtectGit == nil || *pol.Sandbox.ProtectGit,
 		Limits: sandbox.Limits{
@@ -421,8 +430,14 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 	r.auditFiles(&spec)
 	fileRules(&spec, pol.Files, home)
 	if p.dec.Contain {
-		spec.Profile, spec.Network = sandbox.ReadOnly, false
+		spec.Profile = sandbox.ReadOnly
+		return spec, nil // the network stays off
 	}
+	mode, rules, err := r.netRules(p, prof)
+	if err != nil {
+		return sandbox.Spec{}, err
+	}
+	spec.Network, spec.Proxy, p.egress = mode == gate.NetworkOpen, mode == gate.NetworkProxy, rules
 	return spec, nil
 }
 

@@ -128,7 +128,7 @@ func newFlagSet(name, synopsis, desc string) *flag.FlagSet {
 // bad flag a one-line error to stderr (exit 2). ok is false when the caller
 // must return code.
 func parseFlags(c *cli, fs *flag.FlagSet, args []string) (code int, ok bool) {
-	err := fs.Parse(args)
+	err := fs.Parse(joinNetworkValue(fs, args))
 	if err == nil {
 		return 0, true
 	}

@@ -33,6 +33,7 @@ type runFlags struct {
 	json     bool
 	stdin    bool
 	fromHook string
+	dir      string
 }
 
 func runMain(ctx context.Context, c *cli, args []string) int {
@@ -50,6 +51,7 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	fs.BoolVar(&f.json, "json", false, "print the observation as JSON instead of streaming the output")
 	fs.BoolVar(&f.stdin, "stdin", false, "read standard input to the end and feed it to the command (default: /dev/null)")
 	fs.StringVar(&f.fromHook, "from-hook", "", "the ticket `TOKEN` of a command 'agentexec hook' rewrote (only the hook writes one)")
+	fs.StringVar(&f.dir, "dir", "", "the command's working `DIR`, inside the workspace (default: the workspace, --cwd)")
 	if code, ok := parseFlags(c, fs, args); !ok {
 		return code
 	}
@@ -89,7 +91,7 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 
 // request builds the Request from -c or the arguments after the flags.
 func (f *runFlags) request(c *cli, args []string) (exec.Request, int) {
-	req := exec.Request{Command: f.command, PTY: f.pty}
+	req := exec.Request{Command: f.command, PTY: f.pty, Cwd: f.dir}
 	switch {
 	case f.command != "" && len(args) > 0:
 		return req, usageError(c, "run", "give either -c TEXT or CMD ARGS, not both")

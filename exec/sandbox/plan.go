@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 )
 
 // plan is what one run gets, decided in the parent from the Spec and the
@@ -25,11 +26,14 @@ type plan struct {
 	UnixMasks   bool
 	Seccomp     bool // arch guard and the always-denied syscalls
 	SeccompNet  bool // socket families other than AF_UNIX refused
+	Proxy       bool // only a listener at ProxyAddr is reachable (proxy.go)
 	LandlockABI int
 	PIDMax      int    // pid_max of the PID namespace, 0 for none
 	Cgroup      string // "v1", "v2" or ""
 	CgroupMem   bool   // the cgroup has the memory controller: the memory cap
 	CgroupCPU   bool   // the cgroup has the cpu controller: the run weighs as one task
+	Init        bool   // agentexec-init runs the command (init_linux.go)
+	ExecGate    bool   // every exec of the run is checked (tracer_linux.go)
 }
 
 // makePlan decides the layers for spec on a host with caps, or returns an
@@ -58,6 +62,8 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		IPCNS:       caps.PIDNS, // made together with the PID namespace when allowed
 		Seccomp:     caps.Seccomp,
 		LandlockABI: landlockABI(caps.LandlockABI),
+		Init:        caps.Init,
+		ExecGate:    spec.ExecCheck != nil && caps.ExecGate,
 	}
 	// The launcher thread needs none of the trampoline's Go start (5-10 ms
 	// here); it limits processes with a v1 pids cgroup that it joins alone,
@@ -74,6 +80,13 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 	}
 	p.CgroupMem = p.Cgroup != "" && caps.CgroupMemory
 	p.CgroupCPU = p.Cgroup != "" && caps.CgroupCPU
+	if spec.Proxy {
+		if err := planProxy(&p, spec, caps); err != nil {
+			return plan{}, err
+		}
+		p.unixCut() // the proxy is the only way out, no host socket either
+		return p, nil
+	}
 	if !spec.Network {
 		// The seccomp socket filter cuts the network for a few BPF
 		// instructions; a network namespace adds about 5 ms to every
@@ -81,8 +94,7 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		// Landlock's TCP rules, its abstract-socket scope and the masked
 		// host sockets complete the cut either way.
 		p.LandlockNet = p.LandlockABI >= 4
-		p.LandlockUnix = p.LandlockABI >= 9
-		p.UnixMasks = !p.LandlockUnix
+		p.unixCut()
 		p.SeccompNet = caps.Seccomp
 		p.NetNS = !caps.Seccomp && caps.NetNS
 		if !p.NetNS && !p.SeccompNet {
@@ -92,12 +104,27 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 	return p, nil
 }
 
+// unixCut puts pathname Unix sockets outside the writable roots out of
+// reach: by Landlock where its ABI covers them (9), else by masks.
+func (p *plan) unixCut() {
+	p.LandlockUnix = p.LandlockABI >= 9
+	p.UnixMasks = !p.LandlockUnix
+}
+
 // Preview returns the Report a run with spec would get on this host, or
 // the *UnavailableError Prepare would return. It starts nothing but the
 // one-time namespace probe of [Detect].
 func Preview(spec Spec) (Report, error) {
 	if spec.Profile == None {
-		return Report{Profile: None, Network: "on"}, nil
+		r := Report{Profile: None, Network: "on"}
+		if spec.ExecCheck != nil {
+			caps := Detect()
+			if !caps.ExecGate {
+				return Report{}, execGateUnavailable(None, caps)
+			}
+			r.Init, r.Layers = true, []string{"exec-gate"}
+		}
+		return r, nil
 	}
 	p, err := makePlan(spec, Detect())
 	if err != nil {
@@ -157,7 +184,7 @@ func checkSpec(spec Spec) error {
 
 // report is the Report for a run with plan p.
 func (p plan) report(spec Spec) Report {
-	r := Report{Profile: spec.Profile, LandlockABI: p.LandlockABI, Network: p.network(), Launcher: "trampoline"}
+	r := Report{Profile: spec.Profile, LandlockABI: p.LandlockABI, Network: p.network(), Launcher: "trampoline", Init: p.Init}
 	if p.Thread {
 		r.Launcher = "thread"
 	}
@@ -176,6 +203,8 @@ func (p plan) report(spec Spec) Report {
 
 func (p plan) network() string {
 	switch {
+	case p.Proxy:
+		return "proxy"
 	case p.NetNS && p.SeccompNet:
 		return "netns+seccomp"
 	case p.NetNS:
@@ -201,11 +230,13 @@ func (p plan) layers() []string {
 	add(p.UnixMasks, "unix-socket-masks")
 	add(p.Seccomp, "seccomp")
 	add(p.SeccompNet, "seccomp-net")
+	add(p.Proxy, "egress-proxy")
 	add(p.PIDNS, "pidns")
 	add(p.PIDMax > 0, "pid-max")
 	add(p.Cgroup != "", "cgroup-pids")
 	add(p.CgroupMem, "cgroup-memory")
 	add(p.CgroupCPU, "cgroup-cpu")
+	add(p.ExecGate, "exec-gate")
 	return l
 }
 
@@ -216,6 +247,19 @@ func releaseAtLeast(release string, major, minor int) bool {
 		return false
 	}
 	return ma > major || ma == major && mi >= minor
+}
+
+// execGateUnavailable is Prepare's error for a Spec with an exec gate on a
+// host that cannot trace.
+func execGateUnavailable(p Profile, caps Capabilities) error {
+	reason := "this host cannot trace the commands it runs"
+	for _, pr := range caps.Problems {
+		if strings.HasPrefix(pr, "exec gate: ") || strings.HasPrefix(pr, "init: ") {
+			reason = pr
+			break
+		}
+	}
+	return &UnavailableError{Profile: p, Feature: "the exec gate", Reason: reason}
 }
 
 // dedupe drops repeated strings, keeping the first of each.
