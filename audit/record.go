@@ -29,6 +29,15 @@ type Record struct {
 	// under (gate.Policy.Digest), so a reloaded policy shows in the log.
 	PolicyDigest string `json:"policy_digest,omitempty"`
 
+	// The agent hook. A "hook" record is the decision `agentexec hook`
+	// answered an agent with: Agent and Tool name the agent and its tool,
+	// RunID is the hook decision's ID. The decision and run records of a
+	// command the hook rewrote to run through agentexec carry that ID in
+	// HookID: that is how the log joins the two.
+	Agent  string `json:"agent,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	HookID string `json:"hook_id,omitempty"`
+
 	// The run.
 	Sandbox      string `json:"sandbox,omitempty"` // profile
 	LandlockABI  int    `json:"landlock_abi,omitempty"`
@@ -42,10 +51,32 @@ type Record struct {
 	OutputSHA256 string `json:"output_sha256,omitempty"`
 	Output       string `json:"output,omitempty"` // only when configured
 
+	// Connections are the run's network connections through the egress
+	// proxy, allowed and refused (for plain HTTP, one per request).
+	Connections []Connection `json:"connections,omitempty"`
+
 	// The chain. Alg is "sha256" (unkeyed) or "hmac-sha256" (keyed); it is
 	// part of the hashed bytes, and verify refuses a chain whose Alg changes
 	// or, given a key, any record that is not keyed.
 	Alg  string `json:"alg"`
 	Prev string `json:"prev"`
 	Hash string `json:"hash"`
+}
+
+// Connection is one connection of a run through the egress proxy.
+type Connection struct {
+	Protocol string `json:"protocol"` // http, connect, socks5
+	Host     string `json:"host"`
+	Port     int    `json:"port"`
+	Allowed  bool   `json:"allowed"`
+	// Rule is the allow entry that admitted it, or the deny entry that
+	// refused it; RuleSource says where that entry came from.
+	Rule       string `json:"rule,omitempty"`
+	RuleSource string `json:"rule_source,omitempty"`
+	Addr       string `json:"addr,omitempty"`    // the address connected to
+	Refused    string `json:"refused,omitempty"` // the kind of refusal
+	Suggest    string `json:"suggest,omitempty"` // the allow entry that would admit it
+	Error      string `json:"error,omitempty"`
+	BytesOut   int64  `json:"bytes_out,omitempty"`
+	BytesIn    int64  `json:"bytes_in,omitempty"`
 }

@@ -1,8 +1,9 @@
 package audit
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
 // Redacted replaces every secret value Redact removes.
@@ -94,7 +95,7 @@ func redactPatterns(text string) string {
 // pattern is one regexp rule. hints are lower-case substrings one of which
 // the text must contain for the rule to run at all: a cheap prefilter.
 type pattern struct {
-	re    *regexp.Regexp
+	re    *lazyre.Regexp
 	repl  string
 	hints []string
 }
@@ -115,21 +116,21 @@ func hints(h ...string) []string { return h }
 const assignValue = `(?:'[^']*'?|"[^"]*"?|[^\s'"$;&|()<>` + "`" + `][^\s'";&|()<>` + "`" + `]*)`
 
 var patterns = []pattern{
-	{regexp.MustCompile(`(?i)-----BEGIN [A-Z ]*PRIVATE KEY-----[^-]*-----END [A-Z ]*PRIVATE KEY-----`), "-----BEGIN PRIVATE KEY-----***-----END PRIVATE KEY-----", hints("private key")},
-	{regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://[^\s/:@'"]*:)[^\s/'"]+@`), "${1}***@", hints("://")},
-	{regexp.MustCompile(`(?i)\b((?:authorization|x-api-key|api-key|x-auth-token|private-token|x-access-token|cookie|set-cookie)\s*[:=]\s*(?:(?:bearer|basic|token|digest|negotiate|ntlm|apikey)\s+)?)[^\s'"]+`), "${1}***", hints("authorization", "api-key", "auth-token", "private-token", "access-token", "cookie")},
-	{regexp.MustCompile(`(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}***", hints("bearer")},
-	{regexp.MustCompile(`(?i)\b([a-z0-9_]*(?:secret|passw(?:or)?d|credentials?)[a-z0-9_]*|[a-z0-9_]*(?:token|_key|apikey|_pass|_pwd))=` + assignValue), "${1}=***", hints("secret", "passw", "credential", "token", "key", "_pass", "_pwd")},
-	{regexp.MustCompile(`(?i)("[a-z0-9_-]*(?:secret|passw(?:or)?d|token|api_?key)[a-z0-9_-]*"\s*:\s*)"[^"]*"`), `${1}"***"`, hints("secret", "passw", "token", "key")},
-	{regexp.MustCompile(`\b(AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b`), "${1}***", hints("akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "abia", "acca")},
-	{regexp.MustCompile(`\b(gh[pousr]_)[A-Za-z0-9]{20,}`), "${1}***", hints("ghp_", "gho_", "ghu_", "ghs_", "ghr_")},
-	{regexp.MustCompile(`\b(github_pat_)[A-Za-z0-9_]{20,}`), "${1}***", hints("github_pat_")},
-	{regexp.MustCompile(`\b(sk-(?:proj-|ant-(?:api\d\d-)?|svcacct-|admin-)?)[A-Za-z0-9_-]{16,}`), "${1}***", hints("sk-")},
-	{regexp.MustCompile(`\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{10,}`), "${1}***", hints("k_live_", "k_test_")},
-	{regexp.MustCompile(`\b(xox[abposr]-)[A-Za-z0-9-]{10,}`), "${1}***", hints("xox")},
-	{regexp.MustCompile(`\b(glpat-)[A-Za-z0-9_-]{20,}`), "${1}***", hints("glpat-")},
-	{regexp.MustCompile(`\b(AIza)[0-9A-Za-z_-]{35}`), "${1}***", hints("aiza")},
-	{regexp.MustCompile(`\b(npm_)[A-Za-z0-9]{36}`), "${1}***", hints("npm_")},
-	{regexp.MustCompile(`\b(hf_)[A-Za-z0-9]{30,}`), "${1}***", hints("hf_")},
-	{regexp.MustCompile(`\b(eyJ)[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), "${1}***", hints("eyj")},
+	{lazyre.New(`(?i)-----BEGIN [A-Z ]*PRIVATE KEY-----[^-]*-----END [A-Z ]*PRIVATE KEY-----`), "-----BEGIN PRIVATE KEY-----***-----END PRIVATE KEY-----", hints("private key")},
+	{lazyre.New(`(?i)\b([a-z][a-z0-9+.-]*://[^\s/:@'"]*:)[^\s/'"]+@`), "${1}***@", hints("://")},
+	{lazyre.New(`(?i)\b((?:authorization|x-api-key|api-key|x-auth-token|private-token|x-access-token|cookie|set-cookie)\s*[:=]\s*(?:(?:bearer|basic|token|digest|negotiate|ntlm|apikey)\s+)?)[^\s'"]+`), "${1}***", hints("authorization", "api-key", "auth-token", "private-token", "access-token", "cookie")},
+	{lazyre.New(`(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}***", hints("bearer")},
+	{lazyre.New(`(?i)\b([a-z0-9_]*(?:secret|passw(?:or)?d|credentials?)[a-z0-9_]*|[a-z0-9_]*(?:token|_key|apikey|_pass|_pwd))=` + assignValue), "${1}=***", hints("secret", "passw", "credential", "token", "key", "_pass", "_pwd")},
+	{lazyre.New(`(?i)("[a-z0-9_-]*(?:secret|passw(?:or)?d|token|api_?key)[a-z0-9_-]*"\s*:\s*)"[^"]*"`), `${1}"***"`, hints("secret", "passw", "token", "key")},
+	{lazyre.New(`\b(AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b`), "${1}***", hints("akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "abia", "acca")},
+	{lazyre.New(`\b(gh[pousr]_)[A-Za-z0-9]{20,}`), "${1}***", hints("ghp_", "gho_", "ghu_", "ghs_", "ghr_")},
+	{lazyre.New(`\b(github_pat_)[A-Za-z0-9_]{20,}`), "${1}***", hints("github_pat_")},
+	{lazyre.New(`\b(sk-(?:proj-|ant-(?:api\d\d-)?|svcacct-|admin-)?)[A-Za-z0-9_-]{16,}`), "${1}***", hints("sk-")},
+	{lazyre.New(`\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{10,}`), "${1}***", hints("k_live_", "k_test_")},
+	{lazyre.New(`\b(xox[abposr]-)[A-Za-z0-9-]{10,}`), "${1}***", hints("xox")},
+	{lazyre.New(`\b(glpat-)[A-Za-z0-9_-]{20,}`), "${1}***", hints("glpat-")},
+	{lazyre.New(`\b(AIza)[0-9A-Za-z_-]{35}`), "${1}***", hints("aiza")},
+	{lazyre.New(`\b(npm_)[A-Za-z0-9]{36}`), "${1}***", hints("npm_")},
+	{lazyre.New(`\b(hf_)[A-Za-z0-9]{30,}`), "${1}***", hints("hf_")},
+	{lazyre.New(`\b(eyJ)[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), "${1}***", hints("eyj")},
 }

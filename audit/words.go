@@ -1,9 +1,10 @@
 package audit
 
 import (
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
 // span is a word's byte range in a command text.
@@ -230,7 +231,7 @@ func userPassword(w string) string {
 	return w[:c+1] + Redacted + tail
 }
 
-var secretFlagRE = regexp.MustCompile(`^(?i)(--?(?:[a-z0-9]+[-_])*(?:password|passwd|pass|token|secret|api-key|apikey|api_key))(=.*)?$`)
+var secretFlagRE = lazyre.New(`^(?i)(--?(?:[a-z0-9]+[-_])*(?:password|passwd|pass|token|secret|api-key|apikey|api_key))(=.*)?$`)
 
 // secretFlag reports whether w is a flag whose value is a secret, its name,
 // and whether the value is attached with =.
@@ -245,7 +246,7 @@ func secretFlag(w string) (name string, hasValue, ok bool) {
 	return m[1], m[2] != "", true
 }
 
-var secretAssignRE = regexp.MustCompile(`^(?i)([a-z_][a-z0-9_]*)=[^$]`)
+var secretAssignRE = lazyre.New(`^(?i)([a-z_][a-z0-9_]*)=[^$]`)
 
 // secretAssignment reports whether the whole word w assigns to a
 // secret-looking name (see secretName), so the whole rest of the word,
@@ -259,7 +260,7 @@ func secretAssignment(w string) (name string, ok bool) {
 }
 
 // secretName matches the names whose assigned values are secrets.
-var secretName = regexp.MustCompile(`^(?i)(?:[a-z0-9_]*(?:secret|passw(?:or)?d|credentials?)[a-z0-9_]*|[a-z0-9_]*(?:token|_key|apikey|_pass|_pwd))$`)
+var secretName = lazyre.New(`^(?i)(?:[a-z0-9_]*(?:secret|passw(?:or)?d|credentials?)[a-z0-9_]*|[a-z0-9_]*(?:token|_key|apikey|_pass|_pwd))$`)
 
 var registryTools = map[string]bool{
 	"docker": true, "podman": true, "nerdctl": true, "buildah": true,

@@ -45,13 +45,17 @@ type Observation struct {
 	Error        string         `json:"error,omitempty"`
 	Sandbox      *SandboxReport `json:"sandbox,omitempty"`
 	RunID        string         `json:"run_id,omitempty"`
+
+	// Network is the egress proxy's evidence, for a run whose network
+	// went through it (network.go).
+	Network *NetworkReport `json:"network,omitempty"`
 }
 
 // SandboxReport says which kernel layers applied to a run.
 type SandboxReport struct {
 	Profile     string   `json:"profile"`
 	LandlockABI int      `json:"landlock_abi,omitempty"`
-	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "on"
+	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "proxy", "on"
 	Layers      []string `json:"layers,omitempty"`
 	Contained   bool     `json:"contained,omitempty"` // an unknown command run read-only instead of asking
 	// Masks are the paths hidden from the command (denied Read rules, the

@@ -5,11 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
 // capture keeps a stream's head and tail within a byte cap and counts what
@@ -158,7 +159,7 @@ func binarySummary(b []byte, total int64) string {
 
 // ansiRE matches terminal escape sequences: CSI (colors, cursor motion),
 // OSC (titles, hyperlinks; ended by BEL or ST), and two-byte escapes.
-var ansiRE = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()*+#%][ -~]|\x1b[@-Z\\-_=>78]|\x9b[0-?]*[ -/]*[@-~]`)
+var ansiRE = lazyre.New(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()*+#%][ -~]|\x1b[@-Z\\-_=>78]|\x9b[0-?]*[ -/]*[@-~]`)
 
 // stripANSI removes terminal escape sequences and carriage returns that
 // only redraw a line, so the model reads what a person would see.
@@ -179,4 +180,4 @@ func stripANSI(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-var crRE = regexp.MustCompile(`\r+\n`)
+var crRE = lazyre.New(`\r+\n`)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentexec/agentexec/exec/egress"
 	"github.com/agentexec/agentexec/exec/sandbox"
 )
 
@@ -27,8 +28,13 @@ type run struct {
 	caps     []*capture  // stdout, stderr (or the merged PTY output)
 	live     []io.Writer // live copies of each capture's stream, or nil
 	readers  sync.WaitGroup
+	proxy    *egress.Proxy  // the run's egress proxy, or nil
+	network  *NetworkReport // its evidence, once stopped
 	timedOut bool
 	canceled bool
+	// outcome is what the sandbox knew of the run when it was released:
+	// the command's own status when an init ran it.
+	outcome sandbox.Outcome
 }
 
 // execute starts the plan's command and waits for it, filling obs.
@@ -78,6 +84,9 @@ func (r *Runner) start(p *plan, obs *Observation, stdout, stderr io.Writer) (*ru
 	obs.Sandbox = sandboxReport(sb, spec, p.dec.Contain)
 	if err != nil {
 		return nil, err
+	}
+	if err := rn.startProxy(r, p); err != nil {
+		obs.Error = err.Error()
 	}
 	return rn, nil
 }
@@ -180,6 +189,10 @@ func (r *Runner) wait(ctx context.Context, p *plan, rn *run) {
 	<-done // the leftovers were ended when the leader exited
 	rn.tree.reaped = true
 	rn.drain(r.waitDelay())
+	if rn.sb != nil {
+		rn.outcome = rn.sb.Outcome()
+	}
+	rn.stopProxy() // the tree is gone: its connections end now
 	rn.closeSandbox()
 }
 
@@ -340,12 +353,19 @@ func (rn *run) observe(obs Observation, p *plan) Observation {
 	if ps := rn.cmd.ProcessState; ps != nil {
 		obs.ExitCode, obs.Signal = exitInfo(ps)
 	}
+	if o := rn.outcome; o.Known {
+		obs.ExitCode, obs.Signal = outcomeExit(o)
+	}
+	if err := rn.outcome.StartErr; err != nil && !rn.timedOut {
+		obs.Status, obs.Error, obs.ExitCode, obs.Signal = StatusError, "start: "+err.Error(), nil, ""
+	}
 	outs := make([]result, len(rn.caps))
 	for i, c := range rn.caps {
 		outs[i] = c.result()
 		obs.Omitted += outs[i].omitted
 	}
 	obs.Truncated = obs.Omitted > 0
+	obs.Network = rn.network
 	if rn.pty != nil {
 		obs.Output, obs.StdoutBytes = string(outs[0].kept), outs[0].total
 		return obs

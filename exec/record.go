@@ -62,6 +62,7 @@ func runRecord(p *plan, approved string, obs Observation) *audit.Record {
 	if s := obs.Sandbox; s != nil {
 		rec.Sandbox, rec.LandlockABI, rec.Network = s.Profile, s.LandlockABI, s.Network
 	}
+	rec.Connections = auditConnections(obs.Network)
 	h := sha256.New()
 	h.Write([]byte(obs.Stdout))
 	h.Write([]byte(obs.Stderr))

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentexec/agentexec/audit"
+	"github.com/agentexec/agentexec/exec/egress"
 	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
 	"github.com/agentexec/agentexec/shellcfg"
@@ -71,6 +72,13 @@ type Runner struct {
 	Sandbox string
 	// Network allows network access inside the sandbox.
 	Network bool
+	// NetworkHosts is a one-off allowlist (agentexec run --network
+	// HOST,...): commands reach these hosts, and the policy's, through
+	// the egress proxy (see gate.NetworkPolicy for the patterns).
+	NetworkHosts []string
+	// Resolve resolves allowed host names for the egress proxy; nil is
+	// the system resolver. Tests map names to loopback servers with it.
+	Resolve egress.Resolver
 
 	// Cwd is the workspace ("" = this process's directory): writable
 	// under workspace-write, and where a request's cwd must lie (or in
@@ -109,6 +117,7 @@ type plan struct {
 	max       int
 	pol       *gate.Policy // the policy in force for this request, never nil
 	dec       gate.Decision
+	egress    *egress.Rules // the proxy's rules, when the network goes through it
 }
 
 // Check validates req and returns the gate's decision for it without
@@ -402,9 +411,10 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 	default:
 		return sandbox.Spec{}, fmt.Errorf("sandbox: %q is not read-only, workspace-write or none", prof)
 	}
+	home := lookupEnv(p.env, "HOME")
 	spec := sandbox.Spec{
-		Profile: prof, Network: r.Network || pol.Sandbox.Network.Open(), Cwd: p.workspace,
-		WritableRoots: pol.Sandbox.WritableRoots, ReadableRoots: pol.Sandbox.ReadableRoots,
+		Profile: prof, Cwd: p.workspace,
+		WritableRoots: expandHome(pol.Sandbox.WritableRoots, home), ReadableRoots: expandHome(pol.Sandbox.ReadableRoots, home),
 		ProtectGit: pol.Sandbox.ProtectGit == nil || *pol.Sandbox.ProtectGit,
 		Limits: sandbox.Limits{
 			CPUSeconds: pol.Sandbox.Limits.CPUSeconds, AddressSpace: pol.Sandbox.Limits.AddressSpace,
@@ -418,10 +428,65 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 		}
 	}
 	r.auditFiles(&spec)
+	fileRules(&spec, pol.Files, home)
 	if p.dec.Contain {
-		spec.Profile, spec.Network = sandbox.ReadOnly, false
+		spec.Profile = sandbox.ReadOnly
+		return spec, nil // the network stays off
 	}
+	mode, rules, err := r.netRules(p, prof)
+	if err != nil {
+		return sandbox.Spec{}, err
+	}
+	spec.Network, spec.Proxy, p.egress = mode == gate.NetworkOpen, mode == gate.NetworkProxy, rules
 	return spec, nil
+}
+
+// fileRuleMaxDirs bounds the directories one file rule's pattern may read
+// to find what it names at the start of a run.
+const fileRuleMaxDirs = 10000
+
+// fileRules turns the policy's deny and ask file rules into the sandbox's
+// masks: what a Read rule names is hidden, what an Edit or Write rule names
+// is bound read-only (inside a writable root). An ask rule cannot be asked
+// about from inside a run, so it counts as a deny here; allow rules widen
+// nothing. Patterns are expanded now, against the filesystem as it is.
+func fileRules(spec *sandbox.Spec, rules []gate.FileRule, home string) {
+	for _, fr := range rules {
+		if fr.Action == gate.Allow {
+			continue
+		}
+		pat, ok := fr.Path(home)
+		if !ok {
+			spec.Notes = append(spec.Notes, fmt.Sprintf("%s: no HOME, so it hides nothing in the sandbox", fr.Text))
+			continue
+		}
+		paths, complete := sandbox.Expand(pat, fileRuleMaxDirs)
+		if !complete {
+			spec.Notes = append(spec.Notes, fmt.Sprintf("%s: the search for what it names stopped after %d directories", fr.Text, fileRuleMaxDirs))
+		}
+		if fr.Writes() {
+			spec.ProtectedPaths = append(spec.ProtectedPaths, paths...)
+		} else {
+			spec.HiddenPaths = append(spec.HiddenPaths, paths...)
+		}
+	}
+}
+
+// expandHome replaces a leading ~ of each path with home (the command's
+// HOME); a ~ path without a home is left as it is, and the sandbox refuses
+// it as not absolute.
+func expandHome(paths []string, home string) []string {
+	if home == "" {
+		return paths
+	}
+	var out []string
+	for _, p := range paths {
+		if p == "~" || strings.HasPrefix(p, "~/") {
+			p = filepath.Join(home, p[1:])
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // auditFiles keeps the audit log out of the command's reach: its records

@@ -89,6 +89,7 @@ func (o Observation) runText(b *strings.Builder) {
 	if s := o.Sandbox; s != nil && s.Contained {
 		b.WriteString("Sandbox: read-only, network off (contained: an unknown command runs read-only instead of asking)\n")
 	}
+	o.Network.text(b)
 	if o.Truncated {
 		fmt.Fprintf(b, "Truncated: %d bytes omitted (head and tail kept)\n", o.Omitted)
 	}

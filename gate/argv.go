@@ -351,7 +351,12 @@ var hostnameSpec = newSpec("aAdfiIsy", "", map[string]arity{
 	"all-ip-addresses": noArg, "ip-address": noArg, "short": noArg, "yp": noArg,
 	"nis": noArg, "help": noArg, "version": noArg,
 }).mark(Write, "`hostname` sets the host name%s", noArg, "b", "boot").
-	mark(Write, "`hostname -F %q` sets the host name from a file", reqArg, "F", "file")
+	mark(Write, "`hostname -F %q` sets the host name from a file", reqArg, "F", "file").
+	// The long name, aliases, domain and addresses are looked up through
+	// NSS: with the name missing from /etc/hosts, a DNS query goes out
+	// (TestHostnameResolveConfirm). -s, -y and -I do not resolve.
+	mark(Unknown, "`hostname` looks the host name up through the resolver, which may query DNS over the network%s", noArg,
+		"a", "A", "d", "f", "i", "alias", "all-fqdns", "domain", "fqdn", "long", "ip-address")
 
 func hostnameOperands(a argv, ops []string) finding {
 	if len(ops) > 0 {
@@ -622,6 +627,9 @@ var arithTestOps = map[string]bool{"-eq": true, "-ne": true, "-lt": true, "-le":
 // computed word in an operator position could be either, so test's fixed
 // argument-count grammar decides where computed words are safe.
 func testRule(_ *walker, a argv) finding {
+	if f, bad := testSplitRisk(a); bad {
+		return f
+	}
 	args, dyn := a.vals, a.dyn
 	if (a.name == "[" || a.name == "[[") && len(args) > 0 && !dyn[len(args)-1] {
 		args, dyn = args[:len(args)-1], dyn[:len(dyn)-1]

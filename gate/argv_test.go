@@ -70,7 +70,7 @@ func TestArgvRules(t *testing.T) {
 		// date, hostname, file, xxd, base64
 		{"date -d yesterday +%F", ro}, {"date --date=@0", ro}, {"date -I", ro}, {"date --set=now", wr},
 		{"date --se=now", un} /* abbreviated writer, as Qwen `sort --out=output` */, {"date --set=now", wr}, {"date -x", un}, {"date +%s $X", un},
-		{"hostname -f", ro}, {"hostname -b", wr}, {"hostname -F f", wr}, {"hostname -z", un},
+		{"hostname -f", un}, {"hostname --fq", un}, {"hostname -A", un}, {"hostname -si", un}, {"hostname -s", ro}, {"hostname -I", ro}, {"hostname -y", ro}, {"hostname -b", wr}, {"hostname -F f", wr}, {"hostname -z", un},
 		{"file -b --mime-type a", ro}, {"file --compile", wr}, {"file -p a", un}, {"file --uncompress a", un},
 		{"xxd -c 8 -g 1 a", ro}, {"xxd -c8 a", ro}, {"xxd -s 0x10 -l 4 a", ro}, {"xxd a /dev/null", ro},
 		{"xxd -Q a", un}, {"xxd --", un}, {"xxd -", ro}, {"xxd -r a out", wr}, {"xxd $X", un},
@@ -78,7 +78,8 @@ func TestArgvRules(t *testing.T) {
 		// test and [
 		{"test -n x", ro}, {"test 1 -eq 1", ro}, {"test x -eq 1", ro}, {"[ \"$a\" -eq 1 ]", ro},
 		{"test -v x", ro}, {"test -v", ro}, {"test -v \"$x\"", un}, {"test -R 'a[1]'", un},
-		{"[ $a ]", ro}, {"[ -z $a ]", ro}, {"[ $a -z ]", un}, {"[ x $a y ]", un}, {"[ a = b -a $c = d ]", un},
+		// Unquoted, a="-v x[$(cmd)]" splits and runs cmd (TestTestSplitConfirm).
+		{"[ $a ]", un}, {"[ -z $a ]", un}, {"[ \"$a\" ]", ro}, {"[ -z \"$a\" ]", ro}, {"[ $a -z ]", un}, {"[ x $a y ]", un}, {"[ a = b -a $c = d ]", un},
 		// history, ulimit, command, set
 		{"history", ro}, {"history 20", ro}, {"history -w", wr}, {"history -c", un}, {"history -s x", un},
 		{"ulimit -n", ro}, {"ulimit -a", ro}, {"ulimit -n 10", un}, {"ulimit unlimited", un},

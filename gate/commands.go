@@ -22,6 +22,7 @@ type argv struct {
 	vals  []string
 	dyn   []bool
 	pre   []string // for a dynamic argument, its leading literal text (`--signal=` of `--signal="$S"`)
+	multi []bool   // the argument may expand to other than one word (unquoted expansion, glob); nil: unknown
 	inner bool     // run by find -exec, not by the shell: no builtins
 }
 

@@ -32,6 +32,11 @@ type Policy struct {
 	Timeout          Duration        `json:"timeout,omitempty"`
 	Audit            AuditPolicy     `json:"audit"`
 
+	// Files are the Read(...), Edit(...) and Write(...) rules of settings
+	// files (filerules.go; package policy reads them), enforced by the gate
+	// and the sandbox.
+	Files []FileRule `json:"-"`
+
 	// Source is the file the policy was loaded from ("" when built in code).
 	Source string `json:"-"`
 

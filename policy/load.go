@@ -297,8 +297,9 @@ func (b *builder) finish() (*Loaded, error) {
 	return b.l, nil
 }
 
-// mergeSections adds what other formats mapped (only env.set and writable
-// roots can meet agentexec's own file: through local layers) to p.
+// mergeSections adds what other formats mapped (only env.set, writable
+// roots and file rules can meet agentexec's own file: through local
+// layers) to p.
 func mergeSections(p, from *gate.Policy) {
 	if len(from.Env.Set) > 0 {
 		set := map[string]string{}
@@ -311,6 +312,7 @@ func mergeSections(p, from *gate.Policy) {
 		p.Env.Set = set
 	}
 	p.Sandbox.WritableRoots = append(slices.Clone(p.Sandbox.WritableRoots), from.Sandbox.WritableRoots...)
+	p.Files = append(slices.Clone(p.Files), from.Files...)
 }
 
 func firstPath(files []File) string {

@@ -214,13 +214,45 @@ func (b *builder) toolRule(src, text string, a gate.Action, meaning gate.Meaning
 	}
 	switch name {
 	case "Read", "Edit", "Write", "MultiEdit", "NotebookEdit":
-		b.ignore(src, text, fmt.Sprintf("a file rule (%s): file checks and sandbox masks for it are the sandbox's, not in this build; the %s rule is not applied", a, a))
+		return b.fileRule(src, text, a)
 	case "WebFetch":
 		b.webFetch(src, text, a)
 	default:
 		b.ignore(src, text, fmt.Sprintf("a rule of the agent's own tool %s, not a shell command: agentexec gates only the commands it runs", name))
 	}
 	return nil
+}
+
+// fileRule reads a Read(...), Edit(...) or Write(...) rule: the gate
+// refuses a command naming what it covers, the sandbox hides it (Read) or
+// binds it read-only (Edit, Write); see gate.FileRule.
+func (b *builder) fileRule(src, text string, a gate.Action) error {
+	path, _ := splitSrc(src)
+	r, ok, err := gate.ParseFileRule(text, a, src, gate.SettingsProject(path), b.o.Home)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		b.ignore(src, text, "a rule for the agent's file tool as a whole, not for a path: agentexec has nothing to apply it to")
+		return nil
+	}
+	b.pol.Files = append(b.pol.Files, r)
+	switch {
+	case a == gate.Allow:
+		b.mapped(src, text, "allows nothing beyond the sandbox's profile (an allow never widens it)")
+	case r.Writes():
+		b.mapped(src, text, fmt.Sprintf("%s: a command naming it is %s; the sandbox binds it read-only", r.Pattern, verb(a)))
+	default:
+		b.mapped(src, text, fmt.Sprintf("%s: a command naming it is %s; the sandbox hides it", r.Pattern, verb(a)))
+	}
+	return nil
+}
+
+func verb(a gate.Action) string {
+	if a == gate.Ask {
+		return "asked about"
+	}
+	return "refused"
 }
 
 // canonicalShell writes run_shell_command(x), Shell(x) and ShellTool(x)

@@ -212,6 +212,7 @@ type checkOut struct {
 	Suggestions    []string             `json:"suggestions,omitempty"`
 	OneOff         bool                 `json:"one_off,omitempty"`
 	Contain        bool                 `json:"contain,omitempty"`
+	Network        []string             `json:"network,omitempty"` // hosts the allow rules grant it
 	Mode           gate.Mode            `json:"mode"`
 	Shell          shellcfg.ShellType   `json:"shell"`
 	Classification gate.Result          `json:"classification"`
@@ -220,7 +221,7 @@ type checkOut struct {
 func checkJSON(d gate.Decision, text string) checkOut {
 	o := checkOut{
 		batchOut: batchResult(d, text), Blacklist: d.Blacklist, Suggestions: d.Suggestions,
-		OneOff: d.OneOff, Contain: d.Contain, Mode: d.Mode, Shell: d.Shell, Classification: d.Class,
+		OneOff: d.OneOff, Contain: d.Contain, Network: d.Network, Mode: d.Mode, Shell: d.Shell, Classification: d.Class,
 	}
 	if d.Rule != nil {
 		o.RuleSource = d.Rule.Source
@@ -260,6 +261,9 @@ func writeCheckText(w io.Writer, d gate.Decision, explain bool) error {
 	}
 	if d.Contain {
 		fmt.Fprintf(&b, "contain:       runs in the read-only sandbox, network off\n")
+	}
+	if len(d.Network) > 0 {
+		fmt.Fprintf(&b, "network:       may reach %s (its allow rules' hosts), besides the policy's allowlist\n", strings.Join(d.Network, ", "))
 	}
 	fmt.Fprintf(&b, "reason:        %s\n", d.Reason)
 	if explain {

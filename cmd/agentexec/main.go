@@ -43,6 +43,7 @@ func subcommands() []subcommand {
 		{"policy", "show the effective policy, or check that it applies in full", policyMain},
 		{"replay", "replay a recorded ReAct transcript and diff the observations", replayMain},
 		{"audit", "verify, tail or replay the decision log", auditMain},
+		{"hook", "answer a coding agent's pre-tool hook (claude, codex, gemini, qwen, crush)", hookMain},
 		{"sandbox", "show what this host's kernel can enforce (sandbox detect)", sandboxMain},
 		{"version", "print the version", versionMain},
 	}
@@ -127,7 +128,7 @@ func newFlagSet(name, synopsis, desc string) *flag.FlagSet {
 // bad flag a one-line error to stderr (exit 2). ok is false when the caller
 // must return code.
 func parseFlags(c *cli, fs *flag.FlagSet, args []string) (code int, ok bool) {
-	err := fs.Parse(args)
+	err := fs.Parse(joinNetworkValue(fs, args))
 	if err == nil {
 		return 0, true
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/agentexec/agentexec/exec"
 	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/internal/hook"
 	"github.com/agentexec/agentexec/policy"
 )
 
@@ -29,10 +30,12 @@ const (
 
 type runFlags struct {
 	runnerFlags
-	command string
-	pty     bool
-	json    bool
-	stdin   bool
+	command  string
+	pty      bool
+	json     bool
+	stdin    bool
+	fromHook string
+	dir      string
 }
 
 func runMain(ctx context.Context, c *cli, args []string) int {
@@ -49,12 +52,20 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	fs.BoolVar(&f.pty, "pty", false, "run under a pseudo-terminal (output merged)")
 	fs.BoolVar(&f.json, "json", false, "print the observation as JSON instead of streaming the output")
 	fs.BoolVar(&f.stdin, "stdin", false, "read standard input to the end and feed it to the command (default: /dev/null)")
+	fs.StringVar(&f.fromHook, "from-hook", "", "the ticket `TOKEN` of a command 'agentexec hook' rewrote (only the hook writes one)")
+	fs.StringVar(&f.dir, "dir", "", "the command's working `DIR`, inside the workspace (default: the workspace, --cwd)")
 	if code, ok := parseFlags(c, fs, args); !ok {
 		return code
 	}
 	req, code := f.request(c, fs.Args())
 	if code != 0 {
 		return code
+	}
+	var ticket *hook.Ticket
+	if f.fromHook != "" {
+		if ticket, code = redeemTicket(c, args); code != 0 {
+			return code
+		}
 	}
 	if f.sandbox != "none" && os.Geteuid() == 0 {
 		// What the host can enforce, and the launcher's helper, are made
@@ -74,12 +85,15 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	if haveTTY() && !f.loaded.DontAsk {
 		r.Approver = ttyApprover(f.approvals(), r.Cwd)
 	}
+	if ticket != nil {
+		joinTicket(r, ticket)
+	}
 	return f.run(ctx, c, r, req)
 }
 
 // request builds the Request from -c or the arguments after the flags.
 func (f *runFlags) request(c *cli, args []string) (exec.Request, int) {
-	req := exec.Request{Command: f.command, PTY: f.pty}
+	req := exec.Request{Command: f.command, PTY: f.pty, Cwd: f.dir}
 	switch {
 	case f.command != "" && len(args) > 0:
 		return req, usageError(c, "run", "give either -c TEXT or CMD ARGS, not both")

@@ -26,7 +26,7 @@ type runnerFlags struct {
 	shell     string
 	cwd       string
 	sandbox   string
-	network   bool
+	network   networkFlag
 	audit     string
 	timeout   time.Duration
 	maxOutput int
@@ -59,7 +59,7 @@ func (f *runnerFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.shell, "shell", "", "shell for command text: bash, sh, cmd or powershell (default: $AGENTEXEC_SHELL, else detected)")
 	fs.StringVar(&f.cwd, "cwd", "", "workspace `DIR`: where commands start, writable under workspace-write; a request's cwd must lie inside it (default: the current directory)")
 	fs.StringVar(&f.sandbox, "sandbox", "", "sandbox profile: read-only, workspace-write or none (default: the policy's, else workspace-write)")
-	fs.BoolVar(&f.network, "network", false, "allow network access inside the sandbox")
+	fs.Var(&f.network, "network", "network inside the sandbox: on (or the bare flag) opens it; `HOST,...` allows only those hosts, through the egress proxy, besides the policy's allowlist")
 	fs.StringVar(&f.audit, "audit", "", "audit log `PATH`, or off (default: the policy's, else $XDG_STATE_HOME/agentexec/audit.jsonl)")
 	fs.Var(durationFlag{&f.timeout}, "timeout", "timeout `DURATION` such as 30s or 5m (default: the policy's, else 120s)")
 	fs.IntVar(&f.maxOutput, "max-output", 0, "keep at most `BYTES` of output per stream, head and tail (default: the policy's, else 30000)")
@@ -90,7 +90,7 @@ func (f *runnerFlags) build(c *cli) (*exec.Runner, io.Closer, error) {
 	}
 	r := &exec.Runner{
 		Policy: pol, PolicyFunc: f.watcher.Policy, Mode: mode, Shell: st, Cwd: f.cwd,
-		Sandbox: f.sandbox, Network: f.network,
+		Sandbox: f.sandbox, Network: f.network.open, NetworkHosts: f.network.hosts,
 		Timeout: f.timeout, MaxOutputBytes: f.maxOutput,
 	}
 	log, err := f.openAudit(c, pol)

@@ -14,6 +14,9 @@ import (
 type detectOutput struct {
 	Capabilities sandbox.Capabilities     `json:"capabilities"`
 	Profiles     map[string]profileReport `json:"profiles"`
+	// Network is what each network mode gets under workspace-write, and
+	// the mode a policy (--policy) sets (network.go).
+	Network networkDetect `json:"network"`
 }
 
 // profileReport is what one profile (with the network off) would get here.
@@ -29,6 +32,7 @@ func sandboxMain(_ context.Context, c *cli, args []string) int {
 	fs := newFlagSet("sandbox", "detect [--json]",
 		"Print what this host's kernel can enforce (Landlock ABI, user, mount, network\nand PID namespaces, cgroup pids, seccomp, runs started from a thread) and what\neach profile would get here, with the network off.")
 	asJSON := fs.Bool("json", false, "print JSON")
+	policy := fs.String("policy", "", "also show the network mode this policy `FILE` sets")
 	if len(args) > 0 && args[0] == "detect" {
 		args = args[1:]
 	} else if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -45,6 +49,11 @@ func sandboxMain(_ context.Context, c *cli, args []string) int {
 	out := detectOutput{Capabilities: sandbox.Detect(), Profiles: map[string]profileReport{}}
 	for _, p := range detectProfiles {
 		out.Profiles[string(p)] = preview(p)
+	}
+	var err error
+	if out.Network, err = detectNetwork(*policy); err != nil {
+		fmt.Fprintf(c.stderr, "agentexec sandbox: %v\n", err)
+		return 1
 	}
 	if *asJSON {
 		enc := json.NewEncoder(c.stdout)
@@ -103,6 +112,7 @@ func printDetect(w io.Writer, out detectOutput) {
 			fmt.Fprintf(w, "  %-16s launcher=%s network=%s layers=%s\n", p, r.Report.Launcher, r.Report.Network, strings.Join(r.Report.Layers, ","))
 		}
 	}
+	printNetwork(w, out.Network)
 	for _, p := range c.Problems {
 		fmt.Fprintf(w, "note: %s\n", p)
 	}

@@ -21,8 +21,8 @@ var discardLog = log.New(io.Discard, "", 0)
 // server may speak first); the client's first bytes are held until they
 // show whether it starts TLS: if so, its ClientHello's server name must
 // be v's host (none for an IP literal), or both ends are closed before a
-// byte of it reaches the host. Either end idle for IdleTimeout (both
-// directions quiet) ends the tunnel, and so does Close.
+// byte of it reaches the host. Nothing moving either way for
+// IdleTimeout ends the tunnel, and so does Close.
 func (p *Proxy) tunnel(c net.Conn, br *bufio.Reader, up net.Conn, v verdict, rec *Connection) {
 	defer c.Close()
 	if !p.hold(up) {
@@ -30,16 +30,13 @@ func (p *Proxy) tunnel(c net.Conn, br *bufio.Reader, up net.Conn, v verdict, rec
 		return
 	}
 	defer p.release(up)
-	t := &relay{last: atomic.Int64{}}
-	t.touch()
-	stop := make(chan struct{})
-	defer close(stop)
-	go t.watch(p.cfg.IdleTimeout, stop, c, up)
+	t := newRelay(p.cfg.IdleTimeout, c, up)
+	defer t.stop()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { // host → client
 		defer wg.Done()
-		n, _ := t.copy(c, up)
+		n, _ := t.copy(c, up, nil)
 		p.update(rec, func(r *Connection) { r.BytesIn += n })
 		closeWrite(c)
 	}()
@@ -53,18 +50,22 @@ func (p *Proxy) tunnel(c net.Conn, br *bufio.Reader, up net.Conn, v verdict, rec
 		wg.Wait()
 		return
 	}
-	n := int64(0)
-	if len(head) > 0 {
-		m, err := up.Write(head)
-		n += int64(m)
-		if err != nil {
-			up.Close()
-		}
+	n, err := writeAll(up, head)
+	if err == nil {
+		m, _ := t.copy(up, c, br)
+		n += m
 	}
-	m, _ := t.copy(up, br)
-	p.update(rec, func(r *Connection) { r.BytesOut += n + m })
+	p.update(rec, func(r *Connection) { r.BytesOut += n })
 	closeWrite(up)
 	wg.Wait()
+}
+
+func writeAll(w io.Writer, b []byte) (int64, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	n, err := w.Write(b)
+	return int64(n), err
 }
 
 // firstBytes reads what the client sends first, within HandshakeTimeout:
@@ -148,37 +149,87 @@ func (c readOnlyConn) SetWriteDeadline(time.Time) error { return nil }
 func (c readOnlyConn) LocalAddr() net.Addr              { return &net.TCPAddr{} }
 func (c readOnlyConn) RemoteAddr() net.Addr             { return &net.TCPAddr{} }
 
-// relay tracks a tunnel's last activity.
-type relay struct{ last atomic.Int64 }
+// relay copies between two connections and ends them when nothing moved
+// for idle. Between two TCP connections the kernel moves the bytes
+// (io.Copy splices), so activity is read from the sockets' own counters
+// (tcpActivity); other connections are copied here and counted.
+type relay struct {
+	moved atomic.Int64 // bytes copied in user space
+	conns []net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
 
-func (t *relay) touch() { t.last.Store(time.Now().UnixNano()) }
+func newRelay(idle time.Duration, conns ...net.Conn) *relay {
+	t := &relay{conns: conns, done: make(chan struct{})}
+	go t.watch(idle)
+	return t
+}
 
-// watch closes both ends once nothing moved for idle.
-func (t *relay) watch(idle time.Duration, stop <-chan struct{}, a, b net.Conn) {
+func (t *relay) stop() { t.once.Do(func() { close(t.done) }) }
+
+// activity is a number that changes whenever a byte moved.
+func (t *relay) activity() uint64 {
+	v := uint64(t.moved.Load())
+	for _, c := range t.conns {
+		v += tcpActivity(c)
+	}
+	return v
+}
+
+// watch closes the connections once activity stood still for idle.
+func (t *relay) watch(idle time.Duration) {
 	tick := time.NewTicker(max(idle/4, 10*time.Millisecond))
 	defer tick.Stop()
+	last, since := t.activity(), time.Now()
 	for {
 		select {
-		case <-stop:
+		case <-t.done:
 			return
-		case <-tick.C:
-			if time.Since(time.Unix(0, t.last.Load())) > idle {
-				a.Close()
-				b.Close()
+		case now := <-tick.C:
+			if a := t.activity(); a != last {
+				last, since = a, now
+			} else if now.Sub(since) >= idle {
+				for _, c := range t.conns {
+					c.Close()
+				}
 				return
 			}
 		}
 	}
 }
 
-// copy copies src to dst, marking activity, and returns the bytes copied.
-func (t *relay) copy(dst io.Writer, src io.Reader) (int64, error) {
+// copy copies src to dst (what br holds of src first, when br is not
+// nil) and returns the bytes copied.
+func (t *relay) copy(dst, src net.Conn, br *bufio.Reader) (int64, error) {
+	var n int64
+	if br != nil && br.Buffered() > 0 {
+		b, _ := br.Peek(br.Buffered())
+		m, err := dst.Write(b)
+		br.Discard(m)
+		n += int64(m)
+		t.moved.Add(int64(m))
+		if err != nil {
+			return n, err
+		}
+	}
+	d, s := tcpOf(dst), tcpOf(src)
+	if d != nil && s != nil && tcpActivity(d) != 0 {
+		m, err := io.Copy(d, s) // splice(2) on Linux
+		return n + m, err
+	}
+	m, err := t.userCopy(dst, src)
+	return n + m, err
+}
+
+// userCopy copies through a buffer, counting.
+func (t *relay) userCopy(dst io.Writer, src io.Reader) (int64, error) {
 	buf := make([]byte, 64<<10)
 	var n int64
 	for {
 		m, err := src.Read(buf)
 		if m > 0 {
-			t.touch()
+			t.moved.Add(int64(m))
 			w, werr := dst.Write(buf[:m])
 			n += int64(w)
 			if werr != nil {
@@ -192,6 +243,17 @@ func (t *relay) copy(dst io.Writer, src io.Reader) (int64, error) {
 			return n, err
 		}
 	}
+}
+
+// tcpOf unwraps c to its TCP connection, or nil.
+func tcpOf(c net.Conn) *net.TCPConn {
+	switch c := c.(type) {
+	case *net.TCPConn:
+		return c
+	case *bufConn:
+		return tcpOf(c.Conn)
+	}
+	return nil
 }
 
 // closeWrite half-closes a TCP connection (the peer sees end of file),

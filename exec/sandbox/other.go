@@ -3,6 +3,8 @@
 package sandbox
 
 import (
+	"errors"
+	"net"
 	"os/exec"
 	"runtime"
 )
@@ -18,6 +20,9 @@ type Handle struct {
 // every other profile: this platform has no sandbox, and nothing is ever
 // reported as sandboxed that was not.
 func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
+	if spec.ExecCheck != nil {
+		return nil, &UnavailableError{Profile: spec.Profile, Feature: "the exec gate", Reason: "it is implemented on Linux only"}
+	}
 	if spec.Profile == None {
 		return &Handle{cmd: cmd, report: Report{Profile: None, Network: "on"}}, nil
 	}
@@ -36,6 +41,15 @@ func (h *Handle) Start() error {
 
 // Report says which layers applied: none.
 func (h *Handle) Report() Report { return h.report }
+
+// Outcome knows nothing beyond os/exec's ProcessState outside Linux.
+func (h *Handle) Outcome() Outcome { return Outcome{} }
+
+// ProxyListener fails outside Linux: no run can be prepared with
+// Spec.Proxy here.
+func (h *Handle) ProxyListener() (net.Listener, error) {
+	return nil, errors.New("sandbox: no proxy listener on " + runtime.GOOS)
+}
 
 // Close does nothing outside Linux.
 func (h *Handle) Close() error { return nil }

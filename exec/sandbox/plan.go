@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 )
 
 // plan is what one run gets, decided in the parent from the Spec and the
@@ -19,9 +20,12 @@ type plan struct {
 	LandlockNet bool // Landlock also denies TCP bind and connect (ABI 4)
 	Seccomp     bool // arch guard and the always-denied syscalls
 	SeccompNet  bool // socket families other than AF_UNIX refused
+	Proxy       bool // only a listener at ProxyAddr is reachable (proxy.go)
 	LandlockABI int
 	PIDMax      int    // pid_max of the PID namespace, 0 for none
 	Cgroup      string // "v1", "v2" or ""
+	Init        bool   // agentexec-init runs the command (init_linux.go)
+	ExecGate    bool   // every exec of the run is checked (tracer_linux.go)
 }
 
 // makePlan decides the layers for spec on a host with caps, or returns an
@@ -50,6 +54,8 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		IPCNS:       caps.PIDNS, // made together with the PID namespace when allowed
 		Seccomp:     caps.Seccomp,
 		LandlockABI: min(caps.LandlockABI, landlockABIWanted),
+		Init:        caps.Init,
+		ExecGate:    spec.ExecCheck != nil && caps.ExecGate,
 	}
 	// The launcher thread needs none of the trampoline's Go start (5-10 ms
 	// here); it limits processes with a v1 pids cgroup that it joins alone,
@@ -63,6 +69,12 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		p.PIDMax = pidMax(spec.Limits.Processes)
 	default:
 		p.Cgroup = caps.CgroupPids
+	}
+	if spec.Proxy {
+		if err := planProxy(&p, spec, caps); err != nil {
+			return plan{}, err
+		}
+		return p, nil
 	}
 	if !spec.Network {
 		// The seccomp socket filter cuts the network for a few BPF
@@ -85,7 +97,15 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 // one-time namespace probe of [Detect].
 func Preview(spec Spec) (Report, error) {
 	if spec.Profile == None {
-		return Report{Profile: None, Network: "on"}, nil
+		r := Report{Profile: None, Network: "on"}
+		if spec.ExecCheck != nil {
+			caps := Detect()
+			if !caps.ExecGate {
+				return Report{}, execGateUnavailable(None, caps)
+			}
+			r.Init, r.Layers = true, []string{"exec-gate"}
+		}
+		return r, nil
 	}
 	p, err := makePlan(spec, Detect())
 	if err != nil {
@@ -135,16 +155,19 @@ func checkSpec(spec Spec) error {
 
 // report is the Report for a run with plan p.
 func (p plan) report(spec Spec) Report {
-	r := Report{Profile: spec.Profile, LandlockABI: p.LandlockABI, Network: p.network(), Launcher: "trampoline"}
+	r := Report{Profile: spec.Profile, LandlockABI: p.LandlockABI, Network: p.network(), Launcher: "trampoline", Init: p.Init}
 	if p.Thread {
 		r.Launcher = "thread"
 	}
 	r.Layers = p.layers()
+	r.Notes = append([]string(nil), spec.Notes...)
 	return r
 }
 
 func (p plan) network() string {
 	switch {
+	case p.Proxy:
+		return "proxy"
 	case p.NetNS && p.SeccompNet:
 		return "netns+seccomp"
 	case p.NetNS:
@@ -168,9 +191,11 @@ func (p plan) layers() []string {
 	add(p.LandlockNet, "landlock-net")
 	add(p.Seccomp, "seccomp")
 	add(p.SeccompNet, "seccomp-net")
+	add(p.Proxy, "egress-proxy")
 	add(p.PIDNS, "pidns")
 	add(p.PIDMax > 0, "pid-max")
 	add(p.Cgroup != "", "cgroup-pids")
+	add(p.ExecGate, "exec-gate")
 	return l
 }
 
@@ -181,4 +206,30 @@ func releaseAtLeast(release string, major, minor int) bool {
 		return false
 	}
 	return ma > major || ma == major && mi >= minor
+}
+
+// execGateUnavailable is Prepare's error for a Spec with an exec gate on a
+// host that cannot trace.
+func execGateUnavailable(p Profile, caps Capabilities) error {
+	reason := "this host cannot trace the commands it runs"
+	for _, pr := range caps.Problems {
+		if strings.HasPrefix(pr, "exec gate: ") || strings.HasPrefix(pr, "init: ") {
+			reason = pr
+			break
+		}
+	}
+	return &UnavailableError{Profile: p, Feature: "the exec gate", Reason: reason}
+}
+
+// dedupe drops repeated strings, keeping the first of each.
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	out := s[:0:0]
+	for _, v := range s {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -67,10 +67,28 @@ func trampoline(args []string) int {
 	if err := waitGo(goFD); err != nil {
 		return fail("waiting to be released", err)
 	}
+	if w.InitCtl > 0 {
+		// Made before the layers: the rlimits may leave few descriptors.
+		if _, err := initImage(); err != nil {
+			return fail("agentexec-init", err)
+		}
+		// The init's control socket is the init's, unlike the other
+		// descriptors after the command's (readSpec closes those on exec).
+		if _, err := unix.FcntlInt(uintptr(w.InitCtl), unix.F_SETFD, 0); err != nil {
+			return fail("the init's control socket", err)
+		}
+	}
 	for _, s := range steps(w) {
 		if err := s.apply(w); err != nil {
 			return fail(s.name, err)
 		}
+	}
+	if w.InitCtl > 0 {
+		path, err := initImage()
+		if err != nil {
+			return fail("agentexec-init", err)
+		}
+		return fail("exec agentexec-init", syscall.Exec(path, initArgs(w.InitCtl, w.Path, w.Args), w.Env))
 	}
 	err = syscall.Exec(w.Path, w.Args, w.Env)
 	if errors.Is(err, syscall.ENOENT) {
@@ -92,6 +110,9 @@ type step struct {
 
 func steps(w *wireSpec) []step {
 	var s []step
+	if w.Plan.Proxy {
+		s = append(s, step{"proxy listener", makeProxyListener})
+	}
 	if w.Plan.PIDMax > 0 {
 		s = append(s, step{"pid_max", setPIDMax})
 	}
@@ -106,7 +127,10 @@ func steps(w *wireSpec) []step {
 		step{"landlock", applyLandlock},
 	)
 	if w.Plan.Seccomp {
-		s = append(s, step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet, false) }})
+		s = append(s, step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet) }})
+		if w.Plan.Proxy {
+			s = append(s, step{"proxy socket filter", installProxySocketFilter})
+		}
 	}
 	return append(s, step{"parent death signal", func(*wireSpec) error {
 		return unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0)
@@ -280,6 +304,9 @@ func landlockRules(w *wireSpec) []landlock.Rule {
 	}
 	if w.PrivateShm {
 		rules = append(rules, landlock.RWDirs("/dev/shm"))
+	}
+	if w.Plan.Proxy {
+		rules = append(rules, landlock.ConnectTCP(ProxyPort)) // the only TCP port it may connect to
 	}
 	dev := append(append([]string(nil), devFiles...), w.Terminals...)
 	return append(rules, landlock.RWFiles(dev...).WithIoctlDev().IgnoreIfMissing())

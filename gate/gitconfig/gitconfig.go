@@ -15,11 +15,13 @@
 // worktree, includes and includeIf), and anything this package cannot
 // read or evaluate — a file that exists but cannot be parsed, an include
 // that cannot be resolved, an environment without HOME — makes the answer
-// risky. Sharp edges: a repository's submodules are taken to exist only
-// when .gitmodules or .git/modules does (a gitlink without either is not
-// seen), and a program git finds on PATH under a git-* name (a custom
-// subcommand or remote helper) is the classifier's concern, not this
-// package's.
+// risky. A command that recurses into submodules (status, diff, grep
+// --recurse-submodules, diff.submodule=diff, …) has every populated
+// submodule read the same way, found from the index's gitlinks as git
+// finds them; an index it cannot read (a split index) makes such a
+// command risky. Sharp edge: a program git finds on PATH under a git-*
+// name (a custom subcommand or remote helper) is the classifier's concern,
+// not this package's.
 package gitconfig
 
 import (
@@ -66,44 +68,23 @@ func Risk(cwd string, env []string, sub string, args []string) (risky bool, reas
 	if why := l.load(cwd); why != "" {
 		return true, why
 	}
-	ctx := newGitRiskContext(sub, args, e, l)
-	if why := ctx.evaluate(l.entries); why != "" {
+	if why := l.repoRisk(sub, args); why != "" {
 		return true, why
 	}
-	if why := l.hooksRisk(sub); why != "" {
-		return true, why
-	}
-	if why := l.submoduleRisk(sub); why != "" {
+	budget := maxSubmodules
+	if why := l.submoduleRisk(sub, args, false, 0, &budget); why != "" {
 		return true, why
 	}
 	return false, ""
 }
 
-// gitSubmoduleReaders are the local subcommands that, by default, run git
-// inside each submodule (to tell whether it is modified), which reads the
-// submodule's own configuration.
-var gitSubmoduleReaders = map[string]bool{"status": true, "diff": true, "describe": true}
-
-// submoduleRisk fails closed for commands that recurse into submodules:
-// their configuration (.git/modules/NAME/config or SUB/.git) is not read
-// here. A repository is taken to have submodules when it has .gitmodules or
-// .git/modules; a gitlink added without either is not detected (reading
-// the index per decision would be needed).
-func (l *gitConfigLoader) submoduleRisk(sub string) string {
-	sub = strings.ToLower(sub)
-	if l.repo == nil || (gitLocalSubcommands[sub] && !gitSubmoduleReaders[sub]) {
-		return ""
+// repoRisk applies the rules and the hook check to the loaded entries.
+func (l *gitConfigLoader) repoRisk(sub string, args []string) string {
+	ctx := newGitRiskContext(sub, args, l.env, l)
+	if why := ctx.evaluate(l.entries); why != "" {
+		return why
 	}
-	paths := []string{filepath.Join(l.repo.commonDir, "modules")}
-	if l.repo.workTree != "" {
-		paths = append(paths, filepath.Join(l.repo.workTree, ".gitmodules"))
-	}
-	for _, p := range paths {
-		if _, err := os.Lstat(p); !os.IsNotExist(err) {
-			return "git " + sub + " also runs in submodules, whose configuration is not read (" + p + ")"
-		}
-	}
-	return ""
+	return l.hooksRisk(sub)
 }
 
 // gitEnv is the part of the command's environment git consults.

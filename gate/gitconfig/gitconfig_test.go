@@ -112,7 +112,22 @@ func TestGitConfigRiskKeys(t *testing.T) {
 		{"gpg with --show-signature", "global", "[gpg]\n\tprogram = /x\n", "log", []string{"--show-signature"}, true},
 		{"gpg with %G", "global", "[gpg]\n\tprogram = /x\n", "log", []string{"--format=%G?"}, true},
 		{"gpg.ssh.program with showSignature", "local", "[gpg \"ssh\"]\n\tprogram = /x\n[log]\n\tshowSignature = true\n", "log", nil, true},
-		{"showSignature without gpg program", "local", "[log]\n\tshowSignature = true\n", "log", nil, false},
+		// gpg runs with or without gpg.program (TestGitConfigSignatures).
+		{"showSignature without gpg program", "local", "[log]\n\tshowSignature = true\n", "log", nil, true},
+		{"showSignature for status", "local", "[log]\n\tshowSignature = true\n", "status", nil, false},
+		{"showSignature false", "local", "[log]\n\tshowSignature = false\n", "log", nil, false},
+		{"pretty %G without gpg program", "global", "[pretty]\n\tsig = %h %G?\n", "log", nil, true},
+		{"pretty without %G", "global", "[pretty]\n\tsig = %h %an\n", "log", nil, false},
+		{"format.pretty %G", "local", "[format]\n\tpretty = %GS\n", "show", nil, true},
+		{"merge.verifySignatures for merge", "global", "[merge]\n\tverifySignatures = true\n", "merge", nil, true},
+		{"merge.verifySignatures for log", "global", "[merge]\n\tverifySignatures = true\n", "log", nil, false},
+		{"promisor remote for status", "local", "[remote \"origin\"]\n\tpromisor = true\n", "status", nil, true},
+		{"promisor remote for branch", "local", "[remote \"origin\"]\n\tpromisor = true\n", "branch", nil, false},
+		{"promisor false for status", "local", "[remote \"origin\"]\n\tpromisor = false\n", "status", nil, false},
+		{"promisor for rev-parse path", "local", "[remote \"origin\"]\n\tpromisor = true\n", "rev-parse", []string{"HEAD:f"}, true},
+		{"promisor for rev-parse revision", "local", "[remote \"origin\"]\n\tpromisor = true\n", "rev-parse", []string{"--verify", "HEAD"}, false},
+		{"promisor for describe --dirty", "local", "[remote \"origin\"]\n\tpromisor = true\n", "describe", []string{"--dir"}, true},
+		{"promisor for describe", "local", "[remote \"origin\"]\n\tpromisor = true\n", "describe", []string{"--tags"}, false},
 		{"credential helper for status", "global", "[credential]\n\thelper = store\n", "status", nil, false},
 		{"credential helper for fetch", "global", "[credential]\n\thelper = store\n", "fetch", nil, true},
 		{"credential url helper for push", "global", "[credential \"https://x\"]\n\thelper = x\n", "push", nil, true},
@@ -427,24 +442,6 @@ func TestGitConfigRiskRepoDiscovery(t *testing.T) {
 	os.Mkdir(f.scopePath("local"), 0o755)
 	if r, _ := f.risk("status"); !r {
 		t.Error("unreadable local config not risky")
-	}
-}
-
-func TestGitConfigRiskSubmodules(t *testing.T) {
-	f := newGitFixture(t)
-	if r, why := f.risk("status"); r {
-		t.Fatalf("no submodules: %s", why)
-	}
-	f.write(filepath.Join(f.repo, ".gitmodules"), "[submodule \"lib\"]\n\tpath = lib\n")
-	for sub, want := range map[string]bool{"status": true, "diff": true, "log": false, "show": false, "rev-parse": false, "fetch": true} {
-		if r, why := f.risk(sub); r != want {
-			t.Errorf("with .gitmodules, git %s risky=%v (%q), want %v", sub, r, why, want)
-		}
-	}
-	os.Remove(filepath.Join(f.repo, ".gitmodules"))
-	os.MkdirAll(filepath.Join(f.gitDir, "modules", "lib"), 0o755)
-	if r, _ := f.risk("status"); !r {
-		t.Error("with .git/modules, git status not risky")
 	}
 }
 

@@ -9,25 +9,30 @@ import (
 type gitRule uint8
 
 const (
-	grNone            gitRule = iota
-	grProgram                 // a non-empty value runs a program or writes a file, for any subcommand
-	grRemoteProgram           // runs a program when git talks to a remote
-	grEditor                  // launches an editor
-	grPager                   // core.pager
-	grCmdPager                // pager.<cmd>
-	grFsmonitor               // core.fsmonitor: a hook unless false
-	grGPG                     // gpg.program, gpg.<fmt>.program: runs when signatures are shown
-	grAlias                   // alias.<name>
-	grRemoteURL               // remote.<n>.url/pushurl: the ext:: transport runs a command
-	grInsteadOf               // url.<base>.insteadOf: rewrites URLs to base
-	grProtocol                // protocol.allow, protocol.<name>.allow
-	grSubmoduleUpdate         // submodule.<n>.update = !command
-	grShowSignature           // log.showSignature
-	grPartialClone            // extensions.partialClone: missing objects are fetched lazily
-	grWorktreeConfig          // extensions.worktreeConfig
-	grInclude                 // include.path
-	grIncludeIf               // includeIf.<condition>.path
-	grPrettyFormat            // format.pretty, pretty.<name>: a %G placeholder shows signatures
+	grNone             gitRule = iota
+	grProgram                  // a non-empty value runs a program or writes a file, for any subcommand
+	grRemoteProgram            // runs a program when git talks to a remote
+	grEditor                   // launches an editor
+	grPager                    // core.pager
+	grCmdPager                 // pager.<cmd>
+	grFsmonitor                // core.fsmonitor: a hook unless false
+	grGPG                      // gpg.program, gpg.<fmt>.program: runs when signatures are shown
+	grAlias                    // alias.<name>
+	grRemoteURL                // remote.<n>.url/pushurl: the ext:: transport runs a command
+	grInsteadOf                // url.<base>.insteadOf: rewrites URLs to base
+	grProtocol                 // protocol.allow, protocol.<name>.allow
+	grSubmoduleUpdate          // submodule.<n>.update = !command
+	grShowSignature            // log.showSignature
+	grPartialClone             // extensions.partialClone: missing objects are fetched lazily
+	grWorktreeConfig           // extensions.worktreeConfig
+	grInclude                  // include.path
+	grIncludeIf                // includeIf.<condition>.path
+	grPrettyFormat             // format.pretty, pretty.<name>: a %G placeholder shows signatures
+	grObjectFormat             // extensions.objectFormat: the index's hash length
+	grSubmoduleRecurse         // submodule.recurse: grep and ls-files read submodules
+	grDiffSubmodule            // diff.submodule: "diff" runs git diff in each submodule
+	grPromisor                 // remote.<n>.promisor: a partial clone fetches missing objects from it
+	grVerifySignatures         // merge.verifySignatures: merge and pull run gpg
 )
 
 // gitRuleFor returns the rule of a parsed key; grNone keys are dropped at
@@ -72,6 +77,14 @@ func gitPlainRule(section, name string) gitRule {
 		return grInclude
 	case "format.pretty":
 		return grPrettyFormat
+	case "extensions.objectformat":
+		return grObjectFormat
+	case "submodule.recurse":
+		return grSubmoduleRecurse
+	case "diff.submodule":
+		return grDiffSubmodule
+	case "merge.verifysignatures":
+		return grVerifySignatures
 	case "protocol.allow":
 		return grProtocol
 	}
@@ -107,6 +120,8 @@ func gitSubsectionRule(section, sub, name string) gitRule {
 		return grGPG
 	case "submodule.update":
 		return grSubmoduleUpdate
+	case "remote.promisor":
+		return grPromisor
 	case "includeif.path":
 		return grIncludeIf
 	}
@@ -129,14 +144,6 @@ var gitLocalSubcommands = map[string]bool{
 	"cherry": true, "format-patch": true, "remote": true,
 }
 
-// gitNoLazyFetch are subcommands that never need a missing object, so a
-// partial clone cannot make them fetch.
-var gitNoLazyFetch = map[string]bool{
-	"rev-parse": true, "branch": true, "ls-files": true, "show-ref": true,
-	"for-each-ref": true, "symbolic-ref": true, "var": true, "version": true,
-	"tag": true, "reflog": true, "describe": true, "remote": true,
-}
-
 // gitRiskContext is what the rules need to know about the command.
 type gitRiskContext struct {
 	sub      string
@@ -144,6 +151,8 @@ type gitRiskContext struct {
 	editor   bool // the subcommand may launch an editor
 	pagerEnv bool // GIT_PAGER is set (and safe), overriding the config
 	showSig  bool // signatures are shown, so gpg runs
+	sigKey   string
+	lazy     bool // the command may need an object a partial clone lacks
 }
 
 func newGitRiskContext(sub string, args []string, e gitEnv, l *gitConfigLoader) *gitRiskContext {
@@ -152,6 +161,7 @@ func newGitRiskContext(sub string, args []string, e gitEnv, l *gitConfigLoader) 
 	_, pagerEnv := lookupEnvList(e.vars, "GIT_PAGER")
 	c := &gitRiskContext{sub: sub, remote: !local, editor: !local, pagerEnv: pagerEnv}
 	c.showSig = sub == "verify-commit" || sub == "verify-tag" || gitArgsShowSignature(sub, args)
+	c.lazy = mayLazyFetch(sub, args)
 	return c
 }
 
@@ -190,19 +200,19 @@ func gitArgsShowSignature(sub string, args []string) bool {
 func (c *gitRiskContext) evaluate(entries []gitConfigEntry) string {
 	eff := effectiveGitEntries(entries)
 	for _, e := range eff {
-		if e.rule == grShowSignature && gitBool(e) && (c.sub == "log" || c.sub == "show" || c.sub == "whatchanged") {
-			c.showSig = true
-		}
-		// A configured pretty format with %G makes log run gpg (Qwen
-		// git-config "gpg.program + %G pretty format").
-		if e.rule == grPrettyFormat && strings.Contains(e.value, "%G") {
-			c.showSig = true
+		if !c.showSig && c.configShowsSignatures(e) {
+			c.showSig, c.sigKey = true, e.key
 		}
 	}
 	for _, e := range eff {
 		if why := c.check(e); why != "" {
 			return why
 		}
+	}
+	if c.sigKey != "" {
+		// gpg (or gpg.program, or ssh-keygen for gpg.format=ssh) runs
+		// whether or not a program is configured.
+		return "git config " + c.sigKey + " makes git " + c.sub + " verify signatures, which runs gpg"
 	}
 	for i := range entries {
 		if e := &entries[i]; e.rule == grRemoteURL && c.remote && strings.HasPrefix(e.value, "ext::") {
@@ -271,7 +281,11 @@ func (c *gitRiskContext) check(e *gitConfigEntry) string {
 	case grSubmoduleUpdate:
 		risky = strings.HasPrefix(e.value, "!") || e.noValue
 	case grPartialClone:
-		risky = set && !gitNoLazyFetch[c.sub]
+		risky = set && c.lazy
+	case grPromisor:
+		risky = gitBool(e) && c.lazy
+	case grVerifySignatures:
+		risky = gitBool(e) && (c.sub == "merge" || c.sub == "pull")
 	}
 	if risky {
 		return "git config " + e.key + " may make git " + c.sub + " run a program"
@@ -324,9 +338,10 @@ func gitParseBool(e *gitConfigEntry) (bool, bool) {
 // gitConfigLoader collects the relevant entries of every scope in the order
 // git applies them.
 type gitConfigLoader struct {
-	env     gitEnv
-	repo    *gitRepo
-	entries []gitConfigEntry
+	env          gitEnv
+	repo         *gitRepo
+	entries      []gitConfigEntry
+	objectFormat string // extensions.objectFormat of the local file
 }
 
 // gitSystemConfig is the system-wide file of a standard git build
@@ -343,6 +358,12 @@ func (l *gitConfigLoader) load(cwd string) string {
 	if why != "" {
 		return why
 	}
+	return l.loadRepo(repo)
+}
+
+// loadRepo reads system, global, local and worktree configuration for
+// repo (nil: outside any repository, the user files only).
+func (l *gitConfigLoader) loadRepo(repo *gitRepo) string {
 	l.repo = repo
 	for _, p := range l.userPaths() {
 		if why := l.file(p, 0); why != "" {
@@ -356,10 +377,32 @@ func (l *gitConfigLoader) load(cwd string) string {
 	if why != "" {
 		return why
 	}
+	l.objectFormat = objectFormat(local)
 	if worktreeConfig(local) {
 		return l.file(filepath.Join(repo.gitDir, "config.worktree"), 0)
 	}
 	return ""
+}
+
+// objectFormat is extensions.objectFormat from the repository's own
+// config file, as git reads it (read_repository_format): "" means sha1.
+func objectFormat(local []gitConfigEntry) string {
+	for i := len(local) - 1; i >= 0; i-- {
+		if e := &local[i]; e.rule == grObjectFormat {
+			return strings.ToLower(e.value)
+		}
+	}
+	return ""
+}
+
+// last returns the effective (last) entry with rule r, or nil.
+func (l *gitConfigLoader) last(r gitRule) *gitConfigEntry {
+	for i := len(l.entries) - 1; i >= 0; i-- {
+		if l.entries[i].rule == r {
+			return &l.entries[i]
+		}
+	}
+	return nil
 }
 
 // userPaths lists the system and global files, in order.

@@ -1,0 +1,57 @@
+// Package lazyre holds regular expressions that are compiled the first
+// time they are used instead of when the program starts.
+//
+// Every agentexec process pays for its package-level regular expressions
+// before main runs, and `agentexec hook` is a new process for every tool
+// call an agent makes: most of those expressions (sed and awk scanners,
+// PowerShell checks, secret redaction) are never needed for a typical
+// command. A *Regexp is safe for concurrent use, like *regexp.Regexp.
+//
+// Sharp edge: a bad pattern panics at its first use, not at start-up.
+// Each package that declares them checks them all in a test with Check.
+package lazyre
+
+import (
+	"regexp"
+	"sync"
+)
+
+// Regexp is a regular expression compiled on first use.
+type Regexp struct {
+	pattern string
+	re      func() *regexp.Regexp
+}
+
+// New returns the expression for pattern, not compiled yet.
+func New(pattern string) *Regexp {
+	return &Regexp{pattern: pattern, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })}
+}
+
+// Check compiles each expression, returning the first error: tests call it
+// so that a bad pattern fails the build's tests, not a user's command.
+func Check(rs ...*Regexp) error {
+	for _, r := range rs {
+		if _, err := regexp.Compile(r.pattern); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Regexp returns the compiled expression.
+func (r *Regexp) Regexp() *regexp.Regexp { return r.re() }
+
+// String returns the pattern.
+func (r *Regexp) String() string { return r.pattern }
+
+// MatchString is regexp.Regexp.MatchString.
+func (r *Regexp) MatchString(s string) bool { return r.re().MatchString(s) }
+
+// FindString is regexp.Regexp.FindString.
+func (r *Regexp) FindString(s string) string { return r.re().FindString(s) }
+
+// FindStringSubmatch is regexp.Regexp.FindStringSubmatch.
+func (r *Regexp) FindStringSubmatch(s string) []string { return r.re().FindStringSubmatch(s) }
+
+// ReplaceAllString is regexp.Regexp.ReplaceAllString.
+func (r *Regexp) ReplaceAllString(src, repl string) string { return r.re().ReplaceAllString(src, repl) }

@@ -1,0 +1,16 @@
+package lazyre
+
+import "testing"
+
+func TestLazy(t *testing.T) {
+	r := New(`^a+b$`)
+	if !r.MatchString("aab") || r.MatchString("ab ") || r.FindString("xx") != "" || r.ReplaceAllString("aab", "x") != "x" {
+		t.Errorf("the lazy expression does not behave as regexp does")
+	}
+	if got := New(`(\d+)-(\d+)`).FindStringSubmatch("a 12-34"); len(got) != 3 || got[2] != "34" {
+		t.Errorf("FindStringSubmatch: %q", got)
+	}
+	if Check(New(`ok`), New(`(`)) == nil {
+		t.Errorf("Check passed a bad pattern")
+	}
+}
