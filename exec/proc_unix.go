@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/shellcfg"
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
@@ -36,6 +37,15 @@ func exitInfo(ps *os.ProcessState) (*int, string) {
 		return nil, unix.SignalName(ws.Signal())
 	}
 	code := ps.ExitCode()
+	return &code, ""
+}
+
+// outcomeExit is exitInfo for the status the run's init reported.
+func outcomeExit(o sandbox.Outcome) (*int, string) {
+	if o.Signaled {
+		return nil, unix.SignalName(o.Signal)
+	}
+	code := o.Code
 	return &code, ""
 }
 

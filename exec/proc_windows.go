@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/shellcfg"
 
 	"golang.org/x/sys/windows"
@@ -31,6 +32,12 @@ func rawCmdLine(cmd *osexec.Cmd, s shellcfg.ShellType) {
 // exitInfo returns the exit code; Windows has no signals.
 func exitInfo(ps *os.ProcessState) (*int, string) {
 	code := ps.ExitCode()
+	return &code, ""
+}
+
+// outcomeExit never applies on Windows: there is no init.
+func outcomeExit(o sandbox.Outcome) (*int, string) {
+	code := o.Code
 	return &code, ""
 }
 

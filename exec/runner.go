@@ -419,7 +419,7 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 		Limits: sandbox.Limits{
 			CPUSeconds: pol.Sandbox.Limits.CPUSeconds, AddressSpace: pol.Sandbox.Limits.AddressSpace,
 			FileSize: pol.Sandbox.Limits.FileSize, OpenFiles: pol.Sandbox.Limits.OpenFiles,
-			Processes: pol.Sandbox.Limits.Processes,
+			Processes: pol.Sandbox.Limits.Processes, Memory: pol.Sandbox.Limits.Memory,
 		},
 	}
 	if pol.Source != "" {

@@ -77,28 +77,46 @@ func TestSandboxedRunsLeakNothing(t *testing.T) {
 	}
 }
 
-// A sandboxed command is PID 1 of its namespace: SIGTERM without a handler
-// is dropped by the kernel, so the timeout must not wait out the whole
-// grace period for it, while a PID 1 that does handle SIGTERM gets it.
-func TestSandboxedTimeoutOfPID1(t *testing.T) {
+// TestSandboxedNotPID1 checks that a sandboxed command is not PID 1 of its
+// namespace (agentexec-init is): the timeout's SIGTERM ends a script
+// without a handler, which does not go on to its next statement, a
+// signal the command sends itself ends it, and a handler still gets the
+// signal.
+func TestSandboxedNotPID1(t *testing.T) {
 	r := sandboxedRunner(t)
+	if !sandbox.Detect().Init {
+		t.Skip("no agentexec-init on this host: the command is PID 1")
+	}
 	r.Grace = 30e9 // far longer than the test would wait
 	m := uniqueSleep()
-	obs := runReq(t, r, Request{Argv: []string{"sleep", m}, Timeout: "300ms"})
-	if obs.Status != StatusTimedOut {
-		t.Fatalf("%+v", obs)
+	obs := runReq(t, r, Request{Command: "sleep " + m + "; echo after; touch late", Shell: "bash", Timeout: "300ms"})
+	if obs.Status != StatusTimedOut || strings.Contains(obs.Stdout, "after") {
+		t.Fatalf("the script went on after the timeout: %+v", obs)
 	}
 	if obs.DurationMS > 10_000 {
-		t.Fatalf("a PID 1 without a SIGTERM handler held the run for the grace period: %d ms", obs.DurationMS)
+		t.Fatalf("SIGTERM did not end the script: the run waited out the grace period (%d ms)", obs.DurationMS)
 	}
 	if left := leftovers(m); len(left) > 0 {
 		t.Fatalf("left behind: %v", left)
 	}
-
+	for cmd, want := range map[string]string{
+		"kill -TERM $$; echo survived":               "SIGTERM",
+		"kill -SEGV $$; echo survived":               "SIGSEGV",
+		"python3 -c 'import os; os.abort()'":         "SIGABRT",
+		"trap 'exit 4' TERM; kill -TERM $$; sleep 1": "",
+	} {
+		obs := runReq(t, r, Request{Command: cmd, Shell: "bash"})
+		if obs.Status != StatusExited || obs.Signal != want || strings.Contains(obs.Stdout, "survived") {
+			t.Errorf("%s: %+v, want signal %q", cmd, obs, want)
+		}
+		if want == "" && (obs.ExitCode == nil || *obs.ExitCode != 4) {
+			t.Errorf("%s: %+v, want exit 4", cmd, obs)
+		}
+	}
 	r.Grace = 5e9
 	obs = runReq(t, r, Request{Command: "trap 'echo got-term; exit 3' TERM; while :; do sleep 0.05; done", Shell: "bash", Timeout: "300ms"})
 	if obs.Status != StatusTimedOut || !strings.Contains(obs.Stdout, "got-term") {
-		t.Fatalf("a PID 1 with a SIGTERM handler did not get the signal: %+v", obs)
+		t.Fatalf("a SIGTERM handler did not get the signal: %+v", obs)
 	}
 }
 

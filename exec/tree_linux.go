@@ -58,28 +58,40 @@ func (t *tree) terminate() {
 }
 
 // termIsLost reports whether SIGTERM cannot reach the leader: it is PID 1
-// of its own PID namespace (the sandbox) and has no SIGTERM handler, so the
-// kernel drops the signal. The grace period then only serves its
-// descendants, and waiting it out would just let a shell go on to its next
-// command.
+// of its own PID namespace (a sandbox without agentexec-init, where the
+// command is PID 1) and neither handles nor blocks SIGTERM, so the kernel
+// drops the signal. The grace period then only serves its descendants,
+// and waiting it out would just let a shell go on to its next command.
+// agentexec-init blocks every signal and forwards it: not lost.
 func (t *tree) termIsLost() bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(t.pid) + "/status")
 	if err != nil {
 		return false
 	}
 	var nspid []string
-	var caught uint64
+	var kept uint64
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "NSpid:"); ok {
 			nspid = strings.Fields(v)
-		} else if v, ok := strings.CutPrefix(line, "SigCgt:"); ok {
-			if caught, err = strconv.ParseUint(strings.TrimSpace(v), 16, 64); err != nil {
+		} else if v, ok := cutAny(line, "SigCgt:", "SigBlk:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			if err != nil {
 				return false
 			}
+			kept |= mask
 		}
 	}
 	inOwnNS := len(nspid) > 1 && nspid[len(nspid)-1] == "1"
-	return inOwnNS && caught&(1<<(syscall.SIGTERM-1)) == 0
+	return inOwnNS && kept&(1<<(syscall.SIGTERM-1)) == 0
+}
+
+func cutAny(s string, prefixes ...string) (string, bool) {
+	for _, p := range prefixes {
+		if v, ok := strings.CutPrefix(s, p); ok {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // othersAlive reports whether a process of the tree other than the leader

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"github.com/agentexec/agentexec/gate/facts"
 	"strings"
 	"testing"
 )
@@ -98,9 +99,9 @@ func TestPrescan(t *testing.T) {
 		{"cat <<E\n((((\nE\n(ls)", 1, 1},
 		{"echo `a` `b`", 1, 0},
 	} {
-		r := prescan(c.text, prescanResult{depth: 1000, openers: 1000, operators: 1000})
-		if r.depth != c.depth || r.operators != c.ops {
-			t.Errorf("prescan(%q) = depth %d ops %d, want %d %d", c.text, r.depth, r.operators, c.depth, c.ops)
+		r := facts.Prescan(c.text, facts.Bounds{Depth: 1000, Openers: 1000, Operators: 1000})
+		if r.Depth != c.depth || r.Operators != c.ops {
+			t.Errorf("prescan(%q) = depth %d ops %d, want %d %d", c.text, r.Depth, r.Operators, c.depth, c.ops)
 		}
 	}
 }

@@ -193,10 +193,38 @@ type awkScanner struct {
 	print   int       // depth of the open print statement, or -1
 	getline int       // 1 right after getline, 2 after its variable; 0 otherwise
 	glDepth int       // depth at which the getline was seen
+	runs    string    // how the program runs shell commands, "" when it does not
+	failed  bool      // the scanner stopped before the end
 }
 
 // scanAwkProgram classifies an awk program text.
 func scanAwkProgram(s string) (Safety, string) {
+	p := awkScan(s)
+	return p.v.result("awk program only reads input and prints")
+}
+
+// awkRuns says how an awk command line runs shell commands ("" when it
+// does not, as far as the scanner can tell): the facts tree's reading of
+// awk. A program the scanner cannot read whole, or one from a file, runs
+// what the gate cannot see.
+func awkRuns(args []string) string {
+	var v verdict
+	i, progFile := awkOptions(args, &v)
+	switch {
+	case progFile:
+		return "runs a program from a file"
+	case i >= len(args):
+		return ""
+	}
+	p := awkScan(args[i])
+	if p.runs == "" && p.failed {
+		return "has a program the gate cannot read whole"
+	}
+	return p.runs
+}
+
+// awkScan runs the scanner over a program text.
+func awkScan(s string) *awkScanner {
 	p := &awkScanner{s: s, print: -1}
 	for !p.stop {
 		t := p.token()
@@ -208,12 +236,12 @@ func scanAwkProgram(s string) (Safety, string) {
 	if !p.stop && len(p.parens) != 0 {
 		p.fail("awk program has an unclosed (")
 	}
-	return p.v.result("awk program only reads input and prints")
+	return p
 }
 
 func (p *awkScanner) fail(why string) {
 	p.v.add(Unknown, why)
-	p.stop = true
+	p.stop, p.failed = true, true
 }
 
 // token returns the next token, honouring push-back.
@@ -267,6 +295,7 @@ func (p *awkScanner) name(n string) {
 	switch n {
 	case "system":
 		p.v.add(Write, "awk system() runs a shell command")
+		p.runs = "runs shell commands through system()"
 	case "print", "printf":
 		p.print = p.depth
 	case "if", "while", "for", "switch":
@@ -341,6 +370,7 @@ func (p *awkScanner) punct(op string) {
 		p.pipe(atPrint)
 	case "|&":
 		p.v.add(Write, "awk |& starts a coprocess")
+		p.runs = "starts a command as a coprocess (|&)"
 	}
 	if p.depth < 0 {
 		p.fail("awk program has an unmatched ) or ]")
@@ -365,10 +395,13 @@ func (p *awkScanner) pipe(atPrint bool) {
 	switch {
 	case t.kind == akName && t.text == "getline":
 		p.v.add(Unknown, "awk cmd | getline runs a shell command")
+		p.runs = "runs a shell command to read from it (cmd | getline)"
 	case atPrint:
 		p.v.add(Write, "awk print | pipes into a shell command")
+		p.runs = "pipes its output into a shell command (print | cmd)"
 	default:
 		p.v.add(Unknown, "awk | outside print and getline")
+		p.runs = "has a | the gate cannot place"
 	}
 }
 

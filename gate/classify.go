@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentexec/agentexec/gate/facts"
 	"github.com/agentexec/agentexec/shellcfg"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -61,6 +62,10 @@ type ClassifyOptions struct {
 	// MaxOperators caps the count of | & ; and newlines outside quotes
 	// found by the pre-scan (default 4096, never more than 65,536).
 	MaxOperators int
+
+	// tree is the text's facts, already parsed by Decide (the single
+	// parse); nil makes Classify parse the text itself.
+	tree *facts.Tree
 }
 
 // Result is a classification with its evidence.
@@ -136,7 +141,7 @@ func ClassifyInDir(text, cwd string) Result {
 // precheck applies the bounds and the suspicious-character scan that come
 // before any parsing.
 func precheck(text string, opt ClassifyOptions) (Result, bool) {
-	maxBytes := orDefault(opt.MaxBytes, defaultMaxBytes)
+	maxBytes := orDefault(opt.MaxBytes, facts.MaxBytes)
 	if len(text) > maxBytes {
 		return verdictResult(Unknown, "too-long", fmt.Sprintf("command too long: %d bytes is over the %d-byte limit", len(text), maxBytes)), false
 	}
@@ -148,15 +153,15 @@ func precheck(text string, opt ClassifyOptions) (Result, bool) {
 		r.Evidence[0].Offset, r.Evidence[0].End = sus[0].Offset, sus[0].Offset+1
 		return r, false
 	}
-	lim := prescanLimits(opt.MaxDepth, opt.MaxOperators)
-	ps := prescan(text, lim)
+	lim := facts.Limits(opt.MaxDepth, opt.MaxOperators)
+	ps := facts.Prescan(text, lim)
 	switch {
-	case ps.depth > lim.depth:
-		return verdictResult(Unknown, "too-deep", fmt.Sprintf("command nested too deeply: more than %d levels", lim.depth)), false
-	case ps.openers > lim.openers:
-		return verdictResult(Unknown, "too-deep", fmt.Sprintf("command has too many nesting tokens: more than %d", lim.openers)), false
-	case ps.operators > lim.operators:
-		return verdictResult(Unknown, "too-many-operators", fmt.Sprintf("command has too many operators: more than %d", lim.operators)), false
+	case ps.Depth > lim.Depth:
+		return verdictResult(Unknown, "too-deep", fmt.Sprintf("command nested too deeply: more than %d levels", lim.Depth)), false
+	case ps.Openers > lim.Openers:
+		return verdictResult(Unknown, "too-deep", fmt.Sprintf("command has too many nesting tokens: more than %d", lim.Openers)), false
+	case ps.Operators > lim.Operators:
+		return verdictResult(Unknown, "too-many-operators", fmt.Sprintf("command has too many operators: more than %d", lim.Operators)), false
 	}
 	return Result{}, true
 }
@@ -278,7 +283,13 @@ func classifyPOSIX(text string, opt ClassifyOptions) Result {
 	if opt.Shell == shellcfg.Sh {
 		lang = syntax.LangPOSIX
 	}
-	f, err := parse(text, lang)
+	var f *syntax.File
+	var err error
+	if t := opt.tree; t != nil && t.Parsed && t.Src == text {
+		f = t.File
+	} else {
+		f, err = parse(text, lang)
+	}
 	if err != nil {
 		r := verdictResult(Unknown, "parse-error", fmt.Sprintf("the text does not parse as %s: %v", lang, err))
 		r.Evidence[0].Offset, r.Evidence[0].End = errorSpan(err, len(text))

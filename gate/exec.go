@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentexec/agentexec/gate/facts"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -56,17 +57,18 @@ func DecideExec(in ExecInput) Decision {
 			return d.deny(fmt.Sprintf("Denied: the program's arguments cannot be judged (%v).", err))
 		}
 		d.Segments = append(d.Segments, text)
-		facts := analyzeCalls(text)
-		if e := checkBlacklist(text, facts.file, []string{text}, facts.canonAll(), cp.extras); e != nil {
-			d.Blacklist = e
-			return d.deny(reasonBlacklist(e))
+		tree := facts.Build(text, facts.Options{Sub: subCommands})
+		bl := checkBlacklist(tree, blInput{cwd: in.Cwd, segs: []string{text}, cands: callTexts(tree), extras: cp.extras, execGate: true})
+		if bl.hit != nil {
+			d.Blacklist = bl.hit
+			return d.deny(reasonBlacklist(bl.hit))
 		}
-		cands := []string{normalizeBlanks(text)}
-		if r, ok := firstMatch(cp.rules.deny, cands); ok {
+		cands := append(strictCandidates(nil, tree), spelling{text: normalizeBlanks(text)})
+		if r, m := bestMatch(cp.rules.deny, cands); m == sureMatch {
 			d.RuleDecision, d.Rule = string(Deny), &RuleRef{Text: r.Text, Source: r.Source, Action: Deny}
 			return d.deny(reasonDenyRule(r))
 		}
-		if r, ok := firstMatch(cp.rules.ask, cands); ok && d.RuleDecision == RuleNone {
+		if r, m := bestMatch(cp.rules.ask, cands); m != noMatch && d.RuleDecision == RuleNone {
 			d.RuleDecision, d.Rule = string(Ask), &RuleRef{Text: r.Text, Source: r.Source, Action: Ask}
 		}
 	}
@@ -84,42 +86,15 @@ func DecideExec(in ExecInput) Decision {
 	return d.allow("Allowed: no deny or ask rule and no blacklist entry matches this program.")
 }
 
-// execSpellings are the argvs an exec is judged as: as given, with
-// argv[0] replaced by the resolved executable's basename when that differs,
-// and with relative operands made absolute against the cwd (so `rm -rf ..`
-// run in /tmp is `rm -rf /`).
+// execSpellings are the argvs an exec is judged as: as given, and with
+// argv[0] replaced by the resolved executable's basename when that differs
+// (a renamed copy or a symlink of a denied program is still that program).
 func execSpellings(in ExecInput) [][]string {
 	out := [][]string{in.Argv}
 	if in.Exe != "" {
-		base := path.Base(in.Exe)
-		if base != path.Base(in.Argv[0]) {
-			alt := append([]string{base}, in.Argv[1:]...)
-			out = append(out, alt)
-		}
-	}
-	if in.Cwd != "" && path.IsAbs(in.Cwd) {
-		n := len(out)
-		for _, argv := range out[:n] {
-			if abs, changed := absOperands(argv, in.Cwd); changed {
-				out = append(out, abs)
-			}
+		if base := path.Base(in.Exe); base != path.Base(in.Argv[0]) {
+			out = append(out, append([]string{base}, in.Argv[1:]...))
 		}
 	}
 	return out
-}
-
-// absOperands rewrites argv's relative, non-option operands as absolute
-// cleaned paths under cwd. Only the blacklist reads the result.
-func absOperands(argv []string, cwd string) ([]string, bool) {
-	out := append([]string(nil), argv...)
-	changed := false
-	for i := 1; i < len(out); i++ {
-		a := out[i]
-		if a == "" || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/") {
-			continue
-		}
-		out[i] = path.Join(cwd, a)
-		changed = true
-	}
-	return out, changed
 }

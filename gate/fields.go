@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"github.com/agentexec/agentexec/gate/facts"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -14,7 +15,7 @@ import (
 // expansions that yield one string, literals and single quotes are one
 // word.
 func mayMultiField(wd *syntax.Word) bool {
-	if hasGlob(wd) {
+	if facts.HasGlob(wd) {
 		return true
 	}
 	for _, p := range wd.Parts {
@@ -48,7 +49,7 @@ func paramMayMulti(pe *syntax.ParamExp) bool {
 	}
 	if pe.Index != nil {
 		if w, ok := pe.Index.(*syntax.Word); ok {
-			if v, ok := staticWord(w); ok && v == "@" {
+			if v, ok := facts.Static(w); ok && v == "@" {
 				return true
 			}
 		} else {

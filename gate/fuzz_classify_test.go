@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"github.com/agentexec/agentexec/gate/facts"
 	"strings"
 	"testing"
 
@@ -54,8 +55,8 @@ func FuzzPrescan(f *testing.F) {
 		f.Add(c)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		r := prescan(text, prescanResult{depth: 1 << 30, openers: 1 << 30, operators: 1 << 30})
-		if r.depth > r.openers || r.operators > len(text) || r.openers > len(text) {
+		r := facts.Prescan(text, facts.Bounds{Depth: 1 << 30, Openers: 1 << 30, Operators: 1 << 30})
+		if r.Depth > r.Openers || r.Operators > len(text) || r.Openers > len(text) {
 			t.Fatalf("prescan(%q) = %+v", text, r)
 		}
 	})

@@ -42,6 +42,7 @@ type sedCall struct {
 	scripts   []string // -e and --expression values, in order
 	operands  []string
 	scriptOpt bool // a -e, --expression, -f or --file was given
+	fromFile  bool // a -f or --file was given
 	permuted  bool // a script option came after an operand
 }
 
@@ -157,6 +158,7 @@ func (c *sedCall) short(args []string, i int) int {
 			return k
 		case 'f':
 			c.v.add(Unknown, "sed -f reads its script from a file")
+			c.fromFile = true
 			c.scriptOpt = true
 			_, k, _ := optValue(args, i, a[j+1:])
 			return k
@@ -200,6 +202,7 @@ func (c *sedCall) long(args []string, i int) int {
 		return k
 	case name == "file":
 		c.v.add(Unknown, "sed --file reads its script from a file")
+		c.fromFile = true
 		c.scriptOpt = true
 		_, k, _ := longValue(args, i, val, hasVal)
 		return k
@@ -249,17 +252,46 @@ type sedScanner struct {
 	depth int
 	v     verdict
 	stop  bool // the program is malformed; v already holds Unknown
+	// cmds are the texts of e commands; opaque says how the script runs
+	// a command no text spells (s///e, e alone).
+	cmds   []string
+	opaque string
 }
 
 // scanSedScript classifies a sed program text.
 func scanSedScript(s string) (Safety, string) {
+	return sedScan(s).v.result("sed script only prints and edits the stream")
+}
+
+func sedScan(s string) *sedScanner {
 	p := &sedScanner{s: s}
 	for !p.stop && p.command() {
 	}
 	if !p.stop && p.depth != 0 {
 		p.fail("sed script has an unmatched {")
 	}
-	return p.v.result("sed script only prints and edits the stream")
+	return p
+}
+
+// sedRuns reads a sed command line for the commands its script runs:
+// the texts of e commands, and why some command cannot be read (s///e, a
+// script from a file, a script the scanner cannot read whole) — the facts
+// tree's reading of sed.
+func sedRuns(args []string) ([]string, string) {
+	c := &sedCall{}
+	c.parse(args)
+	script, ok := c.script()
+	switch {
+	case c.fromFile:
+		return nil, "runs a script from a file, which may hold e commands"
+	case !ok:
+		return nil, ""
+	}
+	p := sedScan(script)
+	if p.stop && p.opaque == "" {
+		return p.cmds, "has a script the gate cannot read whole"
+	}
+	return p.cmds, p.opaque
 }
 
 func (p *sedScanner) peek() int {
@@ -497,7 +529,11 @@ func (p *sedScanner) dispatch(c int, hasAddr bool) {
 	case 'e':
 		p.v.add(Unknown, "sed e command runs a shell command")
 		if c := p.nonblank(); c >= 0 && c != '\n' {
+			start := p.i - 1
 			p.text(c)
+			p.cmds = append(p.cmds, strings.TrimSuffix(p.s[start:p.i], "\n"))
+		} else {
+			p.opaque = "runs its pattern space as a command (the e command without text)"
 		}
 	case -1:
 		p.fail("sed address without a command")
@@ -611,6 +647,7 @@ func (p *sedScanner) substFlags() {
 			p.digits()
 		case c == 'e':
 			p.v.add(Unknown, "sed s///e runs the pattern space as a command")
+			p.opaque = "runs the pattern space as a command (s///e)"
 		case c == 'w':
 			p.writeFile("sed s///w flag writes a file")
 			return

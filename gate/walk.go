@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentexec/agentexec/gate/facts"
 )
 
 // maxWalkDepth bounds the walker's recursion. The pre-scan keeps real input
@@ -287,7 +289,7 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 	if len(c.Assigns) > 0 {
 		w.add(c, Unknown, "env-prefix", fmt.Sprintf("the assignment `%s=` changes how the command behaves (PATH, LD_PRELOAD, PAGER, GIT_* …)", assignName(c.Assigns[0])))
 	}
-	name, ok := staticWord(c.Args[0])
+	name, ok := facts.Static(c.Args[0])
 	if !ok {
 		w.add(c.Args[0], Unknown, "dynamic-command-name", "the command name is computed at run time")
 		return
@@ -299,11 +301,11 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 	w.commands = append(w.commands, name)
 	a := argv{name: name, vals: make([]string, 0, len(c.Args)-1), dyn: make([]bool, 0, len(c.Args)-1), pre: make([]string, 0, len(c.Args)-1), multi: make([]bool, 0, len(c.Args)-1)}
 	for _, wd := range c.Args[1:] {
-		val, ok := staticWord(wd)
-		dyn := !ok || hasGlob(wd)
+		val, ok := facts.Static(wd)
+		dyn := !ok || facts.HasGlob(wd)
 		a.vals = append(a.vals, val)
 		a.dyn = append(a.dyn, dyn)
-		a.pre = append(a.pre, literalPrefix(wd, dyn))
+		a.pre = append(a.pre, facts.LiteralPrefix(wd, dyn))
 		a.multi = append(a.multi, dyn && mayMultiField(wd))
 	}
 	v := w.dispatch(a)
@@ -338,23 +340,6 @@ func checkName(name string) (finding, bool) {
 		return finding{Unknown, "glob-command-name", fmt.Sprintf("the command name `%s` is a glob pattern", name)}, true
 	}
 	return finding{}, false
-}
-
-// hasGlob reports whether an unquoted part of wd holds a glob character or
-// an extended glob, so the word may expand to other words (file names that
-// could look like options). Escaped glob characters count too.
-func hasGlob(wd *syntax.Word) bool {
-	for _, p := range wd.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, "*?[") {
-				return true
-			}
-		case *syntax.ExtGlob:
-			return true
-		}
-	}
-	return false
 }
 
 // assign scans an assignment's subscript and value.
@@ -403,7 +388,7 @@ func (w *walker) redirect(r *syntax.Redirect) {
 var inertTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true}
 
 func (w *walker) outputTarget(r *syntax.Redirect) {
-	t, ok := staticWord(r.Word)
+	t, ok := facts.Static(r.Word)
 	switch {
 	case !ok && tildePath(r.Word):
 		w.add(r, Write, "redirect-write", fmt.Sprintf("`%s` writes a file under a home directory", r.Op))
@@ -419,7 +404,7 @@ func (w *walker) outputTarget(r *syntax.Redirect) {
 }
 
 func (w *walker) inputTarget(r *syntax.Redirect) {
-	t, ok := staticWord(r.Word)
+	t, ok := facts.Static(r.Word)
 	switch {
 	case !ok:
 		w.word(r.Word)
@@ -431,7 +416,7 @@ func (w *walker) inputTarget(r *syntax.Redirect) {
 
 // dupTarget handles `>&N`, `<&N` and `>&-`; `>& file` is `&> file`.
 func (w *walker) dupTarget(r *syntax.Redirect) {
-	t, ok := staticWord(r.Word)
+	t, ok := facts.Static(r.Word)
 	switch {
 	case !ok:
 		w.word(r.Word)
@@ -478,7 +463,7 @@ func tildePath(wd *syntax.Word) bool {
 		return false
 	}
 	rest := &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{Value: "x" + lit.Value[1:]}}, wd.Parts[1:]...)}
-	_, static := staticWord(rest)
+	_, static := facts.Static(rest)
 	return static
 }
 
@@ -552,7 +537,7 @@ func (w *walker) binaryTest(x *syntax.BinaryTest) {
 }
 
 func staticOr(wd *syntax.Word) string {
-	v, _ := staticWord(wd)
+	v, _ := facts.Static(wd)
 	return v
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentexec/agentexec/gate/facts"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -58,7 +59,7 @@ func psParams(names ...string) map[string]bool {
 
 // classifyWindows classifies cmd.exe or PowerShell text.
 func classifyWindows(text string, sh shellcfg.ShellType, maxBytes int) Result {
-	if max := orDefault(maxBytes, defaultMaxBytes); len(text) > max {
+	if max := orDefault(maxBytes, facts.MaxBytes); len(text) > max {
 		return verdictResult(Unknown, "too-long", fmt.Sprintf("command too long: %d bytes is over the %d-byte limit", len(text), max))
 	}
 	words, bad := winTokens(text)

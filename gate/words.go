@@ -1,119 +1,13 @@
 package gate
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentexec/agentexec/gate/facts"
 )
-
-var errDynamic = errors.New("dynamic word")
-
-// staticConfig returns a config that expands words with nothing from the
-// host: no environment, no command or process substitution, no globbing,
-// and unset variables are errors. It is only used on words already proven
-// structurally static. A fresh config per call, because expand writes to
-// the config it is given, so a shared one is a data race.
-func staticConfig() *expand.Config {
-	return &expand.Config{
-		Env:       emptyEnv,
-		CmdSubst:  func(io.Writer, *syntax.CmdSubst) error { return errDynamic },
-		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", errDynamic },
-		NoUnset:   true,
-	}
-}
-
-var emptyEnv = expand.ListEnviron()
-
-// staticWord returns the value bash gives w after quote removal when that
-// value is known without running anything: w is made only of literals,
-// single quotes, ANSI-C $'…' quotes and double quotes holding only literals,
-// does not start with an unquoted ~, and does not brace-expand into more or
-// fewer than one word. Glob characters are kept as they are; callers that
-// care must look for them. ok is false for every other word.
-//
-// Staticness is decided from the structure, never from expand succeeding:
-// expand turns an unset variable into "" without an error.
-func staticWord(w *syntax.Word) (string, bool) {
-	if w == nil || len(w.Parts) == 0 {
-		return "", false
-	}
-	if v, ok := plainStatic(w); ok {
-		return v, true
-	}
-	for i, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			if i == 0 && strings.HasPrefix(p.Value, "~") {
-				return "", false
-			}
-		case *syntax.SglQuoted:
-		case *syntax.DblQuoted:
-			if p.Dollar { // $"…" is locale translation
-				return "", false
-			}
-			for _, q := range p.Parts {
-				if _, ok := q.(*syntax.Lit); !ok {
-					return "", false
-				}
-			}
-		default:
-			return "", false
-		}
-	}
-	fields, err := fieldsSafe(w)
-	if err != nil || len(fields) != 1 {
-		return "", false
-	}
-	return fields[0], true
-}
-
-// literalPrefix is the plain literal text a dynamic word starts with, so a
-// rule can still see the option name of `--signal="$SIG"`; "" for a static
-// word or one whose first part needs expansion.
-func literalPrefix(w *syntax.Word, dyn bool) string {
-	if !dyn || w == nil || len(w.Parts) == 0 {
-		return ""
-	}
-	if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\~{}$'\"`*?[") {
-		return l.Value
-	}
-	return ""
-}
-
-// plainStatic is staticWord's fast path for the common single-part word
-// whose value needs no expansion at all: a literal with no backslash,
-// tilde, brace or dollar, or a plain single-quoted string.
-func plainStatic(w *syntax.Word) (string, bool) {
-	if len(w.Parts) != 1 {
-		return "", false
-	}
-	switch p := w.Parts[0].(type) {
-	case *syntax.Lit:
-		if p.Value != "" && !strings.ContainsAny(p.Value, "\\~{}$'\"`") {
-			return p.Value, true
-		}
-	case *syntax.SglQuoted:
-		if !p.Dollar {
-			return p.Value, true
-		}
-	}
-	return "", false
-}
-
-// fieldsSafe runs expand.Fields, turning a panic inside mvdan's expander
-// into an error so a crafted word can never take the process down.
-func fieldsSafe(words ...*syntax.Word) (fields []string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			fields, err = nil, errDynamic
-		}
-	}()
-	return expand.Fields(staticConfig(), words...)
-}
 
 // word scans a word for what runs or evaluates inside it: command and
 // process substitutions (an Unknown floor, with their statements walked),
@@ -208,7 +102,7 @@ func (w *walker) param(p *syntax.ParamExp) {
 
 func (w *walker) expansion(p *syntax.ParamExp) {
 	if p.Exp.Op == syntax.OtherParamOps {
-		op, _ := staticWord(p.Exp.Word)
+		op, _ := facts.Static(p.Exp.Word)
 		if len(op) != 1 || !strings.Contains(safeParamOps, op) {
 			w.add(p, Unknown, "prompt-expansion", "`${x@P}` expands a value as a prompt, which runs the command substitutions in it")
 		}

@@ -240,6 +240,9 @@ func formatRecord(r *audit.Record) string {
 	if r.Kind == "run" {
 		return head + fmt.Sprintf("%-6s %s  → %s", "run", recordText(r), runOutcome(r))
 	}
+	if r.Kind == "hook" {
+		head += fmt.Sprintf("hook %s/%s ", r.Agent, r.Tool) // the agent's hook answered this
+	}
 	return head + fmt.Sprintf("%-6s %s%s", r.Decision, recordText(r), why(r))
 }
 

@@ -139,7 +139,13 @@ func (f *hookFlags) setup(c *cli, a hook.Agent, call hook.Call) (*hookSetup, err
 	}
 	ws := f.workspace(c, a, call)
 	pf := f.policySource(c, ws)
-	l, err := pf.load(c, call.Dir)
+	l, err := pf.load(c, ws)
+	if errors.Is(err, policy.ErrNoSettings) && f.project == "" {
+		// The project has no agent settings: no rules, and the rewritten
+		// run is told the same (no --project).
+		pf.project = ""
+		l, err = pf.load(c, ws)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +325,7 @@ func (f *hookFlags) rewriter(c *cli, s *hookSetup, pf policyFlags) (*hook.Ticket
 		flags = append(flags, "--network")
 	}
 	flags = append(flags, "--audit", s.auditPath)
-	return &hook.TicketRewriter{Exe: exe, Key: key, Flags: flags, Nonce: s.nonce}, nil
+	return &hook.TicketRewriter{Exe: exe, Key: key, Workspace: s.cfg.Workspace, Flags: flags, Nonce: s.nonce}, nil
 }
 
 // record writes the hook's decision to the audit log: every shell

@@ -41,20 +41,31 @@ func detect() Capabilities {
 	}
 	c.PIDMaxNS = kernelAtLeast(6, 14)
 	c.CgroupPids = detectCgroup()
+	c.CgroupMemory, c.CgroupCPU = cgroupExtras(c.CgroupPids)
 	if c.CgroupPids == "" {
 		c.Problems = append(c.Problems, "cgroup pids: no writable pids controller (v1 or v2)")
 	}
 	detectNamespaces(&c)
+	var why string
+	if c.Init, why = initAvailable(); !c.Init {
+		c.Problems = append(c.Problems, why)
+	}
+	if c.ExecGate, why = execGateAvailable(c.Init); c.ExecGate {
+		c.ExecGateMechanism = execGateMechanism
+	} else {
+		c.Problems = append(c.Problems, why)
+	}
 	c.ThreadLaunch = threadLaunch(c)
 	return c
 }
 
-// threadLaunch reports whether runs can start from a launcher thread.
+// threadLaunch reports whether runs can start from a launcher thread:
+// its run's init holds itself while the sandbox is completed.
 func threadLaunch(c Capabilities) bool {
-	if !c.Root || !initialUserNS() || !c.MountNS || !c.PIDNS || !c.Seccomp || c.CgroupPids != "v1" {
+	if !c.Root || !initialUserNS() || !c.MountNS || !c.PIDNS || !c.Seccomp || c.CgroupPids != "v1" || !c.Init {
 		return false
 	}
-	return procPIDNSSupported() && ptraceTracemeAllowed()
+	return procPIDNSSupported()
 }
 
 // isRoot is true when this process may make namespaces without a user

@@ -20,6 +20,9 @@ type Handle struct {
 // every other profile: this platform has no sandbox, and nothing is ever
 // reported as sandboxed that was not.
 func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
+	if spec.ExecCheck != nil {
+		return nil, &UnavailableError{Profile: spec.Profile, Feature: "the exec gate", Reason: "it is implemented on Linux only"}
+	}
 	if spec.Profile == None {
 		return &Handle{cmd: cmd, report: Report{Profile: None, Network: "on"}}, nil
 	}
@@ -39,6 +42,9 @@ func (h *Handle) Start() error {
 // Report says which layers applied: none.
 func (h *Handle) Report() Report { return h.report }
 
+// Outcome knows nothing beyond os/exec's ProcessState outside Linux.
+func (h *Handle) Outcome() Outcome { return Outcome{} }
+
 // ProxyListener fails outside Linux: no run can be prepared with
 // Spec.Proxy here.
 func (h *Handle) ProxyListener() (net.Listener, error) {
@@ -47,6 +53,12 @@ func (h *Handle) ProxyListener() (net.Listener, error) {
 
 // Close does nothing outside Linux.
 func (h *Handle) Close() error { return nil }
+
+// Kill does nothing: outside Linux nothing is sandboxed.
+func (h *Handle) Kill() {}
+
+// OOMKilled is always false outside Linux.
+func (h *Handle) OOMKilled() bool { return false }
 
 // Release does nothing outside Linux: there are no standby launchers.
 func Release() {}

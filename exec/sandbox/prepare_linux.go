@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,6 +40,10 @@ type wireSpec struct {
 	Terminals []string `json:"terminals,omitempty"`
 	Limits    Limits   `json:"limits"`
 	Plan      plan     `json:"plan"`
+	// InitCtl is the trampoline's descriptor of the init's control
+	// socket: the trampoline execs agentexec-init, which runs the
+	// command. 0: no init, the trampoline execs the command.
+	InitCtl int `json:"init_ctl,omitempty"`
 	// ProxySock is the trampoline's fd of the socket its proxy listener
 	// goes back on (proxy_linux.go); proxyFD is a launcher thread's
 	// listener, until its Handle takes it. The launcher thread sets it
@@ -64,10 +69,21 @@ type Handle struct {
 	standby    *launcher
 	thread     *launcher
 	pdeathsig  syscall.Signal // the caller's SysProcAttr.Pdeathsig
+	pidNS      bool           // the command is its PID namespace's init
+	oomBase    uint64         // the cgroup's OOM kills before the run
+	oomKilled  bool           // the OOM killer killed in the run's cgroup (set by Close)
+	extraFiles int            // the caller's count of cmd.ExtraFiles
 	// The trampoline's:
 	spec *os.File // parent's copy of the child's spec fd
 	goR  *os.File // parent's copy of the child's end of the go pipe
 	goW  *os.File
+	// The init's control socket, when the run has an init, and the exec
+	// gate, when it is on.
+	ctl    *initCtl
+	tracer *tracer
+	check  func(ExecEvent) ExecVerdict
+	argv   []string // the command's own argv, for the exec gate
+	none   bool     // profile None with an init: no layers
 	// The proxy mode's (proxy_linux.go): the listener a launcher thread
 	// made, or the socket pair the trampoline sends it on.
 	proxyFD               int
@@ -89,13 +105,16 @@ type Handle struct {
 // For profile None it changes nothing and the Handle's methods do nothing
 // but start the command.
 func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
-	if spec.Profile == None {
-		return &Handle{cmd: cmd, report: Report{Profile: None, Network: "on"}}, nil
-	}
 	if cmd.Process != nil {
 		return nil, errors.New("sandbox: Prepare after cmd.Start")
 	}
+	if spec.Profile == None {
+		return prepareNone(cmd, spec)
+	}
 	caps := detectCaps()
+	if spec.ExecCheck != nil && !caps.ExecGate {
+		return nil, execGateUnavailable(spec.Profile, caps)
+	}
 	if !threadable(cmd) || threadBroken.Load() {
 		caps.ThreadLaunch = false
 	}
@@ -116,6 +135,11 @@ func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 
 func (h *Handle) prepare(cmd *exec.Cmd, spec Spec, p plan) error {
 	h.runSpec = spec
+	if p.Init {
+		if err := h.prepareInit(spec); err != nil {
+			return err
+		}
+	}
 	var sb *standby
 	if p.Thread {
 		if sb = takeStandby(); sb != nil && spec.TempDir == "" && sb.tempDir != "" {
@@ -136,8 +160,9 @@ func (h *Handle) prepare(cmd *exec.Cmd, spec Spec, p plan) error {
 	if p.Thread {
 		max++ // the launcher thread, a member while it forks
 	}
+	mem := memoryLimit(spec.Limits)
 	if sb != nil {
-		if sb.fits(w) && sb.l.cg.setMax(max) == nil {
+		if sb.fits(w) && sb.l.cg.setMax(max) == nil && sb.l.cg.setMemory(mem) == nil {
 			sb.adopt(h)
 		} else {
 			sb.drop()
@@ -149,14 +174,65 @@ func (h *Handle) prepare(cmd *exec.Cmd, spec Spec, p plan) error {
 			newCg = takeCgroup
 		}
 		if h.cg, err = newCg(p.Cgroup, max); err != nil {
-			return fmt.Errorf("sandbox: making the pids cgroup: %w", err)
+			return fmt.Errorf("sandbox: making the run's cgroup: %w", err)
 		}
 	}
+	if h.cg != nil {
+		if p.CgroupMem && h.cg.mem == "" {
+			return errors.New("sandbox: the run's cgroup has no memory controller (the command did not run)")
+		}
+		if err := h.cg.setMemory(mem); err != nil {
+			return fmt.Errorf("sandbox: %w (the command did not run)", err)
+		}
+		h.oomBase = h.cg.oomKills() // a pooled cgroup counts earlier runs' kills
+	}
+	h.pidNS = p.PIDNS
 	if p.Thread {
-		h.prepareThread(cmd, w)
-		return nil
+		return h.prepareThread(cmd, w)
 	}
 	return h.rewrite(cmd, w)
+}
+
+// prepareNone readies a run without a sandbox: nothing to do, unless the
+// exec gate is on, which needs the init (the command must not be this
+// process's direct child while it is traced: see tracer_linux.go).
+func prepareNone(cmd *exec.Cmd, spec Spec) (*Handle, error) {
+	h := &Handle{cmd: cmd, report: Report{Profile: None, Network: "on"}}
+	if spec.ExecCheck == nil {
+		return h, nil
+	}
+	caps := detectCaps()
+	if !caps.ExecGate {
+		return nil, execGateUnavailable(None, caps)
+	}
+	if err := h.prepareInit(spec); err != nil {
+		return nil, err
+	}
+	path, err := initImage()
+	if err != nil {
+		h.Close()
+		return nil, fmt.Errorf("sandbox: agentexec-init: %w", err)
+	}
+	h.none, h.argv = true, cmd.Args
+	if len(h.argv) == 0 {
+		h.argv = []string{cmd.Path}
+	}
+	cmd.Args = initArgs(3+len(cmd.ExtraFiles), cmd.Path, h.argv)
+	cmd.Path = path
+	cmd.ExtraFiles = append(cmd.ExtraFiles, h.ctl.child)
+	h.report.Init, h.report.Layers = true, []string{"exec-gate"}
+	return h, nil
+}
+
+// prepareInit makes the init's control socket, and the exec gate's
+// tracer when the Spec has a check.
+func (h *Handle) prepareInit(spec Spec) error {
+	ctl, err := newInitCtl()
+	if err != nil {
+		return err
+	}
+	h.ctl, h.check = ctl, spec.ExecCheck
+	return nil
 }
 
 // wire resolves the Spec against cmd into what the trampoline needs.
@@ -166,6 +242,11 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 		return nil, err
 	}
 	w := &wireSpec{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: dir, Network: spec.Network, Limits: spec.Limits, Plan: p}
+	if !p.CgroupMem && w.Limits.AddressSpace == 0 && spec.Limits.Memory > 0 {
+		// No memory cgroup: a cap asked for falls back on each process's
+		// address space (not the default cap: see Limits.Memory).
+		w.Limits.AddressSpace = spec.Limits.Memory
+	}
 	if w.Env == nil {
 		w.Env = os.Environ()
 	}
@@ -175,9 +256,9 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 	w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX", string(spec.Profile))
 	switch {
 	case spec.Proxy:
-		w.Env = withProxyEnv(w.Env)
+		w.Env = withProxyEnv(dropAgentEnv(w.Env))
 	case !spec.Network:
-		w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX_NETWORK_DISABLED", "1")
+		w.Env = setEnv(dropAgentEnv(w.Env), "AGENTEXEC_SANDBOX_NETWORK_DISABLED", "1")
 	}
 	if spec.Profile == WorkspaceWrite {
 		if err := h.writable(w, spec); err != nil {
@@ -198,6 +279,9 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 	// containerd socket can start a privileged container and write
 	// anywhere, which no profile but none allows.
 	w.Masked = existingSockets(hostSockets)
+	if p.UnixMasks {
+		w.Masked = dedupe(append(w.Masked, unixSocketsOutside(w.Writable)...))
+	}
 	return w, nil
 }
 
@@ -381,9 +465,16 @@ func setEnv(env []string, key, value string) []string {
 // rewrite points cmd at the trampoline: the spec on a sealed memfd and the
 // read end of the go pipe as extra files whose numbers are in argv.
 func (h *Handle) rewrite(cmd *exec.Cmd, w *wireSpec) error {
+	h.argv = w.Args
 	n := 3 + len(cmd.ExtraFiles)
 	if err := h.proxySocket(w, n+2); err != nil {
 		return err
+	}
+	if h.ctl != nil {
+		w.InitCtl = n + 2 // after the spec, the go pipe and the proxy socket
+		if w.Plan.Proxy {
+			w.InitCtl = n + 3
+		}
 	}
 	spec, err := specFile(w)
 	if err != nil {
@@ -396,6 +487,9 @@ func (h *Handle) rewrite(cmd *exec.Cmd, w *wireSpec) error {
 	cmd.ExtraFiles = append(cmd.ExtraFiles, h.spec, h.goR)
 	if h.proxyChild != nil {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, h.proxyChild)
+	}
+	if h.ctl != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, h.ctl.child)
 	}
 	cmd.Path = "/proc/self/exe"
 	cmd.Args = []string{trampolineName, strconv.Itoa(n), strconv.Itoa(n + 1)}
@@ -470,13 +564,71 @@ func (h *Handle) Start() error {
 	if err := CloseInherited(); err != nil {
 		return fmt.Errorf("sandbox: closing inherited files: %w (the command did not run)", err)
 	}
+	var err error
 	switch {
 	case h.threadWire != nil:
-		return h.startThread()
+		err = h.startThread()
 	case h.goW == nil: // profile None
-		return h.cmd.Start()
+		err = h.cmd.Start()
+	default:
+		err = h.startTrampoline()
 	}
-	return h.startTrampoline()
+	if err != nil || h.ctl == nil {
+		if h.ctl != nil {
+			h.ctl.started()
+		}
+		return err
+	}
+	return h.releaseInit()
+}
+
+// releaseInit lets the started init fork the command, and has the exec
+// gate attach to it first when it is on.
+func (h *Handle) releaseInit() error {
+	h.ctl.started()
+	if err := h.ctl.release(h.check != nil); err != nil {
+		return h.abort(err)
+	}
+	if h.check != nil {
+		h.tracer = newTracer(h.check, h.ctl, h.argv)
+		h.tracer.start(h.cmd.Process.Pid)
+	}
+	return nil
+}
+
+// Outcome says what the sandbox knows of the finished run beyond os/exec's
+// ProcessState. Call it after Wait.
+func (h *Handle) Outcome() Outcome {
+	var o Outcome
+	if h.ctl == nil {
+		return o
+	}
+	h.ctl.results()
+	if h.ctl.hasStatus {
+		ws := h.ctl.status
+		o.Known = true
+		if ws.Signaled() {
+			o.Signaled, o.Signal, o.Code = true, ws.Signal(), -1
+		} else {
+			o.Code = ws.ExitStatus()
+		}
+	}
+	if e := h.ctl.execErrno; e != 0 {
+		o.StartErr = fmt.Errorf("%s: %w", h.execPath(), e)
+	}
+	if h.tracer != nil {
+		if err := h.tracer.attachError(); err != nil {
+			o.StartErr = err
+		}
+	}
+	return o
+}
+
+func (h *Handle) execPath() string {
+	if len(h.cmd.Args) > 2 {
+		return h.cmd.Args[2] // agentexec-init CTL PATH ...
+	}
+	return h.cmd.Path
 }
 
 // startTrampoline starts the trampoline and releases it.
@@ -526,12 +678,35 @@ func (h *Handle) closeChildEnds() {
 // Report says which layers apply to the run.
 func (h *Handle) Report() Report { return h.report }
 
+// Kill ends the run as a unit, for a timeout or a cancel once its grace
+// period is over: SIGKILL to the command when it is its PID namespace's
+// init (the kernel then kills every process of the namespace, however
+// many there are, and none can fork on), and to every process of the
+// run's cgroup. Safe to call after the command exited and more than once.
+func (h *Handle) Kill() {
+	if h.pidNS && h.cmd.Process != nil {
+		h.cmd.Process.Signal(syscall.SIGKILL) // a pidfd: never another process
+	}
+	if h.cg != nil {
+		h.cg.killAll()
+	}
+}
+
+// OOMKilled reports whether the kernel's OOM killer killed a process of
+// the run because it reached its memory cap (known after Close).
+func (h *Handle) OOMKilled() bool { return h.oomKilled }
+
 // Close releases what Prepare made: it ends the launcher thread (whose end
 // kills a command still running, by the parent-death signal), kills what
 // is left in the pids cgroup and removes it, and removes the temp dir
 // Prepare created. Call it after Wait (or when Start failed). It is safe
 // to call more than once.
 func (h *Handle) Close() error {
+	h.stopTracer()
+	if h.ctl != nil {
+		h.ctl.results() // while the socket is open
+		h.ctl.close()
+	}
 	if h.standby != nil { // prepared, never started
 		h.standby.discard()
 		<-h.standby.cleaned // out of the cgroup
@@ -552,6 +727,7 @@ func (h *Handle) Close() error {
 	h.closeProxy()
 	var errs []error
 	if h.cg != nil {
+		h.oomKilled = h.oomKilled || h.cg.oomKills() > h.oomBase
 		if h.threadWire != nil {
 			errs = append(errs, h.cg.recycle())
 		} else {
@@ -564,4 +740,32 @@ func (h *Handle) Close() error {
 		h.tempDir = ""
 	}
 	return errors.Join(errs...)
+}
+
+// tracerGrace bounds Close's wait for the exec gate's tracer to see its
+// last tracee go, after the init was killed.
+const tracerGrace = 2 * time.Second
+
+// stopTracer ends the run's exec gate: the init is killed (after Wait it
+// is gone already), and Close returns once the tracer has no tracee left,
+// so that no ExecCheck runs after Close.
+func (h *Handle) stopTracer() {
+	t := h.tracer
+	if t == nil {
+		return
+	}
+	select {
+	case <-t.done:
+		return
+	default:
+	}
+	if h.cmd.Process != nil && h.cmd.ProcessState == nil {
+		h.cmd.Process.Kill()
+	}
+	timer := time.NewTimer(tracerGrace)
+	defer timer.Stop()
+	select {
+	case <-t.done:
+	case <-timer.C:
+	}
 }

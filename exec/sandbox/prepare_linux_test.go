@@ -87,9 +87,10 @@ func TestSysProcAttrMerged(t *testing.T) {
 			t.Errorf("SysProcAttr not merged: %+v", a)
 		}
 		if h.Report().Launcher == "thread" {
-			// Its own program, traced to stop at exec, killed with the
+			// agentexec-init running its program, killed with the
 			// launcher, and not startable but by the Handle.
-			if cmd.Path != "/bin/true" || !a.Ptrace || a.Pdeathsig != syscall.SIGKILL || a.Cloneflags != 0 || cmd.Err != errDirectStart {
+			if !strings.HasPrefix(cmd.Path, "/proc/self/fd/") || len(cmd.Args) < 4 || cmd.Args[0] != initName || cmd.Args[2] != "/bin/true" ||
+				a.Ptrace || a.Pdeathsig != syscall.SIGKILL || a.Cloneflags != 0 || cmd.Err != errDirectStart {
 				t.Errorf("cmd not readied for the launcher: %q %+v %v", cmd.Path, a, cmd.Err)
 			}
 		} else if cmd.Path != "/proc/self/exe" || cmd.Args[0] != trampolineName || len(cmd.Env) != 0 || a.Cloneflags&syscall.CLONE_NEWNS == 0 {

@@ -21,18 +21,20 @@
 // process (or thread) that execs the command. Where this process is root
 // in the initial user namespace with a v1 pids cgroup and Linux 6.15, a
 // dedicated OS thread of this process (never the main thread) takes the
-// layers on, forks the command and is thrown away; the command is held at
-// its exec (PTRACE_TRACEME) while a helper thread mounts its PID
-// namespace's /proc and sets its rlimits, then released. Once a process
+// layers on, forks the run's init (agentexec-init, see below) and is
+// thrown away; the init waits for a go byte while a helper thread mounts
+// its PID namespace's /proc and sets its rlimits, then forks the command.
+// Once a process
 // has started two runs, each start readies the next launcher in the
 // background with the same layers (a standby), which the next Prepare
 // adopts only if its run needs exactly those layers on an unchanged host;
 // call [Release] before exiting to remove the standby's temp dir. A run
 // costs about 1.7 times a plain os/exec of /bin/true, under 2 ms more
 // (scripts/bench-sandbox.sh). Elsewhere (not root, cgroup v2 only,
-// older kernels) the binary re-executes itself as a trampoline with
-// argv[0] "agentexec-sandbox", which applies the layers and execs the
-// command; that costs a Go runtime start, 5-15 ms. The trampoline needs
+// older kernels, architectures without a built init) the binary
+// re-executes itself as a trampoline with argv[0] "agentexec-sandbox",
+// which applies the layers and execs the init (or, without one, the
+// command); that costs a Go runtime start, 5-15 ms. The trampoline needs
 // [Main] called first thing in main (like moby's reexec); [Prepare]
 // refuses to use it otherwise, because the re-executed binary would run
 // its own main instead. Test binaries call Main from TestMain. A launcher
@@ -77,9 +79,8 @@
 //   - installs a seccomp filter that refuses foreign-architecture syscalls
 //     (the i386 int 0x80 bypass), io_uring, namespace and mount syscalls,
 //     clone(2) with namespace flags (clone3 returns ENOSYS so the C library
-//     falls back to clone), ptrace (but PTRACE_TRACEME and PTRACE_DETACH
-//     under the launcher thread, which holds the command with them), bpf,
-//     keyrings, kernel modules, the
+//     falls back to clone), ptrace (PTRACE_TRACEME included: the exec
+//     gate traces from outside), bpf, keyrings, kernel modules, the
 //     TIOCSTI and TIOCLINUX ioctls (typing into a terminal the caller
 //     shares) and, when the network is off, every socket family but
 //     AF_UNIX;
@@ -93,18 +94,45 @@
 // "agentexec-sandbox: <step>: <error> (the command did not run)" and exits
 // 126.
 //
-// # The command is PID 1
+// # The command is not PID 1
 //
-// Neither launcher stays as an init, so the
-// exit status (a code, or death by a signal) is the command's own: an init
-// that waited for it could not die by the same signal, since a PID 1 cannot
-// be killed by a signal sent from inside its namespace. When the command
-// exits, the kernel kills every process it left behind. The cost: a PID 1
-// ignores signals it has no handler for, SIGTERM included (measured: a
-// sandboxed `sleep 100` with a 1 s timeout ends after the caller's grace
-// period, 4.9 s; a shell with a TERM trap after 1.6 s). Callers end a run
-// by signalling the process group with SIGTERM, then SIGKILL, which a PID
-// namespace's init always receives from outside.
+// The first process of a run is agentexec-init (init_linux.go), a static
+// program of about 2 KiB built into this binary (amd64), run from a
+// sealed memfd: PID 1 of the PID namespace, the command its child. A PID 1
+// ignores every signal it has no handler for (the kernel drops them, from
+// inside its namespace and, but for SIGKILL and SIGSTOP, from outside), so
+// a shell as PID 1 went on to its next statement after a timeout's
+// SIGTERM, and `kill -TERM $$` or abort() in it were lost. The init
+// blocks every signal, forwards the ones a process sent it to the
+// command's process group (the command gets its own group, with the
+// terminal's foreground when the init's group had it, so that a signal to
+// the run's group reaches it once), reaps, and exits with the command's
+// status once the command has been reaped: the same code, or 128+N for a
+// death by signal N (a PID 1 cannot die by it). Its exit ends the
+// namespace: nothing of the command outlives it. [Handle.Outcome] gives
+// the command's real status, which the init reports on its control
+// socket. Without a PID namespace the init is a subreaper and dies by the
+// command's signal itself. Without a built init (other architectures,
+// vm.memfd_noexec 2) the trampoline execs the command, which is PID 1
+// again, with the old cost: callers end a run by signalling the group
+// with SIGTERM, then SIGKILL, which a PID 1 always receives from outside.
+//
+// # The exec gate
+//
+// With Spec.ExecCheck set (any profile, None included), every program the
+// run starts after the command itself is stopped at its exec and judged
+// before its first instruction (tracer_linux.go): the command waits at
+// its start until a tracer thread of this process has attached to it
+// (PTRACE_SEIZE with the exec, fork, vfork and clone events), so that
+// every process and thread of the run is traced from its first
+// instruction. A refused program is killed there, and the init with it,
+// which ends the run. Programs of the run that try to trace get EPERM.
+// The gate needs the init (a process traced by a thread of its parent's
+// process shows its ptrace stops to os/exec's Wait) and ptrace: Yama
+// ptrace_scope 3, a seccomp filter or security module that forbids
+// ptrace, or a tracer of this process that follows forks make it
+// unavailable (Capabilities.ExecGate), and Prepare refuses a Spec that
+// asks for it there.
 //
 // # Sharp edges
 //
@@ -133,7 +161,11 @@
 //     ends), so it lives until Close.
 package sandbox
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+	"syscall"
+)
 
 // Profile names what a sandboxed command may write.
 type Profile string
@@ -151,6 +183,13 @@ type Limits struct {
 	AddressSpace uint64
 	FileSize     uint64
 	OpenFiles    uint64
+	// Memory caps the run's memory in bytes: the memory cgroup's limit
+	// where the run has one (0: DefaultMemory), an OOM kill then reported.
+	// Without one, a Memory set here becomes RLIMIT_AS of each process
+	// (address space, not resident memory: a program that reserves more
+	// than it uses, such as a -race or AddressSanitizer build, fails under
+	// it), and 0 caps nothing, which the Report notes.
+	Memory uint64
 	// Processes limits the processes (and threads) of the run: RLIMIT_NPROC
 	// when set (not enforced for root), and always the PID namespace's
 	// pid_max (Linux 6.14+; it admits up to Processes+299 before pids wrap)
@@ -162,6 +201,19 @@ type Limits struct {
 // enough for a parallel build, low enough that a fork bomb leaves a small
 // machine responsive.
 const DefaultProcesses = 512
+
+// DefaultMemory is the memory cap of a run whose Limits.Memory is 0: three
+// quarters of the host's memory (MemTotal), so that one run cannot take it
+// all; 12 GiB where the total is unknown.
+func DefaultMemory() uint64 {
+	defaultMemOnce.Do(func() { defaultMem = hostMemory() * 3 / 4 })
+	return defaultMem
+}
+
+var (
+	defaultMemOnce sync.Once
+	defaultMem     uint64
+)
 
 // Spec is an immutable description of one sandboxed run.
 type Spec struct {
@@ -202,6 +254,43 @@ type Spec struct {
 	// the Spec; they are copied to the Report.
 	Notes  []string
 	Limits Limits
+	// ExecCheck, when set, is the exec gate: it is called for every
+	// program the run starts after the command itself (execve and
+	// execveat in its whole process tree), at the kernel's exec stop,
+	// before the new program's first instruction, and decides whether it
+	// may run. It is called from one thread at a time, the run's tracer,
+	// which services no other process of the run while it runs: it must
+	// be quick, and hand anything slow (asking a person) to a
+	// ExecVerdict.Wait channel. A refused program is killed and the run
+	// is ended. It applies to profile None too; Prepare returns an
+	// *UnavailableError when this host cannot trace (see
+	// Capabilities.ExecGate).
+	ExecCheck func(ExecEvent) ExecVerdict
+}
+
+// ExecEvent is one program start inside a run, read at the kernel's exec
+// stop: the new program has one thread and a fresh memory map and has run
+// no instruction, so nothing can change what is read here before the
+// verdict.
+type ExecEvent struct {
+	PID  int      // in this process's PID namespace
+	Argv []string // the new program's argv, as the kernel passed it
+	Exe  string   // the executable the kernel ran (symlinks followed)
+	Cwd  string   // the process's working directory
+	// Caller is the program that called exec: the process's own previous
+	// program, or the one its parent ran when it forked it. CallerPID is
+	// the process that ran it.
+	Caller    []string
+	CallerPID int
+}
+
+// ExecVerdict is the exec gate's answer to an ExecEvent.
+type ExecVerdict struct {
+	Allow bool
+	// Wait, when not nil, holds the program at its exec until one value
+	// arrives: true lets it run, false refuses it. The rest of the run
+	// goes on meanwhile. Allow is ignored.
+	Wait <-chan bool
 }
 
 // Report says which layers a run got.
@@ -210,6 +299,10 @@ type Report struct {
 	LandlockABI int      `json:"landlock_abi,omitempty"`
 	Network     string   `json:"network,omitempty"` // "netns", "seccomp", "netns+seccomp", "proxy", "on"
 	Layers      []string `json:"layers,omitempty"`
+	// Memory is the run's memory cap in bytes, and MemoryBy what enforces
+	// it: "cgroup" or "rlimit-as".
+	Memory   uint64 `json:"memory,omitempty"`
+	MemoryBy string `json:"memory_by,omitempty"`
 	// Launcher says how the layers were applied: "thread" (by a thread of
 	// this process, the fast way) or "trampoline" (by this binary started
 	// again). Empty for profile None.
@@ -222,6 +315,24 @@ type Report struct {
 	// Notes say what the run's sandbox covers less than its profile
 	// promises (a bounded search that stopped, say).
 	Notes []string `json:"notes,omitempty"`
+	// Init is true when agentexec-init is the run's first process (PID 1
+	// of its PID namespace, when it has one) and the command its child.
+	Init bool `json:"init,omitempty"`
+}
+
+// Outcome is what the sandbox knows of a finished run beyond os/exec's
+// ProcessState ([Handle.Outcome]).
+type Outcome struct {
+	// Known is set when the run's init reported the command's own wait
+	// status: an init that is PID 1 cannot die by the command's signal,
+	// so it exits 128+N, and ProcessState says so; this says Signaled.
+	Known    bool
+	Code     int // exit code; -1 when Signaled
+	Signaled bool
+	Signal   syscall.Signal
+	// StartErr is set when the command never ran: it could not be
+	// executed, or the exec gate could not attach to it.
+	StartErr error
 }
 
 // Capabilities is what this host lets the sandbox enforce, as found by
@@ -236,13 +347,27 @@ type Capabilities struct {
 	PIDNS       bool   `json:"pidns"`                 // PID (and IPC) namespaces can be made
 	PIDMaxNS    bool   `json:"pid_max_ns"`            // pid_max is per PID namespace (Linux 6.14)
 	CgroupPids  string `json:"cgroup_pids,omitempty"` // "v1", "v2" or ""
-	Seccomp     bool   `json:"seccomp"`               // seccomp filters for this architecture
+	// CgroupMemory and CgroupCPU: a run's cgroup (in CgroupPids's
+	// hierarchy) also gets the memory controller (its memory cap, OOM
+	// kills seen) and the cpu controller (it weighs as one task).
+	CgroupMemory bool `json:"cgroup_memory,omitempty"`
+	CgroupCPU    bool `json:"cgroup_cpu,omitempty"`
+	Seccomp      bool `json:"seccomp"` // seccomp filters for this architecture
 	// ThreadLaunch is true when runs can start from a thread of this
 	// process instead of the trampoline: root in the initial user
 	// namespace, a v1 pids cgroup, seccomp, proc's pidns= option (Linux
-	// 6.15) and PTRACE_TRACEME not forbidden by Yama.
-	ThreadLaunch bool     `json:"thread_launch"`
-	Problems     []string `json:"problems,omitempty"` // why a probe failed
+	// 6.15) and agentexec-init.
+	ThreadLaunch bool `json:"thread_launch"`
+	// Init is true when runs start agentexec-init first, so that the
+	// command is never PID 1 of its PID namespace (a PID 1 ignores every
+	// signal it has no handler for): a small static program built into
+	// this binary for amd64, run from a sealed memfd.
+	Init bool `json:"init"`
+	// ExecGate is true when every program a run starts can be stopped at
+	// its exec and checked (Spec.ExecCheck); ExecGateMechanism says how.
+	ExecGate          bool     `json:"exec_gate"`
+	ExecGateMechanism string   `json:"exec_gate_mechanism,omitempty"`
+	Problems          []string `json:"problems,omitempty"` // why a probe failed
 }
 
 // UnavailableError is returned by [Prepare] when the profile's promise cannot

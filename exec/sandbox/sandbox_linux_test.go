@@ -202,15 +202,16 @@ func TestStatus(t *testing.T) {
 	requireSandbox(t)
 	eachLauncher(t, func(t *testing.T) {
 		ws, _ := workspace(t)
-		// /proc is the PID namespace's own: pid 1 is the command, and
-		// only the sandbox's processes are listed.
+		// /proc is the PID namespace's own: pid 1 is agentexec-init, the
+		// command is its child (pid 2), and only the sandbox's processes
+		// are listed.
 		r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws}, `cat /proc/self/status; echo pid=$$; echo init=$(tr '\0' ' ' </proc/1/cmdline); echo procs=$(ls /proc | grep -c '^[0-9]')`)
 		if r.err != nil {
 			t.Fatalf("%v: %s", r.err, r.out)
 		}
 		want := []string{"NoNewPrivs:\t1", "CapEff:\t0000000000000000", "CapBnd:\t0000000000000000",
-			"CapPrm:\t0000000000000000", "CapInh:\t0000000000000000", "CapAmb:\t0000000000000000", "pid=1",
-			"TracerPid:\t0", "init=/bin/sh -c"}
+			"CapPrm:\t0000000000000000", "CapInh:\t0000000000000000", "CapAmb:\t0000000000000000",
+			"TracerPid:\t0", "init=agentexec-init ", " /bin/sh /bin/sh -c"}
 		var procs int
 		if i := strings.LastIndex(r.out, "procs="); i < 0 {
 			t.Errorf("no process count:\n%s", r.out)
@@ -224,6 +225,9 @@ func TestStatus(t *testing.T) {
 			if !strings.Contains(r.out, w) {
 				t.Errorf("status lacks %q:\n%s", w, r.out)
 			}
+		}
+		if strings.Contains(r.out, "pid=1\n") {
+			t.Errorf("the command is PID 1:\n%s", r.out)
 		}
 	})
 }
@@ -607,8 +611,8 @@ func TestSignalsStayInside(t *testing.T) {
 
 // TestHostUnixSockets checks that host daemons stay out of reach: an
 // abstract socket (Landlock scope) and a masked pathname socket
-// (/run/docker.sock, bound to /dev/null), with the network on or off. A
-// Unix socket elsewhere on the host stays reachable (Landlock ABI < 9).
+// (/run/docker.sock, bound to /dev/null), with the network on or off.
+// Other pathname sockets: TestOutsideUnixSockets.
 func TestHostUnixSockets(t *testing.T) {
 	requireSandbox(t)
 	eachLauncher(t, func(t *testing.T) {

@@ -39,11 +39,10 @@ const (
 	retEPERM  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
 	retENOSYS = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
 
-	offNr     = 0  // seccomp_data.nr
-	offArch   = 4  // seccomp_data.arch
-	offArg0   = 16 // low half of seccomp_data.args[0] (little endian)
-	offArg0Hi = 20 // its high half
-	offArg1   = 24 // low half of seccomp_data.args[1]
+	offNr   = 0  // seccomp_data.nr
+	offArch = 4  // seccomp_data.arch
+	offArg0 = 16 // low half of seccomp_data.args[0] (little endian)
+	offArg1 = 24 // low half of seccomp_data.args[1]
 )
 
 // seccompProgram builds the filter. The arch guard comes first: a syscall
@@ -51,23 +50,17 @@ const (
 // without the guard it would reach the allow-by-default end unchecked —
 // the bypass measured against a default-allow go-seccomp-bpf filter.
 //
-// traceme lets three ptrace requests through, for the thread launcher:
-// PTRACE_TRACEME, with which the command stops at its exec until the
-// sandbox is complete, PTRACE_CONT, with which the launcher (under the
-// same filter) passes on a signal that arrived first, and PTRACE_DETACH,
-// with which it lets the command go. None reads or writes another
-// process: a parent inside the sandbox that its child asked to trace can
-// only let it go on.
-func seccompProgram(denyNet, traceme bool) ([]bpf.RawInstruction, error) {
+// ptrace is refused outright, PTRACE_TRACEME included: the exec gate traces
+// the sandbox's processes from outside it, and a sandboxed process that
+// could make its parent its tracer would stop at its next signal for a
+// parent that does not expect it.
+func seccompProgram(denyNet bool) ([]bpf.RawInstruction, error) {
 	var a bpfAsm
 	a.add(bpf.LoadAbsolute{Off: offArch, Size: 4})
 	a.jne(auditArch, "eperm")
 	a.add(bpf.LoadAbsolute{Off: offNr, Size: 4})
 	if x32Bit != 0 {
 		a.jset(x32Bit, "enosys")
-	}
-	if traceme {
-		a.jeq(unix.SYS_PTRACE, "ptrace")
 	}
 	for _, nr := range deniedSyscalls {
 		a.jeq(nr, "eperm")
@@ -95,19 +88,6 @@ func seccompProgram(denyNet, traceme bool) ([]bpf.RawInstruction, error) {
 	a.add(bpf.LoadAbsolute{Off: offArg0, Size: 4})
 	a.jne(unix.AF_UNIX, "eperm")
 	a.ret(retAllow)
-	if traceme {
-		// The request is a long: both halves are compared.
-		a.label("ptrace")
-		a.add(bpf.LoadAbsolute{Off: offArg0Hi, Size: 4})
-		a.jne(0, "eperm")
-		a.add(bpf.LoadAbsolute{Off: offArg0, Size: 4})
-		a.jeq(unix.PTRACE_TRACEME, "allow")
-		a.jeq(unix.PTRACE_CONT, "allow")
-		a.jeq(unix.PTRACE_DETACH, "allow")
-		a.ret(retEPERM)
-		a.label("allow")
-		a.ret(retAllow)
-	}
 	a.label("eperm")
 	a.ret(retEPERM)
 	a.label("enosys")
@@ -117,8 +97,8 @@ func seccompProgram(denyNet, traceme bool) ([]bpf.RawInstruction, error) {
 
 // installSeccomp loads the filter on the calling thread; no_new_privs must
 // be set already.
-func installSeccomp(denyNet, traceme bool) error {
-	filter, err := seccompFilters[b2i(denyNet)][b2i(traceme)]()
+func installSeccomp(denyNet bool) error {
+	filter, err := seccompFilters[b2i(denyNet)]()
 	if err != nil {
 		return err
 	}
@@ -126,16 +106,13 @@ func installSeccomp(denyNet, traceme bool) error {
 	return unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0)
 }
 
-// seccompFilters are the four filters, assembled once each: assembling
+// seccompFilters are the two filters, assembled once each: assembling
 // costs more than loading (about 200 µs a run here).
-var seccompFilters = [2][2]func() ([]unix.SockFilter, error){
-	{seccompFilter(false, false), seccompFilter(false, true)},
-	{seccompFilter(true, false), seccompFilter(true, true)},
-}
+var seccompFilters = [2]func() ([]unix.SockFilter, error){seccompFilter(false), seccompFilter(true)}
 
-func seccompFilter(denyNet, traceme bool) func() ([]unix.SockFilter, error) {
+func seccompFilter(denyNet bool) func() ([]unix.SockFilter, error) {
 	return sync.OnceValues(func() ([]unix.SockFilter, error) {
-		raw, err := seccompProgram(denyNet, traceme)
+		raw, err := seccompProgram(denyNet)
 		if err != nil {
 			return nil, err
 		}

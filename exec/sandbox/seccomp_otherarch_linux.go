@@ -9,6 +9,6 @@ import "errors"
 // network namespace.
 const auditArch = 0
 
-func installSeccomp(denyNet, traceme bool) error {
+func installSeccomp(denyNet bool) error {
 	return errors.New("seccomp: no filter for this architecture")
 }

@@ -1,19 +1,15 @@
 package sandbox
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,13 +24,13 @@ import (
 // costs a Go runtime start, 5-10 ms here; the launcher adds under 2 ms to
 // a run, most of it waking threads (scripts/bench-sandbox.sh).
 //
-// What a thread cannot do before the fork is done while the command is
-// held at its first instruction: the child asks to be traced
-// (PTRACE_TRACEME) and so stops right after execve, before it runs; a
-// second, unrestricted thread then mounts the PID namespace's /proc (a
-// proc instance for a namespace needs that namespace's init to exist) and
-// sets the rlimits (per process, so a thread cannot set them for a child
-// alone), and the launcher detaches. Processes are limited by a v1 pids
+// What a thread cannot do before the fork is done while the run's init
+// (init_linux.go), which the launcher forks, waits for its go byte: a
+// second, unrestricted thread mounts the PID namespace's /proc (a proc
+// instance for a namespace needs that namespace's init to exist) and sets
+// the init's rlimits (per process, so a thread cannot set them for a
+// child alone), which the command inherits when the init forks it once
+// released. Processes are limited by a v1 pids
 // cgroup that the launcher thread joins alone (writing 0 to "tasks" moves
 // the caller thread without the process-wide lock whose RCU wait makes
 // moving a process cost 40-100 ms) and leaves right after the fork.
@@ -122,7 +118,7 @@ func (l *launcher) run() {
 	}
 	select {
 	case h := <-l.forkc:
-		started, err := h.forkHeld(leave)
+		started, err := h.forkInit(leave)
 		l.result <- err
 		if started {
 			// The thread is the command's parent: PR_SET_PDEATHSIG
@@ -242,7 +238,15 @@ func (h *Handle) fallBack(cause error) error {
 	}
 	cmd := h.cmd
 	cmd.Err = nil
-	cmd.SysProcAttr.Ptrace, cmd.SysProcAttr.Pdeathsig = false, h.pdeathsig
+	cmd.SysProcAttr.Pdeathsig = h.pdeathsig
+	// The command again, not the init: the trampoline's plan starts its
+	// own, with a control socket of its own.
+	cmd.Path, cmd.Args = h.threadWire.Path, h.threadWire.Args
+	cmd.ExtraFiles = cmd.ExtraFiles[:h.extraFiles]
+	if h.ctl != nil {
+		h.ctl.close()
+		h.ctl = nil
+	}
 	h.threadWire, h.report = nil, p.report(h.runSpec)
 	if err := h.prepare(cmd, h.runSpec, p); err != nil {
 		return errors.Join(cause, err)
@@ -250,63 +254,25 @@ func (h *Handle) fallBack(cause error) error {
 	return h.startTrampoline()
 }
 
-// forkHeld forks the command from the calling launcher thread, which has
-// its layers, and completes the sandbox while the command is held. started
-// reports whether a process exists that the thread must outlive; on error
-// it has been killed and reaped.
-func (h *Handle) forkHeld(leave func() error) (started bool, err error) {
+// forkInit forks the run's init from the calling launcher thread, which
+// has its layers, and completes the sandbox while the init waits for its
+// go byte (Handle.releaseInit sends it). started reports whether a
+// process exists that the thread must outlive; on error it has been
+// killed and reaped, and the command never ran.
+func (h *Handle) forkInit(leave func() error) (started bool, err error) {
 	defer leave()
 	cmd := h.cmd
 	cmd.Err = nil
-	// A signal that reaches the child between its PTRACE_TRACEME and its
-	// execve stops it for this thread, which is waiting for that execve
-	// (vfork): nothing would end the wait. Kill what this thread forked if
-	// the start takes that long.
-	watchdog := time.AfterFunc(startWatchdog, killChildrenOf(unix.Gettid()))
-	err = cmd.Start()
-	watchdog.Stop()
-	if err != nil {
+	if err := cmd.Start(); err != nil {
 		return false, err
 	}
 	if err := leave(); err != nil {
 		return true, h.abort(fmt.Errorf("sandbox: leaving the pids cgroup: %w", err))
 	}
-	pid := cmd.Process.Pid
-	// The helper completes the sandbox while the command finishes its
-	// execve (waking a thread costs 0.1-0.5 ms on this kind of VM): the
-	// command runs nothing before the launcher detaches, after both.
-	done := submitToHelper(pid, h.threadWire.Limits)
-	held, err := waitExecStop(pid)
-	herr := <-done
-	if err != nil {
-		return true, h.abort(fmt.Errorf("sandbox: waiting for the command to stop at exec: %w", err))
-	}
-	if !held {
-		return true, nil // killed before its first instruction: Wait reports it
-	}
-	if herr != nil {
-		return true, h.abort(herr)
-	}
-	if err := unix.PtraceDetach(pid); err != nil {
-		return true, h.abort(fmt.Errorf("sandbox: releasing the command: %w", err))
+	if err := <-submitToHelper(cmd.Process.Pid, h.threadWire.Limits); err != nil {
+		return true, h.abort(err)
 	}
 	return true, nil
-}
-
-// startWatchdog bounds a launcher's fork and exec.
-const startWatchdog = 10 * time.Second
-
-// killChildrenOf returns a function that kills the children of the thread
-// tid of this process.
-func killChildrenOf(tid int) func() {
-	return func() {
-		b, _ := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/children")
-		for f := range strings.FieldsSeq(string(b)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				unix.Kill(pid, unix.SIGKILL)
-			}
-		}
-	}
 }
 
 // abort kills and reaps a command that must not run, and returns err.
@@ -330,7 +296,7 @@ func threadSteps(w *wireSpec) []step {
 		step{"dropping capabilities", func(*wireSpec) error { return dropCaps() }},
 		step{"no_new_privs", func(*wireSpec) error { return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) }},
 		step{"landlock", applyLandlock},
-		step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet, true) }},
+		step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet) }},
 	)
 	if w.Plan.Proxy {
 		s = append(s, step{"proxy socket filter", installProxySocketFilter})
@@ -344,56 +310,6 @@ func threadCloneFlags(p plan) int {
 		f |= unix.CLONE_NEWNET
 	}
 	return f
-}
-
-// si_code values of SIGCHLD (siginfo.h), missing from x/sys/unix.
-const (
-	cldTrapped = 4
-	cldStopped = 5
-)
-
-// waitExecStop waits for the traced command's stop after its execve (the
-// SIGTRAP of PTRACE_TRACEME) and consumes it, so that cmd.Wait sees only
-// the exit. A signal sent to the command before that stops it first: it is
-// passed on (PTRACE_CONT with the signal), as it would have been
-// untraced. held is false when the command died instead; its exit is left
-// for cmd.Wait.
-func waitExecStop(pid int) (held bool, err error) {
-	for {
-		var si unix.Siginfo
-		if err := waitid(pid, &si, unix.WEXITED|unix.WSTOPPED|unix.WNOWAIT); err != nil {
-			return false, err
-		}
-		if si.Code != cldTrapped && si.Code != cldStopped {
-			return false, nil
-		}
-		if err := waitid(pid, &si, unix.WSTOPPED); err != nil {
-			return false, err
-		}
-		sig := childStatus(&si)
-		if sig == int(unix.SIGTRAP) {
-			return true, nil
-		}
-		if _, _, e := unix.RawSyscall6(unix.SYS_PTRACE, unix.PTRACE_CONT, uintptr(pid), 0, uintptr(sig), 0, 0); e != 0 {
-			return false, e
-		}
-	}
-}
-
-func waitid(pid int, si *unix.Siginfo, options int) error {
-	for {
-		err := unix.Waitid(unix.P_PID, pid, si, options, nil)
-		if err != unix.EINTR {
-			return err
-		}
-	}
-}
-
-// childStatus is si_status of a SIGCHLD siginfo (after si_pid and si_uid
-// in the union, which x/sys/unix leaves opaque).
-func childStatus(si *unix.Siginfo) int {
-	b := (*[unsafe.Sizeof(*si)]byte)(unsafe.Pointer(si))
-	return int(int32(binary.NativeEndian.Uint32(b[24:28])))
 }
 
 // helper is a thread kept for completeHeld, whose work joins a sandbox's
@@ -483,10 +399,11 @@ func drain(reqs chan helperReq) {
 	}
 }
 
-// completeHeld sets the rlimits of the held command pid and mounts a
-// read-only /proc of its PID namespace in its mount namespace. It runs on
-// the helper thread, with this process's privileges. The command is the
-// init of its PID namespace and not yet reaped, so its pid names it.
+// completeHeld sets the rlimits of the run's init pid, waiting for its go
+// byte, and mounts a read-only /proc of its PID namespace in its mount
+// namespace. It runs on the helper thread, with this process's
+// privileges. The init is PID 1 of its namespace and not yet reaped, so
+// its pid names it.
 func completeHeld(pid int, l Limits) error {
 	if err := setRlimitsOf(pid, l); err != nil {
 		return fmt.Errorf("sandbox: rlimits: %w", err)
@@ -581,35 +498,25 @@ func procPIDNSSupported() bool {
 	return unix.FsconfigSetFd(fs, "pidns", pidNS) == nil
 }
 
-// ptraceTracemeAllowed is false when Yama would refuse the command's
-// PTRACE_TRACEME: ptrace_scope 3 forbids all tracing, and 2 wants
-// CAP_SYS_PTRACE in the tracer, which the launcher has dropped by then.
-func ptraceTracemeAllowed() bool {
-	b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope")
+// prepareThread readies cmd for the launcher: the init running the
+// command's own path, arguments, directory and environment, killed when
+// the launcher ends, and unstartable except by Handle.Start.
+func (h *Handle) prepareThread(cmd *exec.Cmd, w *wireSpec) error {
+	path, err := initImage()
 	if err != nil {
-		return true // no Yama
+		return fmt.Errorf("sandbox: agentexec-init: %w", err)
 	}
-	return yamaAllowsTraceme(string(b))
-}
-
-func yamaAllowsTraceme(scope string) bool {
-	s := strings.TrimSpace(scope)
-	return s == "" || s == "0" || s == "1"
-}
-
-// prepareThread readies cmd for the launcher: the command's own path,
-// arguments, directory and environment, traced so that it stops at exec,
-// killed when the launcher ends, and unstartable except by Handle.Start.
-func (h *Handle) prepareThread(cmd *exec.Cmd, w *wireSpec) {
-	h.threadWire = w
-	cmd.Path, cmd.Args, cmd.Env, cmd.Dir = w.Path, w.Args, w.Env, w.Dir
+	h.threadWire, h.argv = w, w.Args
+	h.extraFiles = len(cmd.ExtraFiles)
+	cmd.Path, cmd.Args, cmd.Env, cmd.Dir = path, initArgs(3+len(cmd.ExtraFiles), w.Path, w.Args), w.Env, w.Dir
+	cmd.ExtraFiles = append(cmd.ExtraFiles, h.ctl.child)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	h.pdeathsig = cmd.SysProcAttr.Pdeathsig // the caller's, for fallBack
-	cmd.SysProcAttr.Ptrace = true
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	cmd.Err = errDirectStart
+	return nil
 }
 
 // threadable is false when cmd asks for something the launcher cannot give

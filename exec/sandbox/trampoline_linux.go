@@ -67,10 +67,28 @@ func trampoline(args []string) int {
 	if err := waitGo(goFD); err != nil {
 		return fail("waiting to be released", err)
 	}
+	if w.InitCtl > 0 {
+		// Made before the layers: the rlimits may leave few descriptors.
+		if _, err := initImage(); err != nil {
+			return fail("agentexec-init", err)
+		}
+		// The init's control socket is the init's, unlike the other
+		// descriptors after the command's (readSpec closes those on exec).
+		if _, err := unix.FcntlInt(uintptr(w.InitCtl), unix.F_SETFD, 0); err != nil {
+			return fail("the init's control socket", err)
+		}
+	}
 	for _, s := range steps(w) {
 		if err := s.apply(w); err != nil {
 			return fail(s.name, err)
 		}
+	}
+	if w.InitCtl > 0 {
+		path, err := initImage()
+		if err != nil {
+			return fail("agentexec-init", err)
+		}
+		return fail("exec agentexec-init", syscall.Exec(path, initArgs(w.InitCtl, w.Path, w.Args), w.Env))
 	}
 	err = syscall.Exec(w.Path, w.Args, w.Env)
 	if errors.Is(err, syscall.ENOENT) {
@@ -109,7 +127,7 @@ func steps(w *wireSpec) []step {
 		step{"landlock", applyLandlock},
 	)
 	if w.Plan.Seccomp {
-		s = append(s, step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet, false) }})
+		s = append(s, step{"seccomp", func(w *wireSpec) error { return installSeccomp(w.Plan.SeccompNet) }})
 		if w.Plan.Proxy {
 			s = append(s, step{"proxy socket filter", installProxySocketFilter})
 		}
@@ -252,6 +270,9 @@ var capLastCap = sync.OnceValue(func() int {
 // exec'd command are logged to the kernel audit log (ABI 7).
 func applyLandlock(w *wireSpec) error {
 	cfg := landlock.V7.BestEffort().EnableLoggingForSubprocesses()
+	if w.Plan.LandlockUnix { // pathname Unix sockets too (ABI 9), granted in the writable roots only
+		cfg = landlock.V9.BestEffort().EnableLoggingForSubprocesses()
+	}
 	if w.Network {
 		cfg.HandledAccessNet = 0
 	}
@@ -282,7 +303,11 @@ func landlockRules(w *wireSpec) []landlock.Rule {
 		rules = append(rules, landlock.RODirs(dirs...).IgnoreIfMissing(), landlock.ROFiles(files...).IgnoreIfMissing())
 	}
 	if len(w.Writable) > 0 {
-		rules = append(rules, landlock.RWDirs(w.Writable...).WithRefer())
+		rw := landlock.RWDirs(w.Writable...).WithRefer()
+		if w.Plan.LandlockUnix {
+			rw = rw.WithResolveUnix()
+		}
+		rules = append(rules, rw)
 	}
 	if w.PrivateShm {
 		rules = append(rules, landlock.RWDirs("/dev/shm"))

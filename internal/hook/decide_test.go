@@ -246,3 +246,16 @@ func TestPayloadShapes(t *testing.T) {
 		t.Errorf("crush: got %+v %v", c, err)
 	}
 }
+
+// TestDontAsk: Claude Code's dontAsk settings turn asks into denials.
+func TestDontAsk(t *testing.T) {
+	ws := t.TempDir()
+	a, _ := Lookup("claude")
+	c := Call{Agent: "claude", Kind: Shell, Command: "touch x", Cwd: ws, Dir: ws}
+	if v, _ := Decide(a, c, Config{}); v.Action != Ask {
+		t.Fatalf("without dontAsk: %s", v.Action)
+	}
+	if v, _ := Decide(a, c, Config{DontAsk: true}); v.Action != Deny || !strings.Contains(v.Reason, "dontAsk") {
+		t.Errorf("with dontAsk: %s %q", v.Action, v.Reason)
+	}
+}

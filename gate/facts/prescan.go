@@ -1,4 +1,4 @@
-package gate
+package facts
 
 import "strings"
 
@@ -16,9 +16,11 @@ import "strings"
 // the number of tokens that open a level. A prescanner that disagrees with bash
 // about quoting can therefore only over-count.
 
-// Default bounds for ClassifyOptions.
+// Default bounds (the classifier's options may lower or raise them within
+// the hard caps).
 const (
-	defaultMaxBytes     = 64 << 10
+	// MaxBytes is the longest text the gate parses.
+	MaxBytes            = 64 << 10
 	defaultMaxDepth     = 256
 	defaultMaxOperators = 4096
 	openersPerDepth     = 16 // total openers allowed per unit of MaxDepth
@@ -31,11 +33,16 @@ const (
 	hardMaxOperators = 1 << 16
 )
 
-// prescanResult is what the pre-scan measured.
-type prescanResult struct {
-	depth     int // maximum nesting depth seen
-	openers   int // nesting tokens outside single quotes
-	operators int // | & ; and newlines outside quotes
+// Bounds is what the pre-scan measured, or the limits it enforces.
+type Bounds struct {
+	Depth     int // maximum nesting depth seen
+	Openers   int // nesting tokens outside single quotes
+	Operators int // | & ; and newlines outside quotes
+}
+
+// Over reports whether b exceeds the limit in any measure.
+func (b Bounds) Over(limit Bounds) bool {
+	return b.Depth > limit.Depth || b.Openers > limit.Openers || b.Operators > limit.Operators
 }
 
 type scanState uint8
@@ -54,8 +61,8 @@ type prescanner struct {
 	st      scanState
 	stack   []byte
 	pending []heredocDelim
-	r       prescanResult
-	limit   prescanResult
+	r       Bounds
+	limit   Bounds
 }
 
 type heredocDelim struct {
@@ -64,20 +71,27 @@ type heredocDelim struct {
 	dash   bool
 }
 
-// prescanLimits turns configured bounds (0 for the default) into the
-// limits prescan enforces, clamped to the hard caps.
-func prescanLimits(maxDepth, maxOps int) prescanResult {
+// Limits turns configured bounds (0 for the default) into the limits
+// Prescan enforces, clamped to the hard caps.
+func Limits(maxDepth, maxOps int) Bounds {
 	d := min(orDefault(maxDepth, defaultMaxDepth), hardMaxDepth)
-	return prescanResult{
-		depth:     d,
-		openers:   min(d*openersPerDepth, hardMaxOpeners),
-		operators: min(orDefault(maxOps, defaultMaxOperators), hardMaxOperators),
+	return Bounds{
+		Depth:     d,
+		Openers:   min(d*openersPerDepth, hardMaxOpeners),
+		Operators: min(orDefault(maxOps, defaultMaxOperators), hardMaxOperators),
 	}
 }
 
-// prescan measures text. It stops as soon as a bound is exceeded, so its
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// Prescan measures text. It stops as soon as a bound is exceeded, so its
 // cost is linear and its stack never grows past maxDepth+1 bytes.
-func prescan(text string, limit prescanResult) prescanResult {
+func Prescan(text string, limit Bounds) Bounds {
 	s := &prescanner{text: text, limit: limit}
 	for i := 0; i < len(text) && !s.over(); i++ {
 		i = s.step(i)
@@ -86,8 +100,7 @@ func prescan(text string, limit prescanResult) prescanResult {
 }
 
 func (s *prescanner) over() bool {
-	return s.r.depth > s.limit.depth || s.r.openers > s.limit.openers ||
-		s.r.operators > s.limit.operators
+	return s.r.Over(s.limit)
 }
 
 // step consumes the token at i and returns the index of its last byte.
@@ -138,9 +151,9 @@ func (s *prescanner) plain(i int) int {
 	case '"':
 		s.st = scanDouble
 	case '|', '&', ';':
-		s.r.operators++
+		s.r.Operators++
 	case '\n':
-		s.r.operators++
+		s.r.Operators++
 		return s.bodies(i)
 	case '<':
 		return s.heredoc(i)
@@ -221,10 +234,10 @@ func (s *prescanner) mark(closer byte) byte {
 }
 
 func (s *prescanner) push(closer byte) {
-	s.r.openers++
+	s.r.Openers++
 	s.stack = append(s.stack, s.mark(closer))
-	if len(s.stack) > s.r.depth {
-		s.r.depth = len(s.stack)
+	if len(s.stack) > s.r.Depth {
+		s.r.Depth = len(s.stack)
 	}
 }
 
@@ -258,7 +271,7 @@ func (s *prescanner) keyword(i int) int {
 	case "if", "while", "until", "case", "for", "select":
 		s.push('k')
 	case "time", "coproc": // each nests the next pipeline but closes with it
-		s.r.openers++
+		s.r.Openers++
 	case "fi", "done", "esac":
 		if s.top() == 'k' {
 			s.pop()
@@ -330,7 +343,7 @@ func (s *prescanner) body(i int, d heredocDelim) int {
 			return end
 		}
 		if !d.quoted {
-			s.r.openers += strings.Count(line, "$(") + strings.Count(line, "${") +
+			s.r.Openers += strings.Count(line, "$(") + strings.Count(line, "${") +
 				strings.Count(line, "`")
 		}
 		start = end + 1
