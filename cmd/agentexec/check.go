@@ -387,18 +387,7 @@ func parseBatchLine(base gate.Input, line []byte) (gate.Input, string, error) {
 func batchJSONError(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field == "" {
-		return fmt.Errorf(`want a JSON object such as {"command": "ls -l"}, got %s`, jsonKind(te.Value))
+		return fmt.Errorf(`%s (a line is an object such as {"command": "ls -l"})`, exec.JSONErrorText(err))
 	}
 	return errors.New(exec.JSONErrorText(err))
-}
-
-// jsonKind names a JSON kind as encoding/json reports it ("array").
-func jsonKind(v string) string {
-	switch v {
-	case "array", "object":
-		return "an " + v
-	case "bool":
-		return "true or false"
-	}
-	return "a " + v
 }
