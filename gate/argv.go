@@ -3,6 +3,8 @@ package gate
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentexec/agentexec/gate/programs"
 )
 
 // Per-tool argv rules. Tools whose options can write or run programs are
@@ -11,416 +13,141 @@ import (
 // converge (sort alone has six spellings of its output option once
 // clusters and abbreviations count), an accept-list fails closed.
 
-// arity is how many values an option takes.
-type arity uint8
-
-const (
-	noArg  arity = iota
-	reqArg       // --opt=V, --opt V, -oV, -o V
-	optArg       // --opt[=V], -o[V]: only attached values
-)
-
-// optEffect is one option's arity and, if it is not harmless, its class.
-type optEffect struct {
-	arity arity
-	s     Safety // "" for harmless
-	why   string
-}
-
-// optSpec describes a tool's command line the way getopt_long reads it.
-type optSpec struct {
-	short   map[byte]optEffect
-	long    map[string]optEffect
-	abbrev  bool // unique prefixes of long options are accepted
-	permute bool // options may follow operands
-	// helpUnknown makes --help/--version unknown even without a writing
-	// option, as the peer's own sort and tree parsers do (Qwen
-	// shellReadOnlyChecker `sort --help`, `tree --help` → not read-only).
-	helpUnknown bool
-}
-
-// newSpec builds a spec: flags lists short options without a value, values
-// those that take one; longs maps long names to arity.
-func newSpec(flags, values string, longs map[string]arity) *optSpec {
-	sp := &optSpec{short: map[byte]optEffect{}, long: map[string]optEffect{}, abbrev: true, permute: true}
-	for i := 0; i < len(flags); i++ {
-		sp.short[flags[i]] = optEffect{}
+// specRule classifies a program by the option grammar and operand rule of
+// its table entry: every option must be one the table knows (an accept-
+// list: a deny-list cannot converge — sort alone has six spellings of its
+// output option once clusters and abbreviations count), an option that
+// writes makes it Write, one that runs a program or is not proven harmless
+// makes it Unknown, and then its operands decide.
+func specRule(_ *walker, a argv) finding {
+	p := programs.Lookup(a.name)
+	if p == nil || p.Opts == nil {
+		return finding{Unknown, "unlisted-command", fmt.Sprintf("`%s` is not a command the rules know", a.name)}
 	}
-	for i := 0; i < len(values); i++ {
-		sp.short[values[i]] = optEffect{arity: reqArg}
-	}
-	for n, a := range longs {
-		sp.long[n] = optEffect{arity: a}
-	}
-	return sp
-}
-
-// mark gives options a class: names are "x" for -x or "name" for --name.
-func (sp *optSpec) mark(s Safety, why string, a arity, names ...string) *optSpec {
-	for _, n := range names {
-		if len(n) == 1 {
-			sp.short[n[0]] = optEffect{a, s, why}
-		} else {
-			sp.long[n] = optEffect{a, s, why}
-		}
-	}
-	return sp
-}
-
-// optParse is what an optSpec read from an argv.
-type optParse struct {
-	operands []string
-	f        finding // the worst option finding; s == "" if all harmless
-	help     bool    // a --help or --version option (not an option's value)
-}
-
-func (p *optParse) note(s Safety, rule, why string) {
-	if p.f.s == "" || Merge(p.f.s, s) != p.f.s {
-		p.f = finding{s, rule, why}
-	}
-}
-
-// parse reads a's arguments with sp. Dynamic arguments make it Unknown,
-// since any of them could be an option.
-func (sp *optSpec) parse(a argv) optParse {
-	var p optParse
 	if a.dynamic() {
-		p.note(Unknown, "dynamic-argument", fmt.Sprintf("`%s` has an argument computed at run time, which could be any option", a.name))
-		return p
+		return finding{Unknown, "dynamic-argument", fmt.Sprintf("`%s` has an argument computed at run time, which could be any option", a.name)}
 	}
-	args := a.vals
-	for i := 0; i < len(args); i++ {
-		v := args[i]
-		switch {
-		case v == "--":
-			p.operands = append(p.operands, args[i+1:]...)
-			return p
-		case strings.HasPrefix(v, "--"):
-			i = sp.longOpt(a.name, args, i, &p)
-		case len(v) > 1 && v[0] == '-':
-			i = sp.shortOpts(a.name, args, i, &p)
+	parsed := p.Opts.Parse(staticArgs(a.vals))
+	f, help := optionFinding(a.name, parsed)
+	if help && (f.s == Write || p.Opts.HelpUnproven) {
+		// Help wins over the write in the tool, but the rules do not
+		// prove it (Qwen shellAstParser `sort -o output --help` → unknown).
+		return finding{Unknown, a.name + "-help", fmt.Sprintf("`%s --help` prints help instead of writing, which the rules do not prove", a.name)}
+	}
+	if f.s == Write || f.s == Unknown {
+		return f
+	}
+	return operandsRule(p, a, operandValues(a.vals, parsed))
+}
+
+func staticArgs(vals []string) []programs.Arg {
+	out := make([]programs.Arg, len(vals))
+	for i, v := range vals {
+		out[i] = programs.Arg{Value: v, Static: true}
+	}
+	return out
+}
+
+func operandValues(vals []string, parsed programs.Parsed) []string {
+	out := make([]string, len(parsed.Operands))
+	for i, j := range parsed.Operands {
+		out[i] = vals[j]
+	}
+	return out
+}
+
+// optionFinding is the worst class the options give, and whether help
+// was asked for.
+func optionFinding(tool string, parsed programs.Parsed) (finding, bool) {
+	var worst finding
+	note := func(s Safety, rule, why string) {
+		if worst.s == "" || Merge(worst.s, s) != worst.s {
+			worst = finding{s, rule, why}
+		}
+	}
+	if parsed.Unknown != "" {
+		note(Unknown, "unknown-option", fmt.Sprintf("`%s` option `-%s` is not one the rules know", tool, strings.TrimLeft(parsed.Unknown, "-")))
+	}
+	help := false
+	for _, f := range parsed.Found {
+		rule := tool + "-" + f.Name
+		switch f.Opt.Effect {
+		case programs.Help:
+			help = true
+		case programs.Writes:
+			switch {
+			case f.Long && f.Spelled != f.Name:
+				// Qwen shellAstParser `sort --out=output` → unknown: the peer
+				// does not resolve abbreviations of writing options.
+				note(Unknown, rule, fmt.Sprintf("`%s` abbreviates a writing option (value %q)", tool, f.Value))
+			case f.InCluster:
+				// Qwen shellAstParser `sort -roout`, `tree -Cofile` → unknown:
+				// the peer does not read a writing option inside a cluster.
+				note(Unknown, rule, fmt.Sprintf("`%s` has a writing option inside a cluster (value %q)", tool, f.Value))
+			case f.Opt.Arity == programs.ReqArg && f.Value == "":
+				// Qwen shellAstParser `sort --output=` → unknown.
+				note(Unknown, rule, fmt.Sprintf("the output option has an empty value (%s)", rule))
+			default:
+				note(Write, rule, whyOf(f))
+			}
+		case programs.Harmless:
+			if f.Name == "help" || f.Name == "version" {
+				help = true
+			}
 		default:
-			p.operands = append(p.operands, v)
-			if !sp.permute {
-				p.operands = append(p.operands, args[i+1:]...)
-				return p
+			note(Unknown, rule, whyOf(f))
+		}
+	}
+	return worst, help
+}
+
+// whyOf completes an option's reason with its value.
+func whyOf(f programs.Found) string {
+	if strings.Contains(f.Opt.Why, "%") {
+		return fmt.Sprintf(f.Opt.Why, f.Value)
+	}
+	if f.Opt.Why != "" {
+		return f.Opt.Why
+	}
+	return fmt.Sprintf("option `%s` is not proven harmless", f.Name)
+}
+
+// operandsRule applies the table's operand rule.
+func operandsRule(p *programs.Program, a argv, ops []string) finding {
+	switch p.Operands {
+	case programs.SecondWrites:
+		if len(ops) >= 2 && !inertTargets[ops[1]] {
+			return finding{Write, a.name + "-output", fmt.Sprintf("`%s IN OUT` writes its output to %q", a.name, ops[1])}
+		}
+	case programs.OperandsWrite:
+		for _, f := range ops {
+			if !inertTargets[f] {
+				return finding{Write, a.name + "-file", fmt.Sprintf("`%s` writes to the file %q", a.name, f)}
 			}
 		}
-	}
-	return p
-}
-
-// longOpt reads --name[=value] at args[i] and returns the last index used.
-func (sp *optSpec) longOpt(tool string, args []string, i int, p *optParse) int {
-	name, val, hasVal := strings.Cut(args[i][2:], "=")
-	full, eff, ok := sp.lookupLong(name)
-	if !ok {
-		p.note(Unknown, "unknown-option", fmt.Sprintf("`%s` option `--%s` is not one the rules know", tool, name))
-		return i
-	}
-	switch eff.arity {
-	case noArg:
-		if hasVal {
-			p.note(Unknown, "unknown-option", fmt.Sprintf("`%s` option `--%s` takes no value", tool, full))
+		if len(ops) == 0 {
+			// Qwen shellAstParser `tee` → unknown: the peer proves tee only
+			// through its file operands.
+			return finding{Unknown, a.name + "-usage", fmt.Sprintf("`%s` without a file operand is not proven read-only by the peer's rules", a.name)}
 		}
-	case reqArg:
-		if !hasVal {
-			if i+1 >= len(args) {
-				p.note(Unknown, "missing-value", fmt.Sprintf("`%s` option `--%s` has no value", tool, full))
-				return i
+		return finding{ReadOnly, a.name + "-stdout", fmt.Sprintf("`%s` without a file only copies its input to its output", a.name)}
+	case programs.NonPlusWrites:
+		for _, o := range ops {
+			if !strings.HasPrefix(o, "+") {
+				return finding{Write, a.name + "-set", fmt.Sprintf("`%s %s` sets the system clock", a.name, o)}
 			}
-			i++
-			val = args[i]
 		}
-	}
-	if full == "help" || full == "version" {
-		p.help = true
-	}
-	if eff.s == Write && full != name {
-		// Qwen shellAstParser `sort --out=output` → unknown: the peer
-		// does not resolve abbreviations of writing options.
-		eff = optEffect{eff.arity, Unknown, "`" + tool + "` abbreviates a writing option (value %q)"}
-	}
-	noteEffect(p, eff, tool+"-"+full, val)
-	return i
-}
-
-// noteEffect records an option's class. A writing option with an empty
-// value writes nowhere the rules can name (Qwen shellAstParser `sort
-// --output=` → unknown).
-func noteEffect(p *optParse, eff optEffect, rule, val string) {
-	switch {
-	case eff.s == "":
-	case eff.s == Write && eff.arity == reqArg && val == "":
-		p.note(Unknown, rule, fmt.Sprintf("the output option has an empty value (%s)", rule))
-	default:
-		p.note(eff.s, rule, fmt.Sprintf(eff.why, val))
-	}
-}
-
-// lookupLong resolves a long option name, with getopt_long's unique-prefix
-// abbreviations when the tool accepts them.
-func (sp *optSpec) lookupLong(name string) (string, optEffect, bool) {
-	if eff, ok := sp.long[name]; ok {
-		return name, eff, true
-	}
-	if !sp.abbrev || name == "" {
-		return "", optEffect{}, false
-	}
-	match := ""
-	for full := range sp.long {
-		if strings.HasPrefix(full, name) {
-			if match != "" {
-				return "", optEffect{}, false // ambiguous
-			}
-			match = full
+	case programs.AnyWrites:
+		if len(ops) > 0 {
+			return finding{Write, a.name + "-set", fmt.Sprintf("`%s %s` changes system state", a.name, ops[0])}
 		}
-	}
-	if match == "" {
-		return "", optEffect{}, false
-	}
-	return match, sp.long[match], true
-}
-
-// shortOpts reads a cluster such as -ruo FILE at args[i].
-func (sp *optSpec) shortOpts(tool string, args []string, i int, p *optParse) int {
-	v := args[i]
-	for j := 1; j < len(v); j++ {
-		c, inCluster := v[j], j > 1
-		eff, ok := sp.short[c]
-		if !ok {
-			p.note(Unknown, "unknown-option", fmt.Sprintf("`%s` option `-%c` is not one the rules know", tool, c))
-			return i
-		}
-		val := ""
-		if eff.arity != noArg {
-			val = v[j+1:]
-			if val == "" && eff.arity == reqArg {
-				if i+1 >= len(args) {
-					p.note(Unknown, "missing-value", fmt.Sprintf("`%s` option `-%c` has no value", tool, c))
-					return i
-				}
-				i++
-				val = args[i]
-			}
-			j = len(v)
-		}
-		if eff.s == Write && inCluster {
-			// Qwen shellAstParser `sort -roout`, `tree -Cofile` → unknown:
-			// the peer does not read a writing option inside a cluster.
-			eff = optEffect{eff.arity, Unknown, "`" + tool + "` has a writing option inside a cluster (value %q)"}
-		}
-		noteEffect(p, eff, fmt.Sprintf("%s-%c", tool, c), val)
-	}
-	return i
-}
-
-// specRule classifies a tool by its spec, then by its operands.
-func specRule(sp *optSpec, operands func(a argv, ops []string) finding) commandRule {
-	return func(_ *walker, a argv) finding {
-		p := sp.parse(a)
-		if p.help && (p.f.s == Write || sp.helpUnknown) {
-			// Help wins over the write in the tool, but the rules do not
-			// prove it (Qwen shellAstParser `sort -o output --help` → unknown).
-			return finding{Unknown, a.name + "-help", fmt.Sprintf("`%s --help` prints help instead of writing, which the rules do not prove", a.name)}
-		}
-		if p.f.s == Write || p.f.s == Unknown {
-			return p.f
-		}
-		if operands != nil {
-			return operands(a, p.operands)
-		}
-		return readOnlyRule(nil, a)
-	}
-}
-
-var argvRules = map[string]commandRule{
-	"sort":     specRule(sortSpec, nil),
-	"tree":     specRule(treeSpec, nil),
-	"uniq":     specRule(uniqSpec, uniqOperands),
-	"tee":      specRule(teeSpec, teeOperands),
-	"date":     specRule(dateSpec, dateOperands),
-	"hostname": specRule(hostnameSpec, hostnameOperands),
-	"file":     specRule(fileSpec, nil),
-	"base64":   specRule(base64Spec, nil),
-	"rg":       rgRule,
-	"ripgrep":  rgRule,
-	"dd":       ddRule,
-	"printf":   printfRule,
-	"kill":     killRule,
-	"pkill":    killRule,
-	"killall":  killRule,
-	"xxd":      xxdRule,
-	"test":     testRule,
-	"[":        testRule,
-	"[[":       testRule,
-	"env":      envRule,
-	"cd":       cdRule,
-	"pushd":    cdRule,
-	"popd":     cdRule,
-	"history":  historyRule,
-	"ulimit":   ulimitRule,
-	"command":  commandBuiltinRule,
-	"set":      setRule,
-	"sed":      sedRule,
-	"awk":      awkRule,
-	"gawk":     awkRule,
-	"mawk":     awkRule,
-	"nawk":     awkRule,
-}
-
-var sortSpec = newSpec("bcCdfghiMmnRrsuVz", "ktST", map[string]arity{
-	"ignore-leading-blanks": noArg, "dictionary-order": noArg, "ignore-case": noArg,
-	"general-numeric-sort": noArg, "ignore-nonprinting": noArg, "month-sort": noArg,
-	"human-numeric-sort": noArg, "numeric-sort": noArg, "random-sort": noArg,
-	"reverse": noArg, "version-sort": noArg, "check": optArg, "merge": noArg,
-	"stable": noArg, "unique": noArg, "zero-terminated": noArg, "debug": noArg,
-	"help": noArg, "version": noArg, "key": reqArg, "field-separator": reqArg,
-	"buffer-size": reqArg, "temporary-directory": reqArg, "random-source": reqArg,
-	"files0-from": reqArg, "parallel": reqArg, "sort": reqArg, "batch-size": reqArg,
-}).mark(Write, "sort writes its output to %q", reqArg, "o", "output").
-	mark(Unknown, "sort --compress-program runs %q on its temporary files", reqArg, "compress-program")
-
-func init() { sortSpec.helpUnknown, treeSpec.helpUnknown = true, true }
-
-var treeSpec = func() *optSpec {
-	sp := newSpec("adlfxqNQpugshDFvtcUrCnASJXi", "LPIHT", map[string]arity{
-		"help": noArg, "version": noArg, "inodes": noArg, "device": noArg,
-		"noreport": noArg, "nolinks": noArg, "dirsfirst": noArg, "filesfirst": noArg,
-		"du": noArg, "si": noArg, "prune": noArg, "matchdirs": noArg, "metafirst": noArg,
-		"gitignore": noArg, "ignore-case": noArg, "info": noArg, "fflinks": noArg,
-		"charset": reqArg, "filelimit": reqArg, "timefmt": reqArg, "sort": reqArg,
-		"hintro": reqArg, "houtro": reqArg, "gitfile": reqArg, "infofile": reqArg,
-	}).mark(Write, "tree writes its output to %q", reqArg, "o").
-		mark(Write, "tree -R writes an 00Tree.html file into every directory%s", noArg, "R")
-	sp.abbrev = false
-	return sp
-}()
-
-var uniqSpec = newSpec("cdDuiz", "fsw", map[string]arity{
-	"count": noArg, "repeated": noArg, "unique": noArg, "ignore-case": noArg,
-	"zero-terminated": noArg, "help": noArg, "version": noArg, "skip-fields": reqArg,
-	"skip-chars": reqArg, "check-chars": reqArg, "all-repeated": optArg, "group": optArg,
-})
-
-func uniqOperands(a argv, ops []string) finding {
-	if len(ops) >= 2 {
-		return finding{Write, "uniq-output", fmt.Sprintf("`uniq IN OUT` writes its output to %q", ops[1])}
-	}
-	return readOnlyRule(nil, a)
-}
-
-var teeSpec = newSpec("aip", "", map[string]arity{
-	"append": noArg, "ignore-interrupts": noArg, "output-error": optArg,
-	"help": noArg, "version": noArg,
-})
-
-func teeOperands(a argv, ops []string) finding {
-	for _, f := range ops {
-		if !inertTargets[f] {
-			return finding{Write, "tee-file", fmt.Sprintf("`tee` writes to the file %q", f)}
-		}
-	}
-	if len(ops) == 0 {
-		// Qwen shellAstParser `tee` → unknown: the peer proves tee only
-		// through its file operands.
-		return finding{Unknown, "tee-usage", "`tee` without a file operand is not proven read-only by the peer's rules"}
-	}
-	return finding{ReadOnly, "tee-stdout", "`tee` without a file only copies its input to its output"}
-}
-
-var dateSpec = newSpec("uR", "dfr", map[string]arity{
-	"utc": noArg, "universal": noArg, "rfc-email": noArg, "rfc-2822": noArg,
-	"debug": noArg, "resolution": noArg, "help": noArg, "version": noArg,
-	"date": reqArg, "file": reqArg, "reference": reqArg, "rfc-3339": reqArg,
-	"iso-8601": optArg,
-}).mark("", "", optArg, "I").
-	mark(Write, "`date -s %q` sets the system clock", reqArg, "s", "set")
-
-func dateOperands(a argv, ops []string) finding {
-	for _, o := range ops {
-		if !strings.HasPrefix(o, "+") {
-			return finding{Write, "date-set", fmt.Sprintf("`date %s` sets the system clock", o)}
+	case programs.AnyUnproven, programs.NoOperands:
+		if len(ops) > 0 {
+			return finding{Unknown, a.name + "-operand", fmt.Sprintf("`%s` with an operand does more than print", a.name)}
 		}
 	}
 	return readOnlyRule(nil, a)
 }
-
-var hostnameSpec = newSpec("aAdfiIsy", "", map[string]arity{
-	"alias": noArg, "all-fqdns": noArg, "domain": noArg, "fqdn": noArg, "long": noArg,
-	"all-ip-addresses": noArg, "ip-address": noArg, "short": noArg, "yp": noArg,
-	"nis": noArg, "help": noArg, "version": noArg,
-}).mark(Write, "`hostname` sets the host name%s", noArg, "b", "boot").
-	mark(Write, "`hostname -F %q` sets the host name from a file", reqArg, "F", "file").
-	// The long name, aliases, domain and addresses are looked up through
-	// NSS: with the name missing from /etc/hosts, a DNS query goes out
-	// (TestHostnameResolveConfirm). -s, -y and -I do not resolve.
-	mark(Unknown, "`hostname` looks the host name up through the resolver, which may query DNS over the network%s", noArg,
-		"a", "A", "d", "f", "i", "alias", "all-fqdns", "domain", "fqdn", "long", "ip-address")
-
-func hostnameOperands(a argv, ops []string) finding {
-	if len(ops) > 0 {
-		return finding{Write, "hostname-set", fmt.Sprintf("`hostname %s` sets the host name", ops[0])}
-	}
-	return readOnlyRule(nil, a)
-}
-
-var fileSpec = newSpec("bcdEhiklLNnrsSv0", "eFfmP", map[string]arity{
-	"brief": noArg, "checking-printout": noArg, "debug": noArg, "exclude": reqArg,
-	"exclude-quiet": reqArg, "extension": noArg, "files-from": reqArg,
-	"separator": reqArg, "mime": noArg, "mime-type": noArg, "mime-encoding": noArg,
-	"keep-going": noArg, "list": noArg, "no-dereference": noArg,
-	"dereference": noArg, "magic-file": reqArg, "no-pad": noArg, "no-buffer": noArg,
-	"parameter": reqArg, "raw": noArg, "special-files": noArg, "print0": noArg,
-	"apple": noArg, "help": noArg, "version": noArg,
-}).mark(Write, "`file -C` compiles a magic file and writes it%s", noArg, "C", "compile").
-	mark(Unknown, "`file` runs decompressors or changes access times%s", noArg, "z", "Z", "p", "uncompress", "uncompress-noreport", "preserve-date", "no-sandbox")
-
-var base64Spec = newSpec("dDi", "wb", map[string]arity{
-	"decode": noArg, "ignore-garbage": noArg, "wrap": reqArg, "break": reqArg,
-	"input": reqArg, "help": noArg, "version": noArg,
-}).mark(Write, "`base64 -o` writes its output to %q", reqArg, "o", "output")
-
-var rgSpec = newSpec("abcFHhIiLlnNopPqsSUuvVwx0.", "ABCeEfgjmMrtTd", map[string]arity{
-	"text": noArg, "byte-offset": noArg, "count": noArg, "count-matches": noArg,
-	"fixed-strings": noArg, "with-filename": noArg, "no-filename": noArg,
-	"ignore-case": noArg, "follow": noArg, "no-follow": noArg,
-	"files-with-matches": noArg, "files-without-match": noArg, "files": noArg,
-	"line-number": noArg, "no-line-number": noArg, "only-matching": noArg,
-	"pretty": noArg, "pcre2": noArg, "no-pcre2": noArg, "quiet": noArg,
-	"case-sensitive": noArg, "smart-case": noArg, "multiline": noArg,
-	"no-multiline": noArg, "multiline-dotall": noArg, "unrestricted": noArg,
-	"invert-match": noArg, "version": noArg, "help": noArg, "word-regexp": noArg,
-	"line-regexp": noArg, "null": noArg, "null-data": noArg, "hidden": noArg,
-	"no-hidden": noArg, "no-ignore": noArg, "ignore": noArg, "no-ignore-vcs": noArg,
-	"no-ignore-dot": noArg, "no-ignore-global": noArg, "no-ignore-parent": noArg,
-	"no-ignore-exclude": noArg, "no-ignore-files": noArg, "no-ignore-messages": noArg,
-	"no-messages": noArg, "messages": noArg, "json": noArg, "no-json": noArg,
-	"vimgrep": noArg, "heading": noArg, "no-heading": noArg, "column": noArg,
-	"no-column": noArg, "stats": noArg, "no-stats": noArg, "sort-files": noArg,
-	"trim": noArg, "no-trim": noArg, "type-list": noArg, "debug": noArg,
-	"trace": noArg, "crlf": noArg, "no-crlf": noArg, "glob-case-insensitive": noArg,
-	"ignore-file-case-insensitive": noArg, "one-file-system": noArg,
-	"binary": noArg, "no-binary": noArg, "passthru": noArg, "no-unicode": noArg,
-	"include-zero": noArg, "line-buffered": noArg, "block-buffered": noArg,
-	"mmap": noArg, "no-mmap": noArg, "no-require-git": noArg, "no-search-zip": noArg,
-	"pcre2-version": noArg, "no-encoding": noArg, "max-columns-preview": noArg,
-	"no-config": noArg, "auto-hybrid-regex": noArg, "no-auto-hybrid-regex": noArg,
-	"after-context": reqArg, "before-context": reqArg, "context": reqArg,
-	"regexp": reqArg, "encoding": reqArg, "file": reqArg, "glob": reqArg,
-	"iglob": reqArg, "threads": reqArg, "max-count": reqArg, "max-columns": reqArg,
-	"replace": reqArg, "type": reqArg, "type-not": reqArg, "max-depth": reqArg,
-	"maxdepth": reqArg, "max-filesize": reqArg, "colors": reqArg, "color": reqArg,
-	"path-separator": reqArg, "sort": reqArg, "sortr": reqArg, "type-add": reqArg,
-	"type-clear": reqArg, "ignore-file": reqArg, "context-separator": reqArg,
-	"field-context-separator": reqArg, "field-match-separator": reqArg,
-	"dfa-size-limit": reqArg, "regex-size-limit": reqArg, "engine": reqArg,
-	"generate": reqArg, "hyperlink-format": reqArg, "pre-glob": reqArg,
-}).mark(Unknown, "ripgrep runs the preprocessor %q on every file", reqArg, "pre").
-	mark(Unknown, "ripgrep runs %q to learn the host name", reqArg, "hostname-bin").
-	mark(Unknown, "ripgrep -z runs decompression programs on compressed files%s", noArg, "z", "search-zip")
-
-func init() { rgSpec.abbrev = false }
 
 // rgRule reads ripgrep's flags; a config file named by RIPGREP_CONFIG_PATH
 // can add --pre to every run, so its presence in the environment is Unknown.
@@ -428,7 +155,7 @@ func rgRule(w *walker, a argv) finding {
 	if w != nil && envHas(w.opt.Env, "RIPGREP_CONFIG_PATH") {
 		return finding{Unknown, "rg-config", "RIPGREP_CONFIG_PATH names a config file that may add --pre to every ripgrep run"}
 	}
-	return specRule(rgSpec, nil)(w, a)
+	return specRule(w, a)
 }
 
 func envHas(env []string, name string) bool {

@@ -3,13 +3,31 @@ package gate
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentexec/agentexec/gate/programs"
 )
+
+// tableNames lists the table's names that keep.
+func tableNames(keep func(*programs.Program) bool) []string {
+	var out []string
+	programs.All(func(p *programs.Program) {
+		if keep(p) {
+			out = append(out, p.Name)
+		}
+	})
+	return out
+}
+
+// plainWriter is a writer the classifier reads by its kind alone.
+func plainWriter(p *programs.Program) bool {
+	return p.Kind.Has(programs.Writer) && !p.Kind.Has(programs.Reader) && p.Scanner == "" && p.Opts == nil || p.Kind.Has(programs.Writer) && p.Targets != programs.NoTargets && p.Scanner == ""
+}
 
 // TestReadOnlyCommandTable gives every plain read-only command both
 // directions: read-only alone and with a file argument, write with an
 // output redirect, unknown when spelled differently or given a path.
 func TestReadOnlyCommandTable(t *testing.T) {
-	for _, n := range readOnlyCommands {
+	for _, n := range tableNames(plainReader) {
 		runCases(t, ClassifyOptions{}, []classCase{
 			{n, ro},
 			{n + " a.txt", ro},
@@ -25,7 +43,7 @@ func TestReadOnlyCommandTable(t *testing.T) {
 }
 
 func TestWriteCommandTable(t *testing.T) {
-	for _, n := range writeCommands {
+	for _, n := range tableNames(plainWriter) {
 		runCases(t, ClassifyOptions{}, []classCase{
 			{n + " x", wr},
 			{n + " -- --help", wr},
@@ -34,7 +52,7 @@ func TestWriteCommandTable(t *testing.T) {
 			{"./" + n + " x", un},
 		})
 	}
-	for _, n := range viewerCommands {
+	for _, n := range tableNames(func(p *programs.Program) bool { return p.Kind.Has(programs.Viewer) && !p.Kind.Has(programs.Privilege) }) {
 		runCases(t, ClassifyOptions{}, []classCase{{n + " a.txt", un}, {n + " a.txt > out", wr}})
 	}
 }
@@ -95,8 +113,9 @@ func TestArgvRules(t *testing.T) {
 }
 
 func TestOptSpec(t *testing.T) {
-	sp := newSpec("ab", "k", map[string]arity{"alpha": noArg, "alps": noArg, "key": reqArg, "opt": optArg}).
-		mark(Write, "writes %q", reqArg, "o", "output")
+	sp := programs.Opts("ab", "k", map[string]programs.Opt{"alpha": {}, "alps": {}, "key": {Arity: programs.ReqArg}, "opt": {Arity: programs.OptArg}}).
+		Short("o", programs.Opt{Arity: programs.ReqArg, Effect: programs.Writes, Why: "writes %q"}).
+		Long(programs.Opt{Arity: programs.ReqArg, Effect: programs.Writes, Why: "writes %q"}, "output")
 	for _, c := range []struct {
 		args []string
 		want Safety // "" means no finding
@@ -122,10 +141,10 @@ func TestOptSpec(t *testing.T) {
 		{[]string{"x", "-o", "f"}, Write, 1},
 		{[]string{"-"}, "", 1},
 	} {
-		a := argv{name: "t", vals: c.args, dyn: make([]bool, len(c.args))}
-		p := sp.parse(a)
-		if p.f.s != c.want || len(p.operands) != c.ops {
-			t.Errorf("parse(%q) = %q %v, want %q with %d operands", c.args, p.f.s, p.operands, c.want, c.ops)
+		parsed := sp.Parse(staticArgs(c.args))
+		f, _ := optionFinding("t", parsed)
+		if f.s != c.want || len(parsed.Operands) != c.ops {
+			t.Errorf("parse(%q) = %q %v, want %q with %d operands", c.args, f.s, parsed.Operands, c.want, c.ops)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"github.com/agentexec/agentexec/gate/programs"
 	"strings"
 	"testing"
 
@@ -640,9 +641,10 @@ func TestClassifyDeterministic(t *testing.T) {
 
 // TestClassifyPanicIsUnknown injects a panic through a command rule.
 func TestClassifyPanicIsUnknown(t *testing.T) {
-	commandRules["zz-panic"] = func(*walker, argv) finding { panic("injected") }
-	defer delete(commandRules, "zz-panic")
-	r := Classify("ls; zz-panic", ClassifyOptions{})
+	saved := scannerRules[programs.ScanSpec]
+	scannerRules[programs.ScanSpec] = func(*walker, argv) finding { panic("injected") }
+	defer func() { scannerRules[programs.ScanSpec] = saved }()
+	r := Classify("ls; sort x", ClassifyOptions{})
 	if r.Safety != Unknown || !strings.Contains(r.Reason, "injected") {
 		t.Errorf("panic gave %+v", r)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/agentexec/agentexec/gate/programs"
 )
 
 // finding is one rule's finding: a class, the rule's name, and a sentence
@@ -39,55 +41,21 @@ func (a argv) dynamic() bool {
 // commandRule classifies one known command.
 type commandRule func(w *walker, a argv) finding
 
-// commandRules maps literal, case-sensitive command names to their rules.
-// It is filled in init to break the initialization cycle through find's
-// -exec, which dispatches back into this table.
-var commandRules map[string]commandRule
+// scannerRules are the classifier's routines for the programs whose table
+// entry names a scanner: what their arguments do decides.
+var scannerRules map[programs.Scanner]commandRule
 
+// The table is read at first use: scannerRules refers to findRule, which
+// dispatches back into it.
 func init() {
-	commandRules = map[string]commandRule{}
-	for _, n := range readOnlyCommands {
-		commandRules[n] = readOnlyRule
+	scannerRules = map[programs.Scanner]commandRule{
+		programs.ScanSed: sedRule, programs.ScanAwk: awkRule, programs.ScanFind: findRule,
+		programs.ScanGit: gitCommandRule, programs.ScanKill: killRule, programs.ScanTest: testRule,
+		programs.ScanPrintf: printfRule, programs.ScanDD: ddRule, programs.ScanEnv: envRule,
+		programs.ScanCd: cdRule, programs.ScanHistory: historyRule, programs.ScanUlimit: ulimitRule,
+		programs.ScanCommand: commandBuiltinRule, programs.ScanSet: setRule, programs.ScanXxd: xxdRule,
+		programs.ScanRg: rgRule, programs.ScanSpec: specRule,
 	}
-	for _, n := range writeCommands {
-		commandRules[n] = writeRule
-	}
-	for _, n := range viewerCommands {
-		commandRules[n] = viewerRule
-	}
-	for n, r := range argvRules {
-		commandRules[n] = r
-	}
-	commandRules["find"] = findRule
-	commandRules["git"] = gitCommandRule
-}
-
-// readOnlyCommands only read files and print, whatever their arguments;
-// each has no option that writes a file, runs a program or changes state.
-var readOnlyCommands = []string{
-	"cat", "head", "tail", "ls", "wc", "pwd", "echo", "basename", "dirname",
-	"realpath", "readlink", "true", "false", ":", "whoami", "id", "groups",
-	"uname", "printenv", "tr", "cut", "paste", "comm", "cmp", "diff", "nl",
-	"od", "hexdump", "strings", "column", "seq", "sleep", "tac", "rev",
-	"fold", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "nproc",
-	"arch", "grep", "egrep", "fgrep", "ps", "du", "df", "stat", "which",
-	"type", "jq", "getconf", "uptime", "free", "join", "exit",
-}
-
-// writeCommands change the file system by design (the seed's list and the
-// peer's newer additions, plus a few more of the same kind).
-var writeCommands = []string{
-	"chgrp", "chmod", "chown", "cp", "install", "ln", "mkdir", "mkfifo",
-	"mknod", "mv", "rename", "rm", "rmdir", "shred", "touch", "truncate",
-	"unlink", "chattr", "csplit", "fallocate", "mktemp", "patch", "split",
-	"link", "setfacl", "chcon", "sponge",
-}
-
-// viewerCommands are pagers and editors: they can run shell commands from
-// their own command line (`less +!cmd`, `vi -c '!cmd'`, `man -P`).
-var viewerCommands = []string{
-	"less", "more", "most", "pg", "man", "vi", "vim", "nvim", "view", "nano",
-	"emacs", "ed", "ex", "info",
 }
 
 func readOnlyRule(_ *walker, a argv) finding {
@@ -121,19 +89,57 @@ func hasHelp(a argv) bool {
 	return false
 }
 
-// dispatch finds the rule for a command name. The order matters: the tables
-// win over a user's vouch, and the refusal floor can never be vouched.
+// dispatch finds the rule for a command name in the programs table. The
+// order matters: the table wins over a user's vouch, and the refusal floor
+// can never be vouched.
 func (w *walker) dispatch(a argv) finding {
-	if rule, ok := commandRules[a.name]; ok {
-		return rule(w, a)
+	if p := programs.Lookup(a.name); p != nil {
+		if f, ok := w.byProgram(p, a); ok {
+			return f
+		}
 	}
 	if kind := floorKind(a.name); kind != "" {
-		return finding{Unknown, kind, fmt.Sprintf("`%s` is %s; it is never unwrapped", a.name, floorKinds[kind])}
+		return finding{Unknown, kind, fmt.Sprintf("`%s` is %s; it is never unwrapped", a.name, floorWhy(a.name))}
 	}
 	if w.vouched[a.name] {
 		return vouchedRule(w, a)
 	}
 	return finding{Unknown, "unlisted-command", fmt.Sprintf("`%s` is not a command the rules know", a.name)}
+}
+
+// byProgram classifies a command by its table entry: its scanner, else
+// its kind. ok is false for a program the classifier has no reading of
+// (a network client, a disk tool), which falls through to the floor.
+func (w *walker) byProgram(p *programs.Program, a argv) (finding, bool) {
+	if rule, ok := scannerRules[p.Scanner]; ok {
+		return rule(w, a), true
+	}
+	switch {
+	case p.Kind.Has(programs.Reader):
+		return readOnlyRule(w, a), true
+	case p.Kind.Has(programs.Writer):
+		return writeRule(w, a), true
+	case p.Kind.Has(programs.Viewer):
+		return viewerRule(w, a), true
+	case p.Kind.Any(programs.Floor) && probeForm(p, a):
+		return finding{ReadOnly, "version-query", fmt.Sprintf("`%s %s` only prints a version or help", a.name, strings.Join(a.vals, " "))}, true
+	}
+	return finding{}, false
+}
+
+// probeForm reports an argument list that is exactly one of the program's
+// version or help forms.
+func probeForm(p *programs.Program, a argv) bool {
+	if a.dynamic() || a.inner {
+		return false
+	}
+	joined := strings.Join(a.vals, " ")
+	for _, f := range p.Probe {
+		if joined == f {
+			return true
+		}
+	}
+	return false
 }
 
 // vouchedRule classifies a user-vouched command like cat, as long as every
@@ -160,32 +166,29 @@ func vouchedRule(w *walker, a argv) finding {
 }
 
 // vouchArgIsCommand reports whether an argument names a command that a
-// vouched tool could run to write or run code. Read-only commands and
-// shell builtins (which no program can exec) do not count, as in the
-// peer (Qwen vouched-roots `ib list .`, `mytool export data`, `gitw diff`
-// → read-only).
+// vouched tool could run to write or run code: anything the table knows
+// that is not a plain reader, or anything on the refusal floor. Read-only
+// commands and shell builtins (which no program can exec) do not count,
+// as in the peer (Qwen vouched-roots `ib list .`, `mytool export data`,
+// `gitw diff` → read-only).
 func vouchArgIsCommand(base string) bool {
 	if base == "" {
 		return false
 	}
-	if readOnlyNames[base] {
-		return false
+	if p := programs.Lookup(base); p != nil {
+		return !plainReader(p) && !p.Kind.Has(programs.Builtin)
 	}
-	if _, known := commandRules[base]; known {
-		return true
+	if p := programs.Family(base); p != nil {
+		return !plainReader(p) && !p.Kind.Has(programs.Builtin)
 	}
-	k := floorKind(base)
-	return k != "" && k != "state-builtin"
+	return false
 }
 
-// readOnlyNames indexes readOnlyCommands.
-var readOnlyNames = func() map[string]bool {
-	m := make(map[string]bool, len(readOnlyCommands))
-	for _, n := range readOnlyCommands {
-		m[n] = true
-	}
-	return m
-}()
+// plainReader reports a program the classifier reads as read-only by its
+// kind alone.
+func plainReader(p *programs.Program) bool {
+	return p.Kind.Has(programs.Reader) && p.Scanner == "" && !p.Kind.Any(programs.Floor|programs.Writer)
+}
 
 // vouchPlainWord reports whether v holds only letters, digits and _ @ % + = : , . / -.
 func vouchPlainWord(v string) bool {
@@ -205,101 +208,52 @@ func isLetterOrDigit(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 }
 
-// floorKinds names the classes of the refusal floor.
-var floorKinds = map[string]string{
-	"shell":         "a shell, which runs whatever text it is given",
-	"interpreter":   "an interpreter, which runs code",
-	"wrapper":       "a wrapper that runs another command",
-	"build-tool":    "a build or package tool, which runs project code and scripts",
-	"state-builtin": "a builtin that changes shell state for later commands",
-	"viewer":        "a pager or editor, which can run commands",
-}
-
-// refusalFloor lists, by kind, the names a user can never vouch read-only.
-var floorNames = map[string][]string{
-	"shell": {"sh", "bash", "zsh", "dash", "ksh", "mksh", "pdksh", "ash", "yash",
-		"fish", "csh", "tcsh", "rc", "es", "xonsh", "nu", "elvish", "pwsh",
-		"powershell", "cmd", "busybox", "toybox", "rbash", "screen", "tmux"},
-	"interpreter": {"python", "python2", "python3", "pypy", "pypy3", "node",
-		"nodejs", "deno", "bun", "tsx", "ts-node", "perl", "ruby", "irb", "php",
-		"lua", "luajit", "tclsh", "wish", "expect", "java", "jshell", "groovy",
-		"scala", "kotlin", "Rscript", "R", "julia", "guile", "racket", "osascript",
-		"swift", "dotnet", "erl", "escript", "elixir", "iex", "ghci", "runghc",
-		"gdb", "lldb", "sqlite3", "psql", "mysql", "awk", "gawk", "mawk", "nawk",
-		"php-cgi"},
-	"viewer": {"vim", "vi", "nvim", "view", "emacs", "nano", "ed", "ex", "less",
-		"more", "most", "pg", "man", "info"},
-	"wrapper": {"env", "xargs", "sudo", "doas", "su", "runuser", "pkexec", "exec",
-		"eval", "setsid", "nohup", "timeout", "nice", "ionice", "renice", "time",
-		"command", "builtin", "watch", "flock", "chroot", "unshare", "nsenter",
-		"script", "parallel", "strace", "ltrace", "valgrind", "taskset", "chrt",
-		"stdbuf", "unbuffer", "firejail", "bwrap", "systemd-run", "fakeroot",
-		"proot", "setpriv", "capsh", "ssh", "dbus-launch", "entr", "caffeinate",
-		"start-stop-daemon", "daemonize", "at", "batch", "crontab", "sg", "newgrp",
-		"tini", "dumb-init", "catchsegv", "prlimit", "cgexec", "numactl",
-		"run0", "systemd-nspawn", "setarch", "linux32", "linux64", "machinectl"},
-	"build-tool": {"make", "gmake", "cmake", "ninja", "meson", "bazel", "buck",
-		"cargo", "rustc", "go", "gcc", "g++", "c++", "cc", "clang", "clang++", "ld",
-		"npm", "npx", "pnpm", "pnpx", "yarn", "corepack", "pip", "pip3", "pipx",
-		"uv", "uvx", "poetry", "pdm", "hatch", "tox", "nox", "conda", "mamba",
-		"gem", "bundle", "bundler", "rake", "composer", "mvn", "gradle", "gradlew",
-		"ant", "sbt", "lein", "mix", "rebar3", "stack", "cabal", "dub", "nimble",
-		"docker", "podman", "buildah", "nerdctl", "kubectl", "helm", "terraform",
-		"ansible", "ansible-playbook", "vagrant", "nix", "nix-shell", "apt",
-		"apt-get", "dpkg", "yum", "dnf", "rpm", "apk", "pacman", "brew", "snap",
-		"flatpak", "systemctl", "service", "curl", "wget", "tar", "zip", "unzip"},
-	"state-builtin": {"alias", "unalias", "source", ".", "set", "shopt", "hash",
-		"trap", "read", "mapfile", "readarray", "let", "enable", "fc", "declare",
-		"typeset", "export", "local", "readonly", "unset", "bind", "complete",
-		"compgen", "ulimit", "umask", "history", "disown", "wait", "jobs", "fg",
-		"bg", "kill", "pkill", "killall", "caller", "getopts", "shift", "return",
-		"exit", "logout", "break", "continue", "suspend", "coproc", "nameref",
-		"function", "select"},
-}
-
-// floorIndex maps each refusal-floor name to its kind.
-var floorIndex = func() map[string]string {
-	m := map[string]string{}
-	for kind, names := range floorNames {
-		for _, n := range names {
-			m[n] = kind
-		}
-	}
-	for _, n := range writeCommands {
-		m[n] = "write-command"
-	}
-	return m
-}()
-
-func init() { floorKinds["write-command"] = "a file-system writer" }
-
-// floorKind returns the refusal-floor kind of name, or "". Versioned,
-// suffixed and differently-cased spellings count as their base:
-// python3.12, node20, ruby3, gcc-13, go1.22, pip3.11, bash.exe, Python3.
+// floorKind returns the refusal-floor class of name — "shell",
+// "interpreter", "wrapper", "build-tool", "state-builtin", "viewer",
+// "write-command", "system-tool" — or "" when a user may vouch it. The
+// table's entry decides, found under any versioned, suffixed or
+// differently-cased spelling (python3.12, node20, gcc-13, bash.exe,
+// Python3): only plain readers are off the floor.
 func floorKind(name string) string {
-	if k, ok := floorIndex[name]; ok {
-		return k
+	p := programs.Family(name)
+	if p == nil || plainReader(p) {
+		return ""
 	}
-	if lower := strings.ToLower(name); lower != name {
-		// Case-insensitive file systems (macOS, Windows) run python3 for Python3.
-		if k := floorKind(lower); k != "" {
-			return k
-		}
+	k := p.Kind
+	switch {
+	case k.Has(programs.Shell):
+		return "shell"
+	case k.Has(programs.Interpreter):
+		return "interpreter"
+	case k.Any(programs.Launcher | programs.Privilege | programs.Emulator):
+		return "wrapper"
+	case k.Any(programs.BuildTool | programs.PackageManager | programs.Compiler):
+		return "build-tool"
+	case k.Has(programs.StateBuiltin):
+		return "state-builtin"
+	case k.Has(programs.Viewer):
+		return "viewer"
+	case k.Has(programs.Writer):
+		return "write-command"
+	case k.Has(programs.Reader) && p.Scanner != "":
+		return ""
 	}
-	base := strings.TrimSuffix(strings.TrimSuffix(name, ".exe"), ".EXE")
-	base = strings.TrimRight(base, "0123456789.")
-	base = strings.TrimRight(base, "-_.")
-	if base != name && base != "" {
-		return floorKind(base)
+	return "system-tool"
+}
+
+// floorWhy says what a floor name is, from its table entry.
+func floorWhy(name string) string {
+	if p := programs.Family(name); p != nil && p.Why != "" {
+		return p.Why
 	}
-	return ""
+	return "a command that runs code or changes state"
 }
 
 // refusalFloor reports whether name can never be vouched read-only by a
 // user: shells, interpreters (in any versioned spelling), wrappers that
-// run another command, build tools, builtins that plant shell state, and
-// the known writers. Names with a path are refused too, since vouches name
-// commands, not files.
+// run another command, build tools, builtins that plant shell state, the
+// known writers and system tools. Names with a path are refused too, since
+// vouches name commands, not files.
 func refusalFloor(name string) bool {
 	return strings.ContainsAny(name, "/\\") || floorKind(name) != ""
 }

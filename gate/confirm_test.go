@@ -28,7 +28,7 @@ func TestConfirmReadOnlyWithBash(t *testing.T) {
 	}
 	git, gitErr := exec.LookPath("git")
 	cases := append([]classCase(nil), readOnlyTable...)
-	for _, n := range readOnlyCommands {
+	for _, n := range tableNames(plainReader) {
 		cases = append(cases, classCase{n, ReadOnly}, classCase{n + " a.txt", ReadOnly})
 	}
 	template := t.TempDir()

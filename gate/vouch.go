@@ -102,7 +102,7 @@ func VouchRefused(name string) string {
 		return "it is a path; vouches name commands, not files"
 	}
 	if k := floorKind(name); k != "" {
-		return "it is " + floorKinds[k]
+		return "it is " + floorWhy(name)
 	}
 	return ""
 }

@@ -195,6 +195,9 @@ func (o *Options) Parse(args []Arg) Parsed {
 			p.Dynamic = true
 			p.Operands = append(p.Operands, i)
 			if o.Stop {
+				for j := i + 1; j < len(args); j++ {
+					p.Operands = append(p.Operands, j)
+				}
 				p.Rest = i
 				return p
 			}
@@ -209,6 +212,9 @@ func (o *Options) Parse(args []Arg) Parsed {
 		case a.Value == "-" || !strings.HasPrefix(a.Value, "-"):
 			p.Operands = append(p.Operands, i)
 			if o.Stop {
+				for j := i + 1; j < len(args); j++ {
+					p.Operands = append(p.Operands, j)
+				}
 				p.Rest = i
 				return p
 			}
@@ -251,6 +257,8 @@ func (o *Options) longOpt(args []Arg, i int, body string, p *Parsed) int {
 	}
 	f := Found{Name: canon, Long: true, Opt: opt, Index: i, Spelled: name}
 	switch {
+	case hasVal && opt.Arity == NoArg && !o.Lenient:
+		p.note(body) // --flag=value: getopt_long refuses it
 	case hasVal:
 		f.Value, f.HasValue, f.ValueStatic = val, true, true
 	case opt.Arity == ReqArg && i+1 < len(args):

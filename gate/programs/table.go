@@ -89,12 +89,15 @@ func builtins() []Program {
 		each(Builtin|Reader, whyReader, "pwd", "true", "false", ":", "type", "exit",
 			"dirs", "help", "times", "jobs", "caller"),
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
-		each(Builtin|StateBuiltin, whyState, "unalias", "set", "shopt", "read", "let",
+		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "read", "let",
 			"declare", "typeset", "export", "local", "readonly", "unset", "compgen",
-			"compopt", "ulimit", "umask", "history", "disown", "wait", "fg", "bg", "getopts",
+			"compopt", "umask", "disown", "wait", "fg", "bg", "getopts",
 			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
 			"coproc", "nameref"),
 		one(
+			Program{Name: "set", Kind: Builtin | StateBuiltin, Scanner: ScanSet, Why: whyState},
+			Program{Name: "history", Kind: Builtin | StateBuiltin, Scanner: ScanHistory, Why: whyState},
+			Program{Name: "ulimit", Kind: Builtin | StateBuiltin, Scanner: ScanUlimit, Why: whyState},
 			Program{Name: "cd", Kind: Builtin | StateBuiltin, Scanner: ScanCd, Chdir: true, Why: whyState},
 			Program{Name: "pushd", Kind: Builtin | StateBuiltin, Scanner: ScanCd, Chdir: true, Why: whyState},
 			Program{Name: "popd", Kind: Builtin | StateBuiltin, Scanner: ScanCd, Chdir: true, Why: whyState},
@@ -111,7 +114,11 @@ func builtins() []Program {
 			st(".", &Runs{Script: true}, nil),
 			lb("eval", Runs{Joined: true}, nil),
 			lb("exec", Runs{Argv: true}, Launch("cl", "a", nil)),
-			lb("command", Runs{Argv: true, Describe: []string{"v", "V"}}, Launch("pvV", "", nil)),
+			func() Program {
+				p := lb("command", Runs{Argv: true, Describe: []string{"v", "V"}}, Launch("pvV", "", nil))
+				p.Scanner = ScanCommand
+				return p
+			}(),
 			lb("builtin", Runs{Argv: true}, nil),
 			lb("time", Runs{Argv: true}, Launch("apqv", "fo", longs("append portability quiet verbose help version", "format output", ""))),
 			Program{Name: "test", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
@@ -133,7 +140,7 @@ func readers() []Program {
 		"stat", "which", "jq", "getconf", "uptime", "free", "join",
 		// Text filters and formatters that print to standard output.
 		"expand", "unexpand", "fmt", "pr", "numfmt", "look", "tsort", "factor", "expr",
-		"yes", "base32", "basenc", "colrm", "ptx", "diff3",
+		"base32", "basenc", "colrm", "ptx", "diff3",
 		// Decompressors and archive listers that write to standard output.
 		"zcat", "bzcat", "xzcat", "zstdcat", "lzcat", "lz4cat", "zgrep", "zegrep", "zfgrep",
 		"bzgrep", "xzgrep", "zstdgrep", "zcmp", "zdiff", "zipinfo",
@@ -167,10 +174,15 @@ func specReaders() []Program {
 			"utc universal rfc-email rfc-2822 debug resolution help version", "date file reference rfc-3339", "iso-8601")).
 			Short("I", eff(OptArg, Harmless, "")).
 			Short("s", eff(ReqArg, Writes, "`date -s %q` sets the system clock")).Long(eff(ReqArg, Writes, "`date -s %q` sets the system clock"), "set")},
-		Program{Name: "hostname", Kind: Reader, Scanner: ScanSpec, Operands: AnyWrites, Why: whyReader, Opts: Opts("aAdfiIsy", "", longs(
-			"alias all-fqdns domain fqdn long all-ip-addresses ip-address short yp nis help version", "", "")).
+		// The long name, aliases, domain and addresses are looked up through
+		// NSS: with the name missing from /etc/hosts, a DNS query goes out
+		// (gate's TestHostnameResolveConfirm). -s, -y and -I do not resolve.
+		Program{Name: "hostname", Kind: Reader, Scanner: ScanSpec, Operands: AnyWrites, Why: whyReader, Opts: Opts("Isy", "", longs(
+			"all-ip-addresses short yp nis help version", "", "")).
 			Short("b", eff(NoArg, Writes, "`hostname` sets the host name%s")).Long(eff(NoArg, Writes, "`hostname` sets the host name%s"), "boot").
-			Short("F", eff(ReqArg, Writes, "`hostname -F %q` sets the host name from a file")).Long(eff(ReqArg, Writes, "`hostname -F %q` sets the host name from a file"), "file")},
+			Short("F", eff(ReqArg, Writes, "`hostname -F %q` sets the host name from a file")).Long(eff(ReqArg, Writes, "`hostname -F %q` sets the host name from a file"), "file").
+			Short("aAdfi", eff(NoArg, Network, "`hostname` looks the host name up through the resolver, which may query DNS over the network%s")).
+			Long(eff(NoArg, Network, "`hostname` looks the host name up through the resolver, which may query DNS over the network%s"), "alias", "all-fqdns", "domain", "fqdn", "long", "ip-address")},
 		Program{Name: "file", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("bcdEhiklLNnrsSv0", "eFfmP", longs(
 			"brief checking-printout debug extension mime mime-type mime-encoding keep-going list no-dereference dereference no-pad no-buffer raw special-files print0 apple help version",
 			"exclude exclude-quiet files-from separator magic-file parameter", "")).
