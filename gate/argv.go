@@ -515,3 +515,36 @@ func contains1(list []string, s string) bool {
 	}
 	return false
 }
+
+// tarRule: listing (-t, --list) with no option that runs a program, or
+// extraction to standard output (-x -O), only reads; every other mode
+// writes.
+func tarRule(_ *walker, a argv) finding {
+	if a.dynamic() {
+		return finding{Unknown, "dynamic-argument", "`tar` has an argument computed at run time, which could be any option"}
+	}
+	vals := append([]string(nil), a.vals...)
+	if len(vals) > 0 && vals[0] != "" && !strings.HasPrefix(vals[0], "-") {
+		vals[0] = "-" + vals[0] // old style: tar tzf x.tgz
+	}
+	p := programs.Lookup(a.name)
+	parsed := p.Opts.Parse(staticArgs(vals))
+	f, _ := optionFinding(a.name, parsed)
+	if f.s == Unknown || f.s == Write {
+		return f
+	}
+	switch {
+	case parsed.Has("c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate", "delete", "remove-files"):
+		return finding{Write, "tar-write", "`tar` creates or changes an archive"}
+	case parsed.Has("t", "list"):
+		return finding{ReadOnly, "tar-list", "`tar -t` only lists an archive"}
+	case parsed.Has("x", "extract", "get") && parsed.Has("O", "to-stdout"):
+		return finding{ReadOnly, "tar-stdout", "`tar -xO` extracts to standard output"}
+	case parsed.Has("x", "extract", "get", "d", "diff", "compare"):
+		if parsed.Has("d", "diff", "compare") {
+			return finding{ReadOnly, "tar-diff", "`tar -d` only compares"}
+		}
+		return finding{Write, "tar-extract", "`tar -x` writes the archive's files"}
+	}
+	return finding{Unknown, "tar-mode", "`tar` without a mode the rules know"}
+}

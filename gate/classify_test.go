@@ -297,7 +297,7 @@ func TestClassifyUnknown(t *testing.T) {
 		{"if true; then ls", un},
 		{"echo $(ls)", un},
 		{"echo `ls`", un},
-		{"cat <(ls)", un},
+		{"cat <(curl x)", un},
 		{"X=1; ls", un},
 		{"X=1 && ls", un},
 		{"{ PATH=.; } && ls", un},
@@ -504,6 +504,16 @@ func TestClassifyUnknown(t *testing.T) {
 		{"go test ./...", un},
 		{"curl example.com", un},
 		{"yes", un},
+	})
+}
+
+// TestProcessSubstitution: a process substitution runs its commands like a
+// pipe does, so it is read-only exactly when everything inside is.
+func TestProcessSubstitution(t *testing.T) {
+	runCases(t, ClassifyOptions{}, []classCase{
+		{"sort -rn <(wc -l f)", ro}, {"diff <(ls) <(ls -a)", ro}, {"cat <(rm x)", wr},
+		{"diff <(cat a) <(python3 x.py)", un}, {"tee >(sha256sum) < f", ro}, {"tee >(rm x) < f", wr},
+		{"bash <(cat x.sh)", un}, {"source <(ls)", un},
 	})
 }
 

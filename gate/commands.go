@@ -54,7 +54,7 @@ func init() {
 		programs.ScanPrintf: printfRule, programs.ScanDD: ddRule, programs.ScanEnv: envRule,
 		programs.ScanCd: cdRule, programs.ScanHistory: historyRule, programs.ScanUlimit: ulimitRule,
 		programs.ScanCommand: commandBuiltinRule, programs.ScanSet: setRule, programs.ScanXxd: xxdRule,
-		programs.ScanRg: rgRule, programs.ScanSpec: specRule,
+		programs.ScanRg: rgRule, programs.ScanSpec: specRule, programs.ScanTar: tarRule,
 	}
 }
 
@@ -63,10 +63,29 @@ func readOnlyRule(_ *walker, a argv) finding {
 }
 
 func writeRule(_ *walker, a argv) finding {
+	if p := programs.Lookup(a.name); p != nil && len(p.Defuses) > 0 && !a.dynamic() && listsOnly(p.Defuses, a.vals) {
+		return finding{ReadOnly, "list-mode", fmt.Sprintf("`%s %s` only lists, tests or writes to standard output", a.name, strings.Join(a.vals, " "))}
+	}
 	if hasHelp(a) {
 		return finding{Unknown, "write-command-help", fmt.Sprintf("`%s --help` prints help instead of writing, which the rules do not prove", a.name)}
 	}
 	return finding{Write, "write-command", fmt.Sprintf("`%s` is a file-system writer", a.name)}
+}
+
+// listsOnly reports an argument list holding one of a writer's list-mode
+// words, alone or in a short cluster (gzip -dc, unzip -l).
+func listsOnly(words, vals []string) bool {
+	for _, v := range vals {
+		if v == "--" {
+			return false
+		}
+		for _, w := range words {
+			if v == w || len(w) == 2 && w[0] == '-' && len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v[1:], w[1]) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func viewerRule(_ *walker, a argv) finding {

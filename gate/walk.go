@@ -302,6 +302,10 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 	a := argv{name: name, vals: make([]string, 0, len(c.Args)-1), dyn: make([]bool, 0, len(c.Args)-1), pre: make([]string, 0, len(c.Args)-1), multi: make([]bool, 0, len(c.Args)-1)}
 	for _, wd := range c.Args[1:] {
 		val, ok := facts.Static(wd)
+		if !ok && procSubstOnly(wd) {
+			// bash hands the command a pipe's path, never an option.
+			val, ok = procSubstPath, true
+		}
 		dyn := !ok || facts.HasGlob(wd)
 		a.vals = append(a.vals, val)
 		a.dyn = append(a.dyn, dyn)
@@ -385,7 +389,20 @@ func (w *walker) redirect(r *syntax.Redirect) {
 }
 
 // inertTargets are files a write to which changes nothing.
-var inertTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true}
+var inertTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, procSubstPath: true}
+
+// procSubstPath stands for the path bash gives a command for a process
+// substitution: a pipe to or from commands classified where they stand.
+const procSubstPath = "/dev/fd/63"
+
+// procSubstOnly reports a word that is one process substitution.
+func procSubstOnly(wd *syntax.Word) bool {
+	if len(wd.Parts) != 1 {
+		return false
+	}
+	_, ok := wd.Parts[0].(*syntax.ProcSubst)
+	return ok
+}
 
 func (w *walker) outputTarget(r *syntax.Redirect) {
 	t, ok := facts.Static(r.Word)

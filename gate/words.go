@@ -49,7 +49,10 @@ func (w *walker) part(p syntax.WordPart) {
 	case *syntax.CmdSubst:
 		w.cmdSubst(p)
 	case *syntax.ProcSubst:
-		w.add(p, Unknown, "process-substitution", "a process substitution runs a command whose effect is scanned but not proved")
+		// Like a pipe: what runs inside is classified where it stands, so
+		// `sort -rn <(wc -l f)` is read-only when everything inside is (a
+		// shell or source given the file it names is the outer command's
+		// own rule).
 		w.stmts(p.Stmts)
 	case *syntax.ArithmExp:
 		w.arith(p.X)

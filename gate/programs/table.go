@@ -287,16 +287,23 @@ func writers() []Program {
 			Program{Name: "chown", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
 			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts},
-			Program{Name: "unzip", Kind: Writer, Why: "extracts archives"},
+			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"}},
 			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Opts: Opts("", "", longs("", "", "")).
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
 			Program{Name: "7z", Kind: Writer, Why: "an archiver"},
 			Program{Name: "ar", Kind: Writer, Why: "an archiver"},
 			Program{Name: "cpio", Kind: Writer, Why: "an archiver"},
 		),
-		each(Writer, "compresses or decompresses files in place", "gzip", "gunzip", "bzip2",
-			"bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma", "unlzma", "compress",
-			"uncompress", "pigz", "pbzip2", "lzip", "brotli"),
+		func() []Program {
+			out := each(Writer, "compresses or decompresses files in place", "gzip", "gunzip", "bzip2",
+				"bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma", "unlzma", "compress",
+				"uncompress", "pigz", "pbzip2", "lzip", "brotli")
+			for i := range out {
+				// To standard output, listing or testing: nothing is written.
+				out[i].Defuses = []string{"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"}
+			}
+			return out
+		}(),
 	)
 }
 
