@@ -286,13 +286,13 @@ func decideDefault(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 		return d.ask(reasonAskRule(rv.rule, false))
 	case rv.blocked == blockCapped:
 		return d.ask(reasonCapped(rv.total, false))
-	case rv.readOnlyRest:
-		d.Rule = &RuleRef{Text: rv.rule.Text, Source: rv.rule.Source, Action: Allow}
-		return d.allow(reasonAllowRuleReadOnly(rv.rule))
 	case rv.decision == string(Allow):
 		return d.allow(reasonAllowRule(rv.rule, len(d.Segments)))
 	case d.Safety == ReadOnly:
 		return d.allow(reasonReadOnly(d, "default"))
+	case rv.readOnlyRest:
+		d.Rule = &RuleRef{Text: rv.rule.Text, Source: rv.rule.Source, Action: Allow}
+		return d.allow(reasonAllowRuleReadOnly(rv.rule))
 	}
 	if fa.tree.Parsed && d.Shell.IsPOSIX() {
 		d.Suggestions = suggestFor(uncoveredCalls(fa.allow, fa.tree), fa.tree)
