@@ -136,7 +136,20 @@ func (r Rule) match(s spelling) ruleMatch {
 	if r.Match(strings.ReplaceAll(s.text, hole, "\x01")) {
 		return sureMatch
 	}
-	if r.re == nil || globsMeet(r.glob(), s.text) {
+	if r.re == nil {
+		return mayMatch
+	}
+	if r.Meaning == Regex {
+		// A regular expression has no star to meet a hole with: probe a
+		// few values a hole could take (a sharp edge: not a proof).
+		for _, v := range []string{"", "x", " x ", "-", "/"} {
+			if r.Match(strings.ReplaceAll(s.text, hole, v)) {
+				return mayMatch
+			}
+		}
+		return noMatch
+	}
+	if globsMeet(r.glob(), s.text) {
 		return mayMatch
 	}
 	return noMatch
@@ -148,7 +161,7 @@ func (r Rule) match(s spelling) ruleMatch {
 func (r Rule) glob() string {
 	pat := normalizeBlanks(r.Pattern)
 	switch {
-	case r.exact:
+	case !strings.Contains(pat, "*") && r.Meaning != Prefix:
 		return pat
 	case !strings.Contains(pat, "*"):
 		return pat + "*"

@@ -159,7 +159,7 @@ func Decide(in Input) Decision {
 	if rv.decision == string(Allow) {
 		d.Network = commandHosts(cp.rules.allow, shell, seg, tree)
 	}
-	return decideMode(d, rv, modeFacts{tree: tree, unseen: bl.unseen}, in.Policy)
+	return decideMode(d, rv, modeFacts{tree: tree, unseen: bl.unseen, allow: cp.rules.allow}, in.Policy)
 }
 
 // blacklist checks the text and, when shellcfg's normalized copy reads
@@ -195,6 +195,8 @@ type modeFacts struct {
 	tree *facts.Tree
 	// unseen is what the blacklist could not resolve ("" when nothing).
 	unseen string
+	// allow are the allow rules in force, which suggestions never repeat.
+	allow []Rule
 }
 
 func (in Input) readOnly() []string {
@@ -284,13 +286,16 @@ func decideDefault(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 		return d.ask(reasonAskRule(rv.rule, false))
 	case rv.blocked == blockCapped:
 		return d.ask(reasonCapped(rv.total, false))
+	case rv.readOnlyRest:
+		d.Rule = &RuleRef{Text: rv.rule.Text, Source: rv.rule.Source, Action: Allow}
+		return d.allow(reasonAllowRuleReadOnly(rv.rule))
 	case rv.decision == string(Allow):
 		return d.allow(reasonAllowRule(rv.rule, len(d.Segments)))
 	case d.Safety == ReadOnly:
 		return d.allow(reasonReadOnly(d, "default"))
 	}
 	if fa.tree.Parsed && d.Shell.IsPOSIX() {
-		d.Suggestions = suggestFor(topCalls(fa.tree), fa.tree)
+		d.Suggestions = suggestFor(uncoveredCalls(fa.allow, fa.tree), fa.tree)
 	}
 	if rv.blocked == blockHidden {
 		d.Suggestions = nil

@@ -383,3 +383,26 @@ func TestDupRedirectToFile(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowedPlusReadOnly: a compound whose every part is allowed by a
+// rule or proven read-only where it stands is allowed; context that the
+// parts do not show (a loop, an assignment, a redirect) keeps it asking.
+func TestAllowedPlusReadOnly(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(npm run test:*)"}, nil, nil)
+	for text, want := range map[string]Action{
+		"npm run test 2>&1 | tail -20":      Allow,
+		"cd src && npm run test":            Allow,
+		"npm run test && echo done":         Allow,
+		"npm run test > out.txt":            Ask,
+		"npm run test && rm -rf build":      Ask,
+		"PATH=./bin; npm run test":          Ask,
+		"for f in a; do npm run test; done": Ask,
+		"ls && cat x":                       Allow, // read-only on its own
+		"npm run lint | tail":               Ask,
+	} {
+		d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true})
+		if d.Action != want {
+			t.Errorf("%q: %s, want %s: %s", text, d.Action, want, d.Reason)
+		}
+	}
+}

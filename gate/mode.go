@@ -132,6 +132,10 @@ func reasonAllowRule(r Rule, n int) string {
 	return fmt.Sprintf("Allowed by the rule %s.", quoteRule(r))
 }
 
+func reasonAllowRuleReadOnly(r Rule) string {
+	return fmt.Sprintf("Allowed: the parts of this command that are not read-only match allow rules, the first being %s, and the rest is proven read-only.", quoteRule(r))
+}
+
 func reasonSuspicious(detail string) string {
 	return fmt.Sprintf("Needs the user's approval: the command contains a character that can hide text from a reviewer (%s), so no allow rule applies to it. Retype the command with plain ASCII spaces and line breaks.", detail)
 }

@@ -44,7 +44,6 @@ type Rule struct {
 	// (agentexec's {"rule": ..., "network": [...]} form; network.go).
 	Network []string
 	re      *regexp.Regexp // nil for a bare Bash: matches everything
-	exact   bool           // the pattern matches exactly that command, no prefix
 }
 
 // Meaning is how a rule pattern without any "*" reads. Patterns with a
@@ -490,6 +489,9 @@ type ruleVerdict struct {
 	// mayDeny: the deny rule matches only for some values of words known
 	// at run time, so the verdict is ask, not deny.
 	mayDeny bool
+	// readOnlyRest: the allow rules cover some parts (rule is the first
+	// that does) and the rest is proven read-only.
+	readOnlyRest bool
 }
 
 func (rv ruleVerdict) ref() *RuleRef {
@@ -552,11 +554,110 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 	}
 	r, uncovered := allowAll(rs.allow, in.shell, in.seg, in.tree)
 	if uncovered != "" {
+		if r, ok := allowWithReadOnly(rs.allow, in); ok {
+			// The rules alone did not allow it (rule_decision stays none):
+			// the mode allows it with the read-only rest.
+			rv.rule, rv.readOnlyRest = r, true
+		}
 		rv.uncovered = uncovered
 		return rv
 	}
 	rv.decision, rv.rule = string(Allow), r
 	return rv
+}
+
+// allowWithReadOnly allows a compound whose every part is either matched
+// by an allow rule or proven read-only where it stands (Claude Code users
+// expect `npm run test 2>&1 | tail -20` and `cd src && npm run test` under
+// Bash(npm run test:*)). Proven read-only means the classifier's reading
+// of the whole text gave it read-only evidence and nothing else, and no
+// evidence outside the rule-covered calls is anything but read-only (a
+// loop, a shared assignment, a redirect into a file all stop it). At least
+// one call must match a rule.
+func allowWithReadOnly(allow []Rule, in ruleInput) (Rule, bool) {
+	if !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
+		return Rule{}, false
+	}
+	var first Rule
+	covered := 0
+	var spans []facts.Span
+	for _, c := range topCalls(in.tree) {
+		if r, ok := coveringRule(allow, c); ok {
+			if covered == 0 {
+				first = r
+			}
+			covered++
+			spans = append(spans, c.Span)
+			continue
+		}
+		if !provenReadOnly(in.class, c.Span) || c.WriteRedir {
+			return Rule{}, false
+		}
+	}
+	if covered == 0 {
+		return Rule{}, false
+	}
+	for _, e := range in.class.Evidence {
+		if e.Safety.norm() != ReadOnly && !insideAny(e, spans) {
+			return Rule{}, false
+		}
+	}
+	for _, s := range in.seg.Segments {
+		if _, ok := firstMatch(allow, []string{normalizeBlanks(s)}); ok {
+			continue
+		}
+		if Classify(s, ClassifyOptions{Shell: in.shell}).Safety.norm() != ReadOnly {
+			return Rule{}, false
+		}
+	}
+	return first, true
+}
+
+// provenReadOnly reports whether the classifier's evidence within sp is
+// all read-only, and there is some.
+func provenReadOnly(r Result, sp facts.Span) bool {
+	found := false
+	for _, e := range r.Evidence {
+		if e.Offset >= sp.Start && e.End <= sp.End && e.End > e.Offset {
+			if e.Safety.norm() != ReadOnly {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
+// insideAny reports evidence within one of spans; evidence about the text
+// as a whole (no span) is inside none.
+func insideAny(e Evidence, spans []facts.Span) bool {
+	if e.End <= e.Offset {
+		return false
+	}
+	for _, sp := range spans {
+		if e.Offset >= sp.Start && e.End <= sp.End {
+			return true
+		}
+	}
+	return false
+}
+
+// coveringRule returns the allow rule that covers a call, as coversCall
+// decides.
+func coveringRule(allow []Rule, c *facts.Call) (Rule, bool) {
+	if hiddenSubst(c) {
+		return Rule{}, false
+	}
+	n := normalizeBlanks(c.Text)
+	for _, r := range allow {
+		if c.WriteRedir && r.re != nil && !strings.Contains(r.Pattern, ">") {
+			continue
+		}
+		if r.Match(n) {
+			return r, true
+		}
+	}
+	return Rule{}, false
 }
 
 // firstRule is the first deny (else ask) rule, named when a hidden
@@ -661,17 +762,6 @@ func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts
 }
 
 func coversCall(allow []Rule, c *facts.Call) bool {
-	if hiddenSubst(c) {
-		return false
-	}
-	n := normalizeBlanks(c.Text)
-	for _, r := range allow {
-		if c.WriteRedir && r.re != nil && !strings.Contains(r.Pattern, ">") {
-			continue
-		}
-		if r.Match(n) {
-			return true
-		}
-	}
-	return false
+	_, ok := coveringRule(allow, c)
+	return ok
 }

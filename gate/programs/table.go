@@ -543,6 +543,10 @@ func launchers() []Program {
 		l("batch", nil, Runs{Stdin: true}, 0, "schedules commands it reads"),
 		l("crontab", nil, Runs{}, 0, "installs scheduled commands"),
 		l("run-parts", nil, Runs{Project: true}, 0, "runs every script in a directory"),
+		// agentexec itself: `agentexec run [flags] -- CMD …` and `run -c TEXT`
+		// (its other subcommands run nothing, read as run: the stricter).
+		l("agentexec", Launch("", "", longs("json pty help version", "policy policy-format mode shell cwd dir timeout sandbox audit from-hook network env project", "")).
+			Short("c", eff(ReqArg, RunsShell, "`agentexec run -c` runs %q")), Runs{Argv: true, Skip: 1}, 0, "agentexec, which runs a command under its own gate"),
 		l("gdb", Launch("nqx", "", nil), Runs{After: "--args"}, Interpreter, "a debugger that runs programs and commands"),
 		l("lldb", nil, Runs{After: "--"}, Interpreter, "a debugger that runs programs and commands"),
 		l("machinectl", nil, Runs{}, Emulator, "runs commands in containers"),
