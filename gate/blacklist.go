@@ -124,10 +124,18 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 }
 
 // hiddenUnseen names the first hidden execution the blacklist could not
-// look into.
+// look into that could hide a shell command: a computed command name, a
+// launcher's unreadable command, a shell script fed on stdin, code stored
+// in shell state. Code in another language (an interpreter's inline code
+// or script, a build tool's project files) is not a shell spelling the
+// blacklist reads: the run-time exec gate and the sandbox watch what it
+// does, and yolo runs it.
 func hiddenUnseen(t *facts.Tree, execGate bool) string {
 	for _, h := range t.Hidden {
-		if h.Kind == facts.ProjectCode && execGate {
+		switch {
+		case h.Kind == facts.ProjectCode, h.Kind == facts.InlineCode:
+			continue
+		case h.Kind == facts.FedScript && h.Call != nil && h.Call.Prog != nil && h.Call.Prog.Kind.Has(p.Interpreter):
 			continue
 		}
 		return fmt.Sprintf("%s (at byte %d)", h.Why, h.Span.Start)

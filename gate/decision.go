@@ -276,6 +276,9 @@ func decideYolo(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 		return d.ask(reasonYoloUnparsed())
 	case fa.unseen != "":
 		return d.ask(reasonUnseen(fa.unseen))
+	case rv.blocked == blockHidden:
+		// Deny and ask rules hold in yolo too: what they cannot see asks.
+		return d.ask(reasonHidden(rv.detail, rv.rule))
 	}
 	return d.allow(reasonYolo(d))
 }
