@@ -35,5 +35,5 @@ func Example() {
 	// Output:
 	// 1 mysql -uroot -p*** -e 'select 1'
 	// 2 mysql -uroot -p*** -e 'select 1'
-	// 2 records (seq 1-2) in 1 file(s), chain intact, 1 anchors ok, sha256 (unkeyed) <nil>
+	// 2 records (seq 1-2) in 1 file(s), chain intact, 2 anchors ok (last at seq 2), sha256 (unkeyed) <nil>
 }

@@ -33,7 +33,7 @@ type Options struct {
 	// (0: never). The chain continues across files.
 	RotateBytes int64
 	// AnchorEvery appends the head to the anchors file every N records
-	// (0: a default) and at Close.
+	// (0: a default), for the first record, and at Close.
 	AnchorEvery int
 }
 
@@ -45,8 +45,8 @@ type Options struct {
 //	PATH          the current file: one canonical JSON record per line
 //	PATH.N        a rotated file whose last record has sequence number N;
 //	              larger N is newer
-//	PATH.anchors  one {"seq","hash","file","time"} line every AnchorEvery
-//	              records and at Close
+//	PATH.anchors  one {"seq","hash","file","time"[,"mac"]} line for seq 1,
+//	              every AnchorEvery records and at Close
 //	PATH.torn     the bytes of torn last lines, moved aside by the writer
 //	              that found them
 //	PATH.lock     the file each writer holds an exclusive flock on while it
@@ -60,10 +60,17 @@ type Options struct {
 // head stops the log loudly instead of being chained over. Move the log
 // aside to start a new chain.
 //
+// Open also refuses a log that has records but an anchors file without an
+// anchor (deleted or emptied), and an anchor fails when the anchors file
+// was removed or replaced while the log was open: anchoring on would make
+// a cut made before look whole.
+//
 // Sharp edges: the lock is flock(2), which network filesystems may not
 // honor. Anchors sit beside the log, so whoever can truncate the log can
-// also truncate the anchors: copy PATH.anchors somewhere the agent cannot
-// write to make truncation evident against a stronger adversary.
+// also truncate the anchors in step: keep the last seq (Verify's summary)
+// or a copy of PATH.anchors somewhere the agent cannot write, and verify
+// with VerifyOptions.ExpectSeq, to make such a cut evident (see the
+// package doc for what each kind of log detects).
 type Log struct {
 	opt  Options
 	alg  string
@@ -108,8 +115,11 @@ func Open(opt Options) (*Log, error) {
 		if l.f, err = openPrivate(l.opt.Path, os.O_RDWR|os.O_APPEND); err != nil {
 			return err
 		}
-		_, err = l.current()
-		return err
+		h, err := l.current()
+		if err != nil {
+			return err
+		}
+		return l.checkAnchored(h)
 	})
 	if err != nil {
 		l.closeFiles()
@@ -217,7 +227,7 @@ func (l *Log) appendLocked(rec *Record) error {
 	}
 	l.head = head{valid: true, size: h.size + int64(len(line)), seq: rec.Seq, hash: rec.Hash}
 	l.dirty = true
-	if rec.Seq%uint64(l.opt.AnchorEvery) == 0 {
+	if rec.Seq == 1 || rec.Seq%uint64(l.opt.AnchorEvery) == 0 {
 		return l.anchor(l.head)
 	}
 	return nil
@@ -225,6 +235,9 @@ func (l *Log) appendLocked(rec *Record) error {
 
 // seal fills the chain fields of rec after h and returns its line.
 func (l *Log) seal(rec *Record, h head) ([]byte, error) {
+	if n := textBytes(rec); n > MaxRecordBytes {
+		return nil, fmt.Errorf("audit: record %d: %d bytes of text, over the limit of %d (a command text this long is not audited, so it does not run)", h.seq+1, n, MaxRecordBytes)
+	}
 	redactRecord(rec)
 	sanitize(rec)
 	rec.Seq = h.seq + 1
@@ -235,7 +248,24 @@ func (l *Log) seal(rec *Record, h head) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: record %d: %w", rec.Seq, err)
 	}
+	if len(line) > MaxRecordBytes {
+		return nil, fmt.Errorf("audit: record %d: %d bytes, over the limit of %d (a command text this long is not audited, so it does not run)", rec.Seq, len(line), MaxRecordBytes)
+	}
 	return line, nil
+}
+
+// textBytes is the length of the text fields of rec: more than
+// MaxRecordBytes can never make a record short enough, and is refused
+// before the redaction's work.
+func textBytes(rec *Record) int {
+	n := len(rec.Command) + len(rec.Reason) + len(rec.Output) + len(rec.Cwd)
+	for _, s := range rec.Argv {
+		n += len(s)
+	}
+	for _, s := range rec.Segments {
+		n += len(s)
+	}
+	return n
 }
 
 // timeLayout is RFC 3339 in UTC with a fixed nine-digit fraction, so times

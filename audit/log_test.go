@@ -139,10 +139,10 @@ func TestAppendVerify(t *testing.T) {
 		t.Errorf("Append after Close: %v, want ErrClosed", err)
 	}
 	rep := mustVerify(t, path, VerifyOptions{})
-	if rep.Records != 10 || rep.FirstSeq != 1 || rep.LastSeq != 10 || rep.Alg != AlgSHA256 || rep.Anchors != 1 {
+	if rep.Records != 10 || rep.FirstSeq != 1 || rep.LastSeq != 10 || rep.Alg != AlgSHA256 || rep.Anchors != 2 || rep.LastAnchor != 10 {
 		t.Errorf("report %+v", rep)
 	}
-	if got := rep.String(); got != "10 records (seq 1-10) in 1 file(s), chain intact, 1 anchors ok, sha256 (unkeyed)" {
+	if got := rep.String(); got != "10 records (seq 1-10) in 1 file(s), chain intact, 2 anchors ok (last at seq 10), sha256 (unkeyed)" {
 		t.Errorf("summary %q", got)
 	}
 	checkMode(t, path, 0o600)
@@ -191,7 +191,7 @@ func TestReopenContinues(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	writeLog(t, Options{Path: path}, 3)
 	writeLog(t, Options{Path: path}, 4)
-	if rep := mustVerify(t, path, VerifyOptions{}); rep.LastSeq != 7 || rep.Anchors != 2 {
+	if rep := mustVerify(t, path, VerifyOptions{}); rep.LastSeq != 7 || rep.Anchors != 3 {
 		t.Errorf("report %+v", rep)
 	}
 }
@@ -488,7 +488,7 @@ func TestRotation(t *testing.T) {
 		os.Remove(path)
 		writeLog(t, Options{Path: path}, 1)
 		_, err := Verify(path, VerifyOptions{})
-		if ce := chainError(t, err); !strings.Contains(ce.Reason, "cut off the end") {
+		if ce := chainError(t, err); !strings.Contains(ce.Reason, "cut off the end") || !strings.HasSuffix(ce.File, ".anchors") {
 			t.Errorf("missing current file: %v", err)
 		}
 	})

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -78,10 +79,10 @@ func scanFrom(f *os.File, path string, off int64, line int, torn bool, fn func(E
 	}
 	r := bufio.NewReaderSize(f, 64<<10)
 	for {
-		b, err := r.ReadBytes('\n')
+		b, n, tooLong, err := readBounded(r, MaxRecordBytes)
 		if err == io.EOF {
-			if len(b) > 0 && torn {
-				return off, fn(newEntry(path, line+1, b, false))
+			if n > 0 && torn {
+				return off, fn(longEntry(newEntry(path, line+1, b, false), tooLong))
 			}
 			return off, nil
 		}
@@ -89,15 +90,28 @@ func scanFrom(f *os.File, path string, off int64, line int, torn bool, fn func(E
 			return off, err
 		}
 		line++
-		off += int64(len(b))
-		if err := fn(newEntry(path, line, b[:len(b)-1], true)); err != nil {
+		off += n
+		if err := fn(longEntry(newEntry(path, line, bytes.TrimSuffix(b, []byte("\n")), true), tooLong)); err != nil {
 			return off, err
 		}
 	}
 }
 
+// errLongLine is Entry.Err for a line too long to be a record.
+var errLongLine = fmt.Errorf("a line longer than %d bytes (not a record the writer writes; not read)", MaxRecordBytes)
+
+// longEntry marks e as a line too long to be read, when it is one.
+func longEntry(e Entry, tooLong bool) Entry {
+	if tooLong {
+		e.Raw, e.Record, e.Err = nil, Record{}, errLongLine
+	}
+	return e
+}
+
 // Tail calls fn with the last n lines of the chain at path, oldest first,
-// reaching back into rotated files when the current one is shorter.
+// reaching back into rotated files when the current one is shorter. It
+// reads each file from its end, so its memory is n lines whatever the
+// log's length.
 func Tail(path string, n int, fn func(Entry) error) error {
 	_, err := tail(path, n, fn)
 	return err
@@ -111,16 +125,15 @@ func tail(path string, n int, fn func(Entry) error) (position, error) {
 	}
 	var pos position
 	var keep []Entry
-	for i := len(files) - 1; i >= 0 && len(keep) < n; i-- {
-		var ring []Entry
-		p, err := lastEntries(files[i], n-len(keep), &ring)
+	for i := len(files) - 1; i >= 0 && (len(keep) < n || i == len(files)-1); i-- {
+		got, p, err := lastEntries(files[i], n-len(keep))
 		if err != nil {
 			return pos, err
 		}
 		if i == len(files)-1 {
 			pos = p
 		}
-		keep = append(ring, keep...)
+		keep = append(got, keep...)
 	}
 	for _, e := range keep {
 		if err := fn(e); err != nil {
@@ -136,22 +149,72 @@ type position struct {
 	line int
 }
 
-// lastEntries keeps the last n whole lines of path in *ring.
-func lastEntries(path string, n int, ring *[]Entry) (position, error) {
-	var pos position
-	off, err := scanFile(path, 0, 0, func(e Entry) error {
-		if e.Err == ErrTornLine {
-			return nil
+// lastEntries returns the last n whole lines of path, oldest first, and
+// the position just past its last whole line. It finds the lines reading
+// backwards from the end, then counts the lines before them in chunks for
+// their numbers.
+func lastEntries(path string, n int) ([]Entry, position, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, position{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, position{}, err
+	}
+	end, err := lastNewline(f, fi.Size())
+	if err != nil {
+		return nil, position{}, err
+	}
+	starts := []int64{end}
+	for hi := end; len(starts) <= n && hi > 0; {
+		if hi, err = lastNewline(f, hi-1); err != nil {
+			return nil, position{}, err
 		}
-		pos.line = e.Line
-		if len(*ring) == n {
-			*ring = (*ring)[1:]
+		starts = append(starts, hi)
+	}
+	first := starts[len(starts)-1]
+	before, err := countLines(f, first)
+	if err != nil {
+		return nil, position{}, err
+	}
+	var out []Entry
+	for i := len(starts) - 1; i > 0; i-- {
+		e, err := readEntry(f, path, before+len(out)+1, starts[i], starts[i-1])
+		if err != nil {
+			return nil, position{}, err
 		}
-		*ring = append(*ring, e)
-		return nil
-	})
-	pos.off = off
-	return pos, err
+		out = append(out, e)
+	}
+	return out, position{off: end, line: before + len(out)}, nil
+}
+
+// readEntry reads the whole line [start, end) of f, "\n" included.
+func readEntry(f *os.File, path string, line int, start, end int64) (Entry, error) {
+	if end-start-1 > MaxRecordBytes {
+		return longEntry(Entry{File: path, Line: line}, true), nil
+	}
+	b := make([]byte, end-start-1)
+	if _, err := f.ReadAt(b, start); err != nil {
+		return Entry{}, err
+	}
+	return newEntry(path, line, b, true), nil
+}
+
+// countLines counts the newlines in f[0:end].
+func countLines(f io.ReaderAt, end int64) (int, error) {
+	buf := make([]byte, 64<<10)
+	n := 0
+	for off := int64(0); off < end; {
+		b := buf[:min(int64(len(buf)), end-off)]
+		if _, err := f.ReadAt(b, off); err != nil && err != io.EOF {
+			return 0, err
+		}
+		n += bytes.Count(b, []byte("\n"))
+		off += int64(len(b))
+	}
+	return n, nil
 }
 
 // Follow is Tail, then waits for new records, calling fn with each whole

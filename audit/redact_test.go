@@ -3,9 +3,12 @@ package audit
 import (
 	"bufio"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // redactCases pairs each rule's redacted case with one it must leave alone.
@@ -32,12 +35,12 @@ var redactCases = []struct{ in, want string }{
 	{"gh auth login --with-token --token ghx", "gh auth login --with-token --token ***"},
 	{"vault login -token=s.abc", "vault login -token=***"},
 	{"cli --client-secret=xyz --api-key abc", "cli --client-secret=*** --api-key ***"},
-	{"openssl enc -pass pass:hunter2 -in f", "openssl enc -pass *** -in f"},
+	{"openssl enc -pass pass:hunter2 -in f", "openssl enc -pass pass:*** -in f"},
 	{"docker login --password-stdin --username u", "docker login --password-stdin --username u"},
 	{"cli --token-file ~/.tok --passes 3", "cli --token-file ~/.tok --passes 3"},
 	// -p: a password only for the tools where it is one.
 	{"mysql -uroot -phunter2 -h db", "mysql -uroot -p*** -h db"},
-	{"/usr/bin/mysqldump -p'my pass' db > x.sql", "/usr/bin/mysqldump -p*** db > x.sql"},
+	{"/usr/bin/mysqldump -p'my pass' db > x.sql", "/usr/bin/mysqldump -p'***' db > x.sql"},
 	{"mariadb -psecret", "mariadb -p***"},
 	{"mysql -p mydb", "mysql -p mydb"},
 	{"sshpass -p hunter2 ssh host", "sshpass -p *** ssh host"},
@@ -55,11 +58,50 @@ var redactCases = []struct{ in, want string }{
 	{"curl -u bob https://x", "curl -u bob https://x"},
 	{"sort -u f; redis-cli ping", "sort -u f; redis-cli ping"},
 	{"grep -a pattern f", "grep -a pattern f"},
+	// Spellings the shell reads alike are redacted alike, quoting kept
+	// (the issue's misses first).
+	{`curl -m1 -H Authorization:\ Bearer\ SECRETAAA http://127.0.0.1:9/`, `curl -m1 -H Authorization:\ Bearer\ *** http://127.0.0.1:9/`},
+	{`curl -H Authorization:\ token\ abc123 x`, `curl -H Authorization:\ token\ *** x`},
+	{`curl -H Author\ization:\ Bearer\ abc123 x`, `curl -H Author\ization:\ Bearer\ *** x`},
+	{`curl -H "Auth"'orization: Bearer abc123' x`, `curl -H "Auth"'orization: Bearer ***' x`},
+	{"aws configure set aws_secret_access_key SECRETBBB", "aws configure set aws_secret_access_key ***"},
+	{"aws configure set aws_session_token tok --profile p", "aws configure set aws_session_token *** --profile p"},
+	{"aws configure set region us-east-1", "aws configure set region us-east-1"},
+	{"htpasswd -b .htpasswd bob hunter2", "htpasswd -b .htpasswd bob ***"},
+	{"htpasswd -bc /etc/nginx/.htpasswd bob 'hun ter'", "htpasswd -bc /etc/nginx/.htpasswd bob '***'"},
+	{"htpasswd -nb bob hunter2", "htpasswd -nb bob ***"},
+	{"htpasswd -c .htpasswd bob", "htpasswd -c .htpasswd bob"},
+	{"openssl enc -aes256 -k hunter2 -in f", "openssl enc -aes256 -k *** -in f"},
+	{"openssl rsa -in k -passin pass:hunter2 -passout 'pass:x y'", "openssl rsa -in k -passin pass:*** -passout 'pass:***'"},
+	{"openssl rsa -passin env:PW -passout file:pw.txt", "openssl rsa -passin env:PW -passout file:pw.txt"},
+	{`mysql -pSECRETCCC -e "select 1"`, `mysql -p*** -e "select 1"`},
+	{`'mysql' -p'hun ter' db`, `'mysql' -p'***' db`},
+	{`my\sql -phunter2`, `my\sql -p***`},
+	{`mysql -p"hun"'ter'2`, `mysql -p***`},
+	{`curl -m1 "http://127.0.0.1:9/?api_key=SECRETDDD&x=1"`, `curl -m1 "http://127.0.0.1:9/?api_key=***&x=1"`},
+	{`curl 'https://h/x?token=abc&page=2'`, `curl 'https://h/x?token=***&page=2'`},
+	{"PGPASSWORD=SECRETEEE psql -c 1", "PGPASSWORD=*** psql -c 1"},
+	{"export PGPASSWORD=x; psql", "export PGPASSWORD=***; psql"},
+	{"sudo -E env PGPASSWORD='a b' psql", "sudo -E env PGPASSWORD='***' psql"},
+	{"PGPASSWORD=$(cat f) psql", "PGPASSWORD=$(cat f) psql"},
+	{`bash -c 'mysql -phunter2 -e "select 1"'`, `bash -c 'mysql -p*** -e "select 1"'`},
+	{`sh -ec "sshpass -p 'x y' ssh h"`, `sh -ec "sshpass -p '***' ssh h"`},
+	{`echo $(sshpass -p hunter2 ssh h) "$(mysql -phunter2)"`, `echo $(sshpass -p *** ssh h) "$(mysql -p***)"`},
+	{"eval 'mysql -phunter2'", "eval 'mysql -p***'"},
+	{"git config --global user.password hunter2", "git config --global user.password ***"},
+	{"git config user.name bob", "git config user.name bob"},
+	{"npm config set //registry.npmjs.org/:_authToken abc", "npm config set //registry.npmjs.org/:_authToken ***"},
+	{`curl -u bob:pw\ 2 x`, `curl -u bob:*** x`},
+	{"cat <<EOF > .env\npassword=hunter2\nEOF", "cat <<EOF > .env\npassword=***\nEOF"},
+	{"ls # token=abc", "ls # token=***"},
+	{"mkdir -p x; aws s3 ls; echo set password", "mkdir -p x; aws s3 ls; echo set password"},
+	{"bash -c 'mkdir -p x'", "bash -c 'mkdir -p x'"},
+	{`echo "it's fine" -p1`, `echo "it's fine" -p1`},
 	// Secret assignments.
 	{"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG aws s3 ls", "AWS_SECRET_ACCESS_KEY=*** aws s3 ls"},
 	{"export GITHUB_TOKEN=abc123; gh pr list", "export GITHUB_TOKEN=***; gh pr list"},
-	{`DB_PASSWORD="a b c" ./migrate`, `DB_PASSWORD=*** ./migrate`},
-	{"env OPENAI_API_KEY='x' MYSQL_PWD=y client_secret=z run", "env OPENAI_API_KEY=*** MYSQL_PWD=*** client_secret=*** run"},
+	{`DB_PASSWORD="a b c" ./migrate`, `DB_PASSWORD="***" ./migrate`},
+	{"env OPENAI_API_KEY='x' MYSQL_PWD=y client_secret=z run", "env OPENAI_API_KEY='***' MYSQL_PWD=*** client_secret=*** run"},
 	{"curl 'https://x/api?api_key=abc&page=2'", "curl 'https://x/api?api_key=***&page=2'"},
 	{`echo '{"password": "hunter2", "user": "bob"}'`, `echo '{"password": "***", "user": "bob"}'`},
 	{"GITHUB_TOKEN=$(cat ~/.tok) gh pr list", "GITHUB_TOKEN=$(cat ~/.tok) gh pr list"},
@@ -83,7 +125,7 @@ var redactCases = []struct{ in, want string }{
 	{"echo npm_abcdefghijklmnopqrstuvwxyz0123456789", "echo npm_***"},
 	{"echo hf_abcdefghijklmnopqrstuvwxyz012345", "echo hf_***"},
 	{"echo eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "echo eyJ***"},
-	{"echo '-----BEGIN RSA PRIVATE KEY-----\nMIIE\nabc=\n-----END RSA PRIVATE KEY-----'", "echo '-----BEGIN PRIVATE KEY-----***-----END PRIVATE KEY-----'"},
+	{"echo '-----BEGIN RSA PRIVATE KEY-----\nMIIE\nabc=\n-----END RSA PRIVATE KEY-----'", "echo '-----BEGIN RSA PRIVATE KEY-----***-----END RSA PRIVATE KEY-----'"},
 	{"echo AKIA1234", "echo AKIA1234"},
 	{"du -sk-h .; echo disk-abcdefghijklmnopqrstuvwxyz", "du -sk-h .; echo disk-abcdefghijklmnopqrstuvwxyz"},
 	{"ls ghp_short task-abcdefghijklmnopqrstuvwxyz", "ls ghp_short task-abcdefghijklmnopqrstuvwxyz"},
@@ -141,6 +183,12 @@ func FuzzRedact(f *testing.F) {
 		if again := Redact(r); again != r {
 			t.Fatalf("not idempotent:\n in %q\n 1× %q\n 2× %q", s, r, again)
 		}
+		// Quoting is kept: shell text stays shell text.
+		if _, err := parse(s); err == nil {
+			if _, err := parse(r); err != nil {
+				t.Fatalf("redaction broke the shell text:\n in %q\nout %q\n%v", s, r, err)
+			}
+		}
 		argv := strings.Fields(s)
 		ra := RedactArgv(argv)
 		if again := RedactArgv(ra); !slices.Equal(again, ra) {
@@ -167,5 +215,73 @@ func TestRedactProse(t *testing.T) {
 	want := "Needs the user's approval; narrow it such as Bash(curl -u bob:*** https://x) or Bash(mysql -p***)."
 	if got := Redact(in); got != want {
 		t.Errorf("Redact(%q)\n got %q\nwant %q", in, got, want)
+	}
+}
+
+// BenchmarkRedact is the redaction of a typical agent command, as each
+// record's command, segments and reason pay it.
+func BenchmarkRedact(b *testing.B) {
+	const cmd = `cd /home/u/project && GOFLAGS=-mod=mod go test ./... -run 'TestFoo|TestBar' -count=1 2>&1 | tail -n 50; git status --short`
+	for b.Loop() {
+		Redact(cmd)
+	}
+}
+
+// TestRedactSpellings: however the shell spells a command, its secret is
+// gone and the text still parses.
+func TestRedactSpellings(t *testing.T) {
+	spellings := []string{
+		`mysql -phunter2`, `mysql -p'hunter2'`, `mysql -p"hunter2"`, `mysql -p\h\u\n\t\e\r\2`,
+		`'mysql' -phunter2`, `/usr/bin/mysql -phunter2`, `sudo -u root mysql -phunter2`, `env X=1 mysql -phunter2`,
+		`(mysql -phunter2)`, `{ mysql -phunter2; }`, `x=$(mysql -phunter2)`, "x=`mysql -phunter2`", `bash -c "mysql -phunter2"`,
+		`if true; then mysql -phunter2; fi`, `mysql -phun"ter"2`, `mysql -phun'ter'"2"`, `echo | mysql -phunter2`,
+		`sshpass -p hunter2 ssh h`, `sshpass -p 'hunter2' ssh h`, `sshpass -phunter2 ssh h`,
+		`PGPASSWORD=hunter2 psql`, `PGPASSWORD='hunter2' psql`, `export PGPASSWORD="hunter2"`, `env PGPASSWORD=hunter2 psql`,
+		`curl -H Authorization:\ Bearer\ hunter2 x`, `curl -H 'Authorization: Bearer hunter2' x`, `curl -H "Authorization: Bearer hunter2" x`,
+		`curl -u bob:hunter2 x`, `curl -u 'bob:hunter2' x`, `curl --user=bob:hunter2 x`, `curl "https://bob:hunter2@h/"`,
+		`tool --password hunter2`, `tool --password=hunter2`, `tool --password='hunter2'`, `tool "--password" hunter2`,
+		`git config user.password hunter2`, `aws configure set aws_secret_access_key 'hunter2'`,
+		`htpasswd -b f bob hunter2`, `openssl enc -k hunter2`, `openssl enc -pass "pass:hunter2"`,
+		`curl "http://h/?api_key=hunter2&x=1"`, `bash -c 'bash -c "mysql -phunter2"'`,
+	}
+	for _, s := range spellings {
+		r := Redact(s)
+		if strings.Contains(r, "hunter") || strings.Contains(r, "unter2") || strings.Contains(r, `\t\e\r`) {
+			t.Errorf("Redact(%q) = %q: the secret survives", s, r)
+		}
+		if _, err := parse(r); err != nil {
+			t.Errorf("Redact(%q) = %q does not parse: %v", s, r, err)
+		}
+	}
+}
+
+// TestWordValuesMatchBash: the values redaction reads from a word are the
+// words bash passes to the program, checked against real bash.
+func TestWordValuesMatchBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to compare with")
+	}
+	for _, text := range []string{
+		`a 'b c' "d e" f\ g`, `-p'my pass' -p"x\"y" -p\$z`, `"a\b" 'a\b' a\\b`, `x"y"'z'\w`,
+		"Authorization:\\ Bearer\\ X \"\\$x\\`y\\\\\" '\\n'", `$'a\tb' "tab	in"`, `$'\x41\101\u00e9\cA\q\'x'`,
+	} {
+		out, err := exec.Command(bash, "-c", `printf '%s\0' `+text).Output()
+		if err != nil {
+			t.Fatalf("bash: %v", err)
+		}
+		want := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		f, err := parse("printf '%s\\0' " + text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		call := f.Stmts[0].Cmd.(*syntax.CallExpr)
+		for _, a := range call.Args[2:] {
+			got = append(got, wordOf("printf '%s\\0' "+text, a).value)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: words %q, bash %q", text, got, want)
+		}
 	}
 }

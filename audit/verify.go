@@ -45,8 +45,14 @@ func IsTorn(err error) bool {
 type VerifyOptions struct {
 	// Key verifies an hmac-sha256 chain. With a key, an unkeyed (sha256)
 	// record is a break: an attacker who can write the log must not be
-	// able to replace a keyed chain with a recomputed unkeyed one.
+	// able to replace a keyed chain with a recomputed unkeyed one. Every
+	// anchor must then carry a MAC made with the key.
 	Key []byte
+	// ExpectSeq, when not 0, is a sequence number the log is known to have
+	// reached, kept where the agent cannot write (shipped off the machine
+	// from an earlier Verify's summary): a log ending before it was cut.
+	// It is the only defense against a log and its anchors cut in step.
+	ExpectSeq uint64
 }
 
 // Report summarizes a verified chain. Verify fills it as far as it got,
@@ -61,7 +67,8 @@ type Report struct {
 	// Authenticated is true when every record's hash was recomputed: always
 	// for sha256, only with the key for hmac-sha256.
 	Authenticated bool
-	Anchors       int // anchors matched against a record
+	Anchors       int    // anchors matched against a record
+	LastAnchor    uint64 // the highest anchored seq; records after it are not yet anchored
 }
 
 // String is the one-line summary verify prints for an intact chain.
@@ -75,20 +82,34 @@ func (r *Report) String() string {
 	case r.Alg == AlgHMACSHA256:
 		alg = "hmac-sha256 (keyed, NOT authenticated: no key)"
 	}
-	return fmt.Sprintf("%d records (seq %d-%d) in %d file(s), chain intact, %d anchors ok, %s",
-		r.Records, r.FirstSeq, r.LastSeq, len(r.Files), r.Anchors, alg)
+	anchored := ""
+	if r.LastAnchor > 0 {
+		anchored = fmt.Sprintf(" (last at seq %d)", r.LastAnchor)
+	}
+	return fmt.Sprintf("%d records (seq %d-%d) in %d file(s), chain intact, %d anchors ok%s, %s",
+		r.Records, r.FirstSeq, r.LastSeq, len(r.Files), r.Anchors, anchored, alg)
 }
+
+// MaxRecordBytes bounds one line of the log: Append refuses a longer
+// record, and Verify and the readers hold at most one line of this size
+// (a longer one is a break, read to its end without being kept), so their
+// memory is bounded whatever the log holds.
+const MaxRecordBytes = 16 << 20
 
 // Verify checks the chain whose current file is path (its rotated files
 // PATH.N first, then path): every line is canonical JSON, every hash
 // recomputes, every record's prev is the previous record's hash (the first
 // record's is ""), sequence numbers start at 1 and rise by exactly 1, the
-// algorithm never changes, and every anchor in PATH.anchors matches the
-// record with its sequence number, none lying past the end.
+// algorithm never changes; and the anchors in PATH.anchors: the file
+// exists and holds an anchor when the log has records, anchors start at
+// seq 1 and never fall, each matches the record with its sequence number,
+// none lies past the end, and with a key each is sealed with it. With
+// ExpectSeq the log must reach that seq.
 //
-// It returns nil for an intact chain; a *ChainError naming the first
-// broken line and why; ErrKeyRequired for an intact keyed chain checked
-// without the key; or an I/O error.
+// It streams: memory stays bounded whatever the log's length. It returns
+// nil for an intact chain; a *ChainError naming the first broken line and
+// why; ErrKeyRequired for an intact keyed chain checked without the key;
+// or an I/O error.
 func Verify(path string, opt VerifyOptions) (*Report, error) {
 	rep := &Report{Authenticated: true}
 	files, err := ChainFiles(path)
@@ -96,10 +117,11 @@ func Verify(path string, opt VerifyOptions) (*Report, error) {
 		return rep, err
 	}
 	rep.Files = files
-	anchors, err := readAnchors(path + ".anchors")
+	anchors, err := openAnchors(path+".anchors", opt.Key)
 	if err != nil {
 		return rep, err
 	}
+	defer anchors.close()
 	v := &verifier{key: opt.Key, rep: rep, anchors: anchors}
 	var torn error
 	for i, f := range files {
@@ -109,7 +131,7 @@ func Verify(path string, opt VerifyOptions) (*Report, error) {
 			return rep, err
 		}
 	}
-	if err := v.pastEnd(path+".anchors", torn); err != nil {
+	if err := v.end(torn, opt.ExpectSeq); err != nil {
 		return rep, err
 	}
 	if torn != nil {
@@ -125,7 +147,7 @@ func Verify(path string, opt VerifyOptions) (*Report, error) {
 type verifier struct {
 	key      []byte
 	rep      *Report
-	anchors  map[uint64]anchorRef
+	anchors  *anchorStream
 	lastFile string
 	lastLine int
 }
@@ -145,17 +167,19 @@ func (v *verifier) lines(path string, rd io.Reader, last bool) error {
 	v.lastFile, v.lastLine = path, 0
 	r := bufio.NewReaderSize(rd, 64<<10)
 	for n := 1; ; n++ {
-		b, err := r.ReadBytes('\n')
+		b, _, tooLong, err := readBounded(r, MaxRecordBytes)
 		switch {
-		case err == io.EOF && len(b) == 0:
+		case err == io.EOF && len(b) == 0 && !tooLong:
 			return nil
 		case err == io.EOF:
 			return v.torn(path, n, last)
 		case err != nil:
 			return err
+		case tooLong:
+			return &ChainError{File: path, Line: n, Reason: fmt.Sprintf("a line longer than %d bytes (not a record the writer writes)", MaxRecordBytes)}
 		}
-		if why, seq := v.record(b[:len(b)-1]); why != "" {
-			return &ChainError{File: path, Line: n, Seq: seq, Reason: why}
+		if err := v.record(path, n, b[:len(b)-1]); err != nil {
+			return err
 		}
 		v.lastLine = n
 	}
@@ -169,9 +193,8 @@ func (v *verifier) torn(path string, n int, last bool) error {
 		Reason: "torn last line (an interrupted write; the next writer moves it to " + filepath.Base(path) + ".torn)"}
 }
 
-// record checks one line against the chain so far and advances it. It
-// returns why the line is broken, or "".
-func (v *verifier) record(line []byte) (string, uint64) {
+// record checks one line against the chain so far and advances it.
+func (v *verifier) record(path string, n int, line []byte) error {
 	rec, why := parseLine(line)
 	if why == "" {
 		why = v.alg(&rec)
@@ -182,11 +205,11 @@ func (v *verifier) record(line []byte) (string, uint64) {
 	if why == "" {
 		why = v.link(&rec)
 	}
-	if why == "" {
-		why = v.anchor(&rec)
-	}
 	if why != "" {
-		return why, rec.Seq
+		return &ChainError{File: path, Line: n, Seq: rec.Seq, Reason: why}
+	}
+	if err := v.anchor(path, n, &rec); err != nil {
+		return err
 	}
 	r := v.rep
 	if r.Records == 0 {
@@ -194,7 +217,7 @@ func (v *verifier) record(line []byte) (string, uint64) {
 	}
 	r.Records++
 	r.LastSeq, r.LastHash = rec.Seq, rec.Hash
-	return "", rec.Seq
+	return nil
 }
 
 func (v *verifier) alg(rec *Record) string {
@@ -239,42 +262,71 @@ func (v *verifier) link(rec *Record) string {
 	return ""
 }
 
-func (v *verifier) anchor(rec *Record) string {
-	a, ok := v.anchors[rec.Seq]
-	if !ok {
-		return ""
+// anchor matches the anchors for rec's seq, which come next in the stream
+// (anchors rise, records are contiguous from 1).
+func (v *verifier) anchor(path string, n int, rec *Record) error {
+	for {
+		a, err := v.anchors.peek()
+		if err != nil || a == nil || a.Seq > rec.Seq {
+			return err
+		}
+		if a.Seq < rec.Seq || a.Hash != rec.Hash {
+			return &ChainError{File: path, Line: n, Seq: rec.Seq,
+				Reason: fmt.Sprintf("seq %d does not match its anchor (%s line %d): records were rewritten", a.Seq, filepath.Base(v.anchors.path), a.line)}
+		}
+		v.anchors.pop()
+		v.rep.Anchors++
+		v.rep.LastAnchor = a.Seq
 	}
-	if a.Hash != rec.Hash {
-		return fmt.Sprintf("seq %d does not match its anchor (anchors line %d): records were rewritten", rec.Seq, a.line)
-	}
-	v.rep.Anchors++
-	return ""
 }
 
-// pastEnd reports an anchor beyond the last record: records were cut off
-// the end of the log.
+// end checks what can only be checked once every record is read: an
+// anchors file that is missing or empty while the log has records, an
+// anchor past the last record, and a log ending before ExpectSeq; all are
+// records cut off the end, or hidden cuts.
 //
 // When the log ends torn, the break is named at the torn line: the anchor
 // vouches for a record that is no longer whole.
-func (v *verifier) pastEnd(anchorsPath string, torn error) error {
-	var worst *anchorRef
-	for _, a := range v.anchors {
-		if a.Seq > v.rep.LastSeq && (worst == nil || a.Seq > worst.Seq) {
-			worst = &a
-		}
-	}
-	if worst == nil {
+func (v *verifier) end(torn error, expect uint64) error {
+	e := &ChainError{File: v.lastFile, Line: v.lastLine, Seq: v.rep.LastSeq}
+	base := filepath.Base(v.anchors.path)
+	switch worst, err := v.pastEnd(); {
+	case err != nil:
+		return err
+	case worst != nil:
+		e.Reason = fmt.Sprintf("log ends at seq %d, but %s line %d anchors seq %d (records were cut off the end)",
+			v.rep.LastSeq, base, worst.line, worst.Seq)
+	case expect > v.rep.LastSeq:
+		e.Reason = fmt.Sprintf("log ends at seq %d, but seq %d was expected (records were cut off the end, the anchors in step)", v.rep.LastSeq, expect)
+	case v.rep.Records > 0 && v.anchors.missing:
+		e.File, e.Line, e.Seq = v.anchors.path, 0, 0
+		e.Reason = fmt.Sprintf("missing: the log has %d records but no anchors file, so records cut off its end cannot be detected (deleted? compare the last seq with one kept elsewhere: --expect-seq)", v.rep.Records)
+	case v.rep.Records > 0 && v.rep.Anchors == 0:
+		e.File, e.Line, e.Seq = v.anchors.path, 0, 0
+		e.Reason = fmt.Sprintf("holds no anchor for a log of %d records, so records cut off its end cannot be detected (emptied? compare the last seq with one kept elsewhere: --expect-seq)", v.rep.Records)
+	default:
 		return nil
 	}
-	e := &ChainError{File: v.lastFile, Line: v.lastLine, Seq: v.rep.LastSeq,
-		Reason: fmt.Sprintf("log ends at seq %d, but %s line %d anchors seq %d (records were cut off the end)",
-			v.rep.LastSeq, filepath.Base(anchorsPath), worst.line, worst.Seq)}
 	var ce *ChainError
-	if errors.As(torn, &ce) {
+	if errors.As(torn, &ce) && e.File == v.lastFile {
 		e.File, e.Line = ce.File, ce.Line
 		e.Reason = "torn last line, and " + e.Reason
 	}
 	return e
+}
+
+// pastEnd drains the anchors after the last record and returns the one
+// with the highest seq, or nil.
+func (v *verifier) pastEnd() (*anchorRef, error) {
+	var worst *anchorRef
+	for {
+		a, err := v.anchors.peek()
+		if err != nil || a == nil {
+			return worst, err
+		}
+		worst = a
+		v.anchors.pop()
+	}
 }
 
 // VerifyTargets expands verify's arguments: a directory stands for every

@@ -11,16 +11,12 @@ import (
 // anchors, as Verify does over files.
 func verifyBytes(log, anchors []byte, key []byte) (*Report, error) {
 	rep := &Report{Authenticated: true, Files: []string{"audit.jsonl"}}
-	am, err := parseAnchors("audit.jsonl.anchors", bytes.NewReader(anchors))
-	if err != nil {
-		return rep, err
-	}
-	v := &verifier{key: key, rep: rep, anchors: am}
-	err = v.lines("audit.jsonl", bytes.NewReader(log), true)
+	v := &verifier{key: key, rep: rep, anchors: newAnchorStream("audit.jsonl.anchors", bytes.NewReader(anchors), key)}
+	err := v.lines("audit.jsonl", bytes.NewReader(log), true)
 	if err != nil && !IsTorn(err) {
 		return rep, err
 	}
-	if perr := v.pastEnd("audit.jsonl.anchors", err); perr != nil {
+	if perr := v.end(err, 0); perr != nil {
 		return rep, perr
 	}
 	return rep, err

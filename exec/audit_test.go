@@ -60,6 +60,9 @@ func TestAuditRecords(t *testing.T) {
 	if d := sink.recs[0]; d.Decision != "deny" || d.Rule != "Bash(touch *)" || d.RuleSource != "/etc/policy.json" || d.Shell != "argv" || len(d.Argv) != 2 {
 		t.Fatalf("deny record: %+v", d)
 	}
+	if d := sink.recs[0]; d.PolicyDigest == "" || d.PolicyDigest != r.Policy.Digest() {
+		t.Errorf("the record's policy digest %q, want the policy's %q", d.PolicyDigest, r.Policy.Digest())
+	}
 	if obs.Rule != "Bash(touch *)" || obs.RuleSource != "/etc/policy.json" || !strings.Contains(obs.Text(), "Rule: Bash(touch *) from /etc/policy.json") {
 		t.Fatalf("observation: %+v", obs)
 	}

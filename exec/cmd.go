@@ -351,7 +351,8 @@ func (c *Cmd) gate() error {
 		return err
 	}
 	p := &plan{req: Request{Argv: argv}, runID: newRunID(), shell: shellcfg.Bash, text: text, argv: argv, cwd: dir, workspace: ws, pol: r.currentPolicy()}
-	p.dec = gate.Decide(gate.Input{Text: text, Shell: shellcfg.Bash, Cwd: dir, Mode: r.Mode, Policy: p.pol, Env: c.environ(), RequestEnv: c.requestEnv()})
+	p.dec = gate.Decide(gate.Input{Text: text, Shell: shellcfg.Bash, Cwd: dir, Mode: r.Mode, Policy: p.pol, Env: c.environ(), RequestEnv: c.requestEnv(),
+		ExecGate: r.execGateState(p.pol) == ExecGateOn})
 	c.plan, c.Decision = p, p.dec
 	ctx := c.ctx
 	if ctx == nil {
@@ -468,6 +469,9 @@ func (c *Cmd) cancel() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.tree.started(c.inner.Process.Pid) // os/exec set Process before it watches ctx
+	if c.sb != nil {
+		c.sb.Kill() // the namespace and cgroup as a unit
+	}
 	c.tree.kill()
 	return nil
 }

@@ -210,6 +210,9 @@ func (g *execGate) check(ev sandbox.ExecEvent) sandbox.ExecVerdict {
 // (the system program a renamed copy is).
 func (g *execGate) decide(ev sandbox.ExecEvent) (gate.Decision, string) {
 	in := gate.ExecInput{Argv: ev.Argv, Exe: ev.Exe, Cwd: ev.Cwd, Policy: g.pol, ReadOnly: g.readOnly}
+	if g.readOnly {
+		in.Env = environOf(ev.PID) // git's configuration is found from HOME
+	}
 	d, exe := gate.DecideExec(in), ev.Exe
 	if d.Action == gate.Deny {
 		return d, exe

@@ -152,3 +152,14 @@ func exeIdentity(pid int) string {
 	return strconv.FormatUint(uint64(st.Dev), 16) + ":" + strconv.FormatUint(st.Ino, 16) + ":" +
 		strconv.FormatInt(st.Size, 16) + ":" + strconv.FormatInt(st.Ctim.Sec, 16) + "." + strconv.FormatInt(st.Ctim.Nsec, 16)
 }
+
+// environOf is pid's environment at its exec stop (nil when unreadable:
+// the classifier then finds no git configuration, and git is not
+// read-only).
+func environOf(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+}

@@ -7,3 +7,6 @@ func sameProgram(int, string) []string { return nil }
 
 // exeIdentity is unknown: nothing is cached.
 func exeIdentity(int) string { return "" }
+
+// environOf is unknown outside Linux.
+func environOf(int) []string { return nil }

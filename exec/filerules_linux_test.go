@@ -34,7 +34,7 @@ func TestFileRulesEnforced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Policy = l.Policy // in yolo mode: the gate's file rules and the kernel decide
+	r.Policy, r.Approver = l.Policy, approveAll // deny rules refuse; what asks runs // in yolo mode: the gate's file rules and the kernel decide
 	refused := []string{"cat .env", "cp .env x", "grep -r KEY secrets", "echo x > src/gen/a.go", "cp public.txt src/gen/"}
 	for _, cmd := range refused {
 		obs := runReq(t, r, Request{Command: cmd, Shell: "bash"})

@@ -290,3 +290,22 @@ func TestNetworkEvidenceAudited(t *testing.T) {
 		}
 	}
 }
+
+// TestSNIMismatchThroughSandbox: a real TLS client (openssl s_client)
+// opens a CONNECT tunnel to an allowed host but names another server in
+// its ClientHello: the tunnel is closed and recorded as refused; the same
+// client naming the host it asked for gets through.
+func TestSNIMismatchThroughSandbox(t *testing.T) {
+	needTools(t, "openssl")
+	f := newNetFixture(t)
+	r := netRunner(t, allowLocal, nil)
+	sclient := "echo | openssl s_client -proxy 127.0.0.1:3128 -connect example.com:" + f.httpsPort + " -servername %s 2>&1 | grep -c 'BEGIN CERTIFICATE'"
+	obs := runReq(t, r, Request{Command: fmt.Sprintf(sclient, "evil.example")})
+	if strings.TrimSpace(obs.Stdout) != "0" || obs.Network == nil || len(obs.Network.Refused) != 1 || obs.Network.Refused[0].Refused != "sni" {
+		t.Errorf("mismatched SNI: %s %+v", obs.Text(), obs.Network)
+	}
+	obs = runReq(t, r, Request{Command: fmt.Sprintf(sclient, "example.com")})
+	if strings.TrimSpace(obs.Stdout) != "1" || obs.Network == nil || len(obs.Network.Allowed) != 1 {
+		t.Errorf("matching SNI: %s %+v", obs.Text(), obs.Network)
+	}
+}

@@ -70,6 +70,10 @@ type SandboxReport struct {
 	// writable root (denied Edit and Write rules, the audit log).
 	Masks    []string `json:"masks,omitempty"`
 	ReadOnly []string `json:"read_only,omitempty"`
+	// Memory is the run's memory cap in bytes; OOMKilled says the kernel
+	// killed a process of the run when it reached it.
+	Memory    uint64 `json:"memory_limit,omitempty"`
+	OOMKilled bool   `json:"oom_killed,omitempty"`
 	// Notes say what this run's sandbox covers less than its profile
 	// promises (a bounded search that stopped, say).
 	Notes []string `json:"notes,omitempty"`

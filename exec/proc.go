@@ -32,6 +32,8 @@ type run struct {
 	network  *NetworkReport // its evidence, once stopped
 	timedOut bool
 	canceled bool
+	// oomKilled: the OOM killer killed a process of the run at its memory cap.
+	oomKilled bool
 	// outcome is what the sandbox knew of the run when it was released:
 	// the command's own status when an init ran it.
 	outcome sandbox.Outcome
@@ -129,7 +131,7 @@ func sandboxReport(h *sandbox.Handle, spec sandbox.Spec, contained bool) *Sandbo
 	return &SandboxReport{
 		Profile: string(rep.Profile), LandlockABI: rep.LandlockABI, Network: rep.Network,
 		Layers: rep.Layers, Contained: contained, Notes: rep.Notes,
-		Masks: rep.Masks, ReadOnly: rep.ReadOnly,
+		Masks: rep.Masks, ReadOnly: rep.ReadOnly, Memory: rep.Memory,
 	}
 }
 
@@ -233,6 +235,9 @@ wait:
 			}
 		}
 	}
+	if rn.sb != nil {
+		rn.sb.Kill() // the namespace and cgroup as a unit: a fork bomb cannot outrun it
+	}
 	rn.tree.kill()
 }
 
@@ -258,6 +263,7 @@ func (rn *run) drain(delay time.Duration) {
 func (rn *run) closeSandbox() {
 	if rn.sb != nil {
 		rn.sb.Close()
+		rn.oomKilled = rn.sb.OOMKilled()
 		rn.sb = nil
 		rn.tree.sweep()
 	}
@@ -365,6 +371,14 @@ func (rn *run) observe(obs Observation, p *plan) Observation {
 	}
 	if err := rn.outcome.StartErr; err != nil && !rn.timedOut {
 		obs.Status, obs.Error, obs.ExitCode, obs.Signal = StatusError, "start: "+err.Error(), nil, ""
+	}
+	if rn.oomKilled && obs.Sandbox != nil {
+		obs.Sandbox.OOMKilled = true
+		msg := fmt.Sprintf("out of memory: the kernel killed a process of the run at its memory cap of %d MiB (sandbox.limits.memory)", obs.Sandbox.Memory>>20)
+		if obs.Error != "" {
+			msg = obs.Error + "; " + msg
+		}
+		obs.Error = msg
 	}
 	outs := make([]result, len(rn.caps))
 	for i, c := range rn.caps {

@@ -3,43 +3,48 @@ package gate
 import (
 	"fmt"
 	"path"
+	"regexp"
+	"strconv"
 	"strings"
 
-	"github.com/agentexec/agentexec/internal/lazyre"
-	"github.com/agentexec/agentexec/shellcfg"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentexec/agentexec/gate/facts"
+	p "github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
 // The blacklist denies catastrophic commands in every mode, over any allow
-// rule. It is matched on the parsed AST of the text and of shellcfg's
-// normalized copy, walking every command in every nested position
-// (substitutions, functions, subshells, compound bodies) and into the
-// payloads of bash -c / sh -c / su -c / eval (recursively, to
-// maxPayloadDepth). It is the one place the gate unwraps launcherTable (sudo,
-// env, nice, timeout, xargs, command, exec, nohup, time, …): to deny, never
-// to allow. Words are expanded where static (r''m, \rm, "/", /bin/rm), and
-// flags are read in any order, clustered or split.
+// rule. It decides on what a command does, not on how it is spelt: it reads
+// every program start of the facts tree (simple commands, and every argv
+// found inside launchers, -c scripts, find -exec, xargs, aliases, …) with
+// its program's role from the programs table, and resolves each target
+// before matching it: paths cleaned (.., ., //, /proc/self/root/…),
+// variables assigned earlier in the text, $HOME and ~ forms, globs and
+// braces that can match / or a system directory, relative operands
+// against every directory the text can be in (the request's cwd, cd
+// targets), long-option abbreviations. What it cannot resolve — a target
+// computed at run time, a hidden execution — it reports, and yolo asks.
 //
-// Sharp edge: a word that cannot be expanded statically ($x, $(…),
-// brace expansion) matches no entry. Such text classifies unknown, which
-// no mode but yolo runs unasked — and yolo asks for a dynamic command name.
-
-// maxPayloadDepth bounds how deep shell -c / eval payloads are re-parsed.
-const maxPayloadDepth = 8
+// Sharp edge: it is a list of catastrophes, not a sandbox. It denies what
+// would destroy the system, the home directory or the account databases,
+// or cut every session; a narrower mistake is the sandbox's and the
+// rules' to stop.
 
 // Built-in entries, by name.
 var blacklistEntries = map[string]string{
 	"recursive-delete-root":   "recursively deletes the filesystem root, the home directory or a top-level system directory",
-	"no-preserve-root":        "rm --no-preserve-root exists only to delete the filesystem root",
+	"no-preserve-root":        "--no-preserve-root exists only to let a command act on the filesystem root",
+	"move-system-dir":         "moving the filesystem root, the home directory or a system directory away breaks the system",
 	"make-filesystem":         "creating or wiping a filesystem destroys every file on the device",
 	"partition-device":        "rewriting a disk's partition table destroys its filesystems",
 	"raw-device-write":        "writing raw bytes onto a block device destroys its filesystems",
 	"fork-bomb":               "a function that spawns itself in a pipeline or in the background exhausts the process table",
-	"recursive-chmod-root":    "recursively changing ownership or permissions of / or a system directory breaks the system",
-	"power-off":               "shutting down, rebooting or halting the machine ends every session on it",
-	"kill-all-processes":      "kill with pid -1 signals every process the user may signal",
-	"download-to-shell":       "piping a download into a shell runs unreviewed code from the network",
-	"overwrite-account-files": "overwriting /etc/passwd, /etc/shadow, /etc/group or sudoers can lock everyone out or grant root",
+	"recursive-chmod-root":    "recursively changing ownership, permissions or attributes of / or a system directory breaks the system",
+	"power-off":               "shutting down, rebooting, halting or switching the machine's state ends every session on it",
+	"kill-all-processes":      "signalling every process (pid -1, a pattern that matches everything, killall5) ends every session",
+	"download-to-shell":       "feeding a download into a shell runs unreviewed code from the network",
+	"overwrite-account-files": "overwriting, moving or editing /etc/passwd, /etc/shadow, /etc/group, /etc/gshadow or sudoers can lock everyone out or grant root",
 }
 
 func blEntry(name string) *BlacklistEntry {
@@ -75,38 +80,70 @@ func compileExtras(extras []BlacklistExtra, source string) ([]blacklistExtra, er
 	return out, nil
 }
 
-// checkBlacklist returns the entry text hits, or nil. parsed, when not
-// nil, is text already parsed by parseBounded. segs are the rule
-// segments, which user entries are matched against; canon are the
-// canonical spellings of every command found in the AST.
-func checkBlacklist(text string, parsed *syntax.File, segs, canon []string, extras []blacklistExtra) *BlacklistEntry {
-	for _, v := range blVariants(text) {
-		f, ok := parsed, parsed != nil && v == text
-		if !ok {
-			f, ok = parseBounded(v)
-		}
-		if ok {
-			if e := (&blWalker{src: v}).file(f); e != nil {
-				return e
-			}
-			continue
-		}
-		for _, seg := range segs {
-			if e := blacklistFallback(seg); e != nil {
-				return e
-			}
-		}
-	}
-	return checkExtras(extras, append(append([]string(nil), segs...), canon...))
+// blInput is what the blacklist reads besides the tree.
+type blInput struct {
+	cwd    string   // the request's working directory ("" unknown)
+	segs   []string // the rule segments (user entries match them)
+	cands  []string // every call's spellings (user entries match them)
+	extras []blacklistExtra
+	// execGate: a run-time exec gate will watch the run, so project code
+	// run by name is not something the blacklist failed to see.
+	execGate bool
 }
 
-// variants are the texts the blacklist parses: the text and its
-// normalized copy when they differ.
-func blVariants(text string) []string {
-	if n := shellcfg.Normalize(text); n != text {
-		return []string{text, n}
+// blResult is the blacklist's verdict: the entry hit, or nil; unseen says
+// what it could not resolve (a target or an execution), "" when nothing.
+type blResult struct {
+	hit    *BlacklistEntry
+	unseen string
+}
+
+// checkBlacklist matches every call of the tree.
+func checkBlacklist(t *facts.Tree, in blInput) blResult {
+	b := &blChecker{t: t, in: in, cwds: cwdsOf(t, in.cwd)}
+	for _, c := range t.Calls {
+		if e := b.call(c); e != nil {
+			return blResult{hit: e}
+		}
 	}
-	return []string{text}
+	for _, pipe := range t.Pipes {
+		if e := b.pipe(pipe); e != nil {
+			return blResult{hit: e}
+		}
+	}
+	if e := forkBombs(t); e != nil {
+		return blResult{hit: e}
+	}
+	if e := checkExtras(in.extras, append(append([]string(nil), in.segs...), in.cands...)); e != nil {
+		return blResult{hit: e}
+	}
+	if b.unseen == "" {
+		b.unseen = hiddenUnseen(t, in.execGate)
+	}
+	return blResult{unseen: b.unseen}
+}
+
+// hiddenUnseen names the first hidden execution the blacklist could not
+// look into that could hide a shell command: a computed command name, a
+// launcher's unreadable command, a shell script fed on stdin, code stored
+// in shell state. Code in another language (an interpreter's inline code
+// or script, a build tool's project files) is not a shell spelling the
+// blacklist reads: the run-time exec gate and the sandbox watch what it
+// does, and yolo runs it.
+func hiddenUnseen(t *facts.Tree, execGate bool) string {
+	for _, h := range t.Hidden {
+		switch {
+		case h.Kind == facts.ProjectCode, h.Kind == facts.InlineCode:
+			continue
+		case h.Kind == facts.FedScript && h.Call != nil && h.Call.Prog != nil && h.Call.Prog.Kind.Has(p.Interpreter):
+			continue
+		}
+		return fmt.Sprintf("%s (at byte %d)", h.Why, h.Span.Start)
+	}
+	if !t.Parsed && t.Err != nil {
+		return fmt.Sprintf("the text cannot be read (%v)", t.Err)
+	}
+	return ""
 }
 
 func checkExtras(extras []blacklistExtra, cands []string) *BlacklistEntry {
@@ -120,296 +157,437 @@ func checkExtras(extras []blacklistExtra, cands []string) *BlacklistEntry {
 	return nil
 }
 
-// blacklistFallback checks a segment that does not parse: its blank
-// separated fields with quotes removed. It can only deny.
-func blacklistFallback(seg string) *BlacklistEntry {
-	if f, ok := parseBounded(seg); ok {
-		return (&blWalker{src: seg}).file(f)
+// blChecker checks one tree.
+type blChecker struct {
+	t      *facts.Tree
+	in     blInput
+	cwds   []string // every directory the text's commands may run in; "" unknown
+	unseen string
+}
+
+func (b *blChecker) see(format string, args ...any) {
+	if b.unseen == "" {
+		b.unseen = fmt.Sprintf(format, args...)
 	}
-	var argv []blArg
-	for _, w := range strings.Fields(shellcfg.Normalize(seg)) {
-		v := strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(w)
-		argv = append(argv, blArg{val: v, static: true, raw: w})
+}
+
+// cwdsOf lists the directories the text's commands may run in: the
+// request's, and every cd target (relative ones resolved against each).
+func cwdsOf(t *facts.Tree, cwd string) []string {
+	out := []string{cwd}
+	for _, d := range t.Cds {
+		switch {
+		case d == facts.Home || strings.HasPrefix(d, "/"):
+			out = appendUniqStr(out, path.Clean(d))
+		default:
+			for _, base := range append([]string(nil), out...) {
+				if base != "" {
+					out = appendUniqStr(out, path.Join(base, d))
+				} else if strings.HasPrefix(d, "..") {
+					out = appendUniqStr(out, "")
+				}
+			}
+		}
 	}
-	return (&blWalker{}).argv(argv)
-}
-
-// blArg is one word of a command as the blacklist sees it.
-type blArg struct {
-	val    string // the static value, when static
-	static bool
-	raw    string // the source text
-	word   *syntax.Word
-}
-
-// blWalker walks one parsed text.
-type blWalker struct {
-	src   string
-	depth int
-	seen  map[*syntax.BinaryCmd]bool // pipe nodes already checked as part of a chain
-}
-
-func (b *blWalker) file(f *syntax.File) (hit *BlacklistEntry) {
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if hit == nil {
-			hit = b.node(n)
-		}
-		return hit == nil
-	})
-	return hit
-}
-
-// node checks one AST node by kind.
-func (b *blWalker) node(n syntax.Node) *BlacklistEntry {
-	switch n := n.(type) {
-	case *syntax.Stmt:
-		return b.redirects(n.Redirs)
-	case *syntax.CallExpr:
-		args := b.args(n.Args)
-		if e := b.argv(args); e != nil {
-			return e
-		}
-		if lenient, ok := localeLenient(args); ok {
-			// $"rm" is rm to the blacklist (stricter), as to deny rules.
-			return b.argv(lenient)
-		}
-		return nil
-	case *syntax.BinaryCmd:
-		return b.pipe(n)
-	case *syntax.FuncDecl:
-		return forkBomb(n)
-	}
-	return nil
-}
-
-func (b *blWalker) args(words []*syntax.Word) []blArg {
-	out := make([]blArg, 0, len(words))
-	for _, w := range words {
-		v, ok := staticWord(w)
-		out = append(out, blArg{val: v, static: ok, raw: b.source(w), word: w})
+	if t.CdUnknown {
+		out = appendUniqStr(out, "")
 	}
 	return out
 }
 
-func (b *blWalker) source(n syntax.Node) string {
-	s, e := int(n.Pos().Offset()), int(n.End().Offset())
-	if s < 0 || e > len(b.src) || s > e {
-		return ""
+func appendUniqStr(list []string, v string) []string {
+	for _, x := range list {
+		if x == v {
+			return list
+		}
 	}
-	return b.src[s:e]
+	return append(list, v)
 }
 
-// argv checks one command and, unwrapped, the command it launches.
-func (b *blWalker) argv(argv []blArg) *BlacklistEntry {
-	for i := 0; i < 16 && len(argv) > 0; i++ {
-		if e := b.command(argv); e != nil {
-			return e
+// target is one resolved operand: its possible absolute paths (or
+// patterns), or unknown when the blacklist cannot tell.
+type target struct {
+	paths   []string
+	unknown bool
+	raw     string
+}
+
+// resolve turns a word into the paths it can name.
+func (b *blChecker) resolve(w facts.Word) target {
+	t := target{raw: w.Raw}
+	var vals []string
+	switch {
+	case w.Hole:
+		t.unknown = true
+		return t
+	case w.Static && (w.Value == "~" || strings.HasPrefix(w.Value, "~/")):
+		// A quoted ~ is a file named ~ to bash, but an agent writing it
+		// means the home directory: the stricter reading.
+		vals = []string{w.Value, facts.Home + w.Value[1:]}
+	case w.Static:
+		vals = []string{w.Value}
+	case w.Node != nil:
+		vals = b.expand(w.Node)
+		if vals == nil {
+			t.unknown = true
+			return t
 		}
-		next, ok := unwrapLauncher(argv)
+	default:
+		t.unknown = true
+		return t
+	}
+	for _, v := range vals {
+		for _, pth := range b.absolute(v) {
+			if pth == "" {
+				t.unknown = true
+				continue
+			}
+			t.paths = append(t.paths, pth)
+		}
+	}
+	return t
+}
+
+// expand resolves a word with every value the text gives its variables
+// (bounded), HOME as facts.Home.
+func (b *blChecker) expand(n *syntax.Word) []string {
+	names := varNames(n)
+	combos := []map[string]string{{}}
+	for _, name := range names {
+		vals := b.t.Vars[name]
+		if len(vals) == 0 {
+			if name == "HOME" {
+				continue
+			}
+			return nil
+		}
+		var next []map[string]string
+		for _, m := range combos {
+			for _, v := range vals {
+				c := map[string]string{name: v}
+				for k, x := range m {
+					c[k] = x
+				}
+				next = append(next, c)
+				if len(next) > 16 {
+					return nil
+				}
+			}
+		}
+		combos = next
+	}
+	var out []string
+	for _, m := range combos {
+		f, ok := facts.Resolve(n, m)
 		if !ok {
 			return nil
 		}
-		argv = next
+		out = append(out, f...)
 	}
-	return nil
+	return out
 }
 
-// command checks argv against every built-in entry.
-func (b *blWalker) command(argv []blArg) *BlacklistEntry {
-	name := blName(argv[0])
-	args := argv[1:]
-	if e := b.payload(name, args); e != nil {
+// varNames lists the variables a word expands.
+func varNames(n *syntax.Word) []string {
+	var out []string
+	syntax.Walk(n, func(x syntax.Node) bool {
+		if pe, ok := x.(*syntax.ParamExp); ok && pe.Param != nil {
+			out = append(out, pe.Param.Value)
+		}
+		return true
+	})
+	return out
+}
+
+// absolute makes a value absolute against every directory the command may
+// run in, cleaned, with /proc/…/root prefixes dropped. "" stands for a
+// path relative to an unknown directory that could be catastrophic.
+func (b *blChecker) absolute(v string) []string {
+	if strings.HasPrefix(v, "/") {
+		return []string{cleanPath(v)}
+	}
+	var out []string
+	for _, d := range b.cwds {
+		if d == "" {
+			if riskyRelative(v) {
+				out = append(out, "")
+			}
+			continue
+		}
+		out = append(out, cleanPath(path.Join(d, v)))
+	}
+	return out
+}
+
+// riskyRelative reports a relative operand that is catastrophic when run
+// from / or a system directory: ., .., *, a top-level name.
+func riskyRelative(v string) bool {
+	c := path.Clean(v)
+	if c == "." || strings.HasPrefix(c, "..") || strings.ContainsAny(c, "*?[") {
+		return true
+	}
+	return catastrophic(cleanPath("/" + c))
+}
+
+// procRoot matches the /proc/PID/root and /proc/self/cwd-style aliases of
+// the filesystem root.
+var procRoot = lazyre.New(`^/proc/(self|thread-self|[0-9]+)(/task/[0-9]+)?/root(/|$)`)
+
+// cleanPath cleans p and drops /proc/…/root prefixes.
+func cleanPath(v string) string {
+	v = path.Clean(v)
+	for i := 0; i < 8; i++ {
+		loc := procRoot.Regexp().FindStringIndex(v)
+		if loc == nil {
+			break
+		}
+		v = path.Clean("/" + v[loc[1]:])
+	}
+	return v
+}
+
+// systemDirs are the directories whose loss breaks the system: the
+// top-level ones with their lib64/multiarch siblings, and the key ones
+// below /usr and /var.
+var systemDirs = map[string]bool{
+	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,
+	"/lib32": true, "/lib64": true, "/libx32": true, "/media": true, "/mnt": true, "/opt": true,
+	"/proc": true, "/root": true, "/run": true, "/sbin": true, "/srv": true, "/sys": true,
+	"/usr": true, "/var": true, "/snap": true, "/nix": true, "/boot/efi": true, "/usr/bin": true,
+	"/usr/lib": true, "/usr/lib32": true, "/usr/lib64": true, "/usr/libx32": true, "/usr/local": true,
+	"/usr/sbin": true, "/usr/share": true, "/usr/include": true, "/usr/libexec": true,
+	"/var/lib": true, "/var/log": true, "/etc/ssh": true, "/usr/local/bin": true, "/usr/local/lib": true,
+	"/lib/x86_64-linux-gnu": true, "/lib/aarch64-linux-gnu": true, "/usr/lib/x86_64-linux-gnu": true,
+	"/usr/lib/aarch64-linux-gnu": true, "/lib/i386-linux-gnu": true, "/usr/lib/i386-linux-gnu": true,
+	"/System": true, "/Library": true, "/Applications": true, "/Users": true, "/private": true,
+}
+
+// catastrophic reports a path (or glob pattern) that is, or can match, /,
+// a system directory or a home directory.
+func catastrophic(v string) bool {
+	if v == "/" || v == facts.Home || strings.HasPrefix(v, facts.HomeOf) && !strings.Contains(v[len(facts.HomeOf):], "/") {
+		return true
+	}
+	if systemDirs[v] {
+		return true
+	}
+	if !strings.ContainsAny(v, "*?[") {
+		return false
+	}
+	for _, dir := range catastrophicPaths {
+		if ok, _ := path.Match(v, dir); ok {
+			return true
+		}
+	}
+	// A pattern in the home directory's own level (~/*, ~/.*) empties it.
+	if strings.HasPrefix(v, facts.Home+"/") && !strings.Contains(v[len(facts.Home)+1:], "/") {
+		return true
+	}
+	return false
+}
+
+// catastrophicPaths are what a glob is tested against.
+var catastrophicPaths = func() []string {
+	out := []string{"/", facts.Home}
+	for d := range systemDirs {
+		out = append(out, d)
+	}
+	return out
+}()
+
+// anyCatastrophic reports whether a target can name a catastrophic path;
+// unknown targets are reported to b.see with the command's text.
+func (b *blChecker) anyCatastrophic(c *facts.Call, ts []target) bool {
+	for _, t := range ts {
+		for _, v := range t.paths {
+			if catastrophic(v) {
+				return true
+			}
+		}
+		if t.unknown {
+			b.see("the blacklist cannot resolve `%s` in `%s`", clipText(t.raw), clipText(c.Text))
+		}
+	}
+	return false
+}
+
+// parsed reads a call's options with its program's grammar (a program
+// without one: every word starting with '-' is an option without value).
+type blCall struct {
+	c        *facts.Call
+	prog     *p.Program
+	args     []facts.Word
+	parsed   p.Parsed
+	operands []facts.Word
+}
+
+func newBlCall(c *facts.Call) *blCall {
+	bc := &blCall{c: c, prog: c.Prog, args: c.Argv[1:]}
+	if bc.prog != nil && bc.prog.Opts != nil {
+		bc.parsed = bc.prog.Opts.Parse(argsOf(bc.args))
+		for _, i := range bc.parsed.Operands {
+			bc.operands = append(bc.operands, bc.args[i])
+		}
+		return bc
+	}
+	done := false
+	for _, a := range bc.args {
+		switch {
+		case done || !a.Static || !strings.HasPrefix(a.Value, "-") || a.Value == "-":
+			bc.operands = append(bc.operands, a)
+		case a.Value == "--":
+			done = true
+		default:
+			bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: strings.TrimLeft(a.Value, "-"), Long: strings.HasPrefix(a.Value, "--")})
+			if !strings.HasPrefix(a.Value, "--") {
+				for _, ch := range a.Value[1:] {
+					bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: string(ch)})
+				}
+			}
+		}
+	}
+	return bc
+}
+
+func argsOf(ws []facts.Word) []p.Arg {
+	out := make([]p.Arg, len(ws))
+	for i, w := range ws {
+		out[i] = p.Arg{Value: w.Value, Static: w.Static && !w.Hole}
+	}
+	return out
+}
+
+func (bc *blCall) has(names ...string) bool { return bc.parsed.Has(names...) }
+
+// words reports whether any static argument is one of words.
+func (bc *blCall) word(words []string) bool {
+	for _, a := range bc.args {
+		if !a.Static {
+			continue
+		}
+		for _, w := range words {
+			if a.Value == w || strings.HasPrefix(w, "--") && strings.HasPrefix(a.Value, w+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (b *blChecker) targets(ws []facts.Word) []target {
+	out := make([]target, len(ws))
+	for i, w := range ws {
+		out[i] = b.resolve(w)
+	}
+	return out
+}
+
+// call checks one program start.
+func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
+	if e := b.redirects(c); e != nil {
 		return e
 	}
-	checks := []func(string, []blArg) *BlacklistEntry{
-		rmCheck, findCheck, mkfsCheck, partitionCheck, ddCheck, shredCheck, chmodCheck,
-		powerCheck, killCheck, accountFileCheck, deviceCopyCheck,
+	if c.Prog == nil {
+		return nil
 	}
-	for _, c := range checks {
-		if e := c(name, args); e != nil {
+	bc := newBlCall(c)
+	if bc.has("no-preserve-root") {
+		return blEntry("no-preserve-root")
+	}
+	checks := []func(*blCall) *BlacklistEntry{
+		b.targetsCheck, b.diskCheck, b.powerCheck, b.killCheck, b.accountToolCheck,
+		b.ddCheck, b.findCheck, b.shellFromDownload,
+	}
+	for _, check := range checks {
+		if e := check(bc); e != nil {
 			return e
 		}
 	}
-	return b.shellFromDownload(name, args)
+	return nil
 }
 
-// cmdName is a command word's basename for matching: /usr/bin/rm is rm.
-func blName(a blArg) string {
-	if !a.static {
-		return ""
-	}
-	return path.Base(a.val)
-}
+// recursive reports -r, -R or --recursive (any abbreviation).
+func (bc *blCall) recursive() bool { return bc.has("r", "R", "recursive") }
 
-// rmCheck: recursive removal of a catastrophic target, or
-// --no-preserve-root.
-func rmCheck(name string, args []blArg) *BlacklistEntry {
-	if name != "rm" {
-		return nil
-	}
-	flags, operands := splitFlags(args)
-	if flags["--no-preserve-root"] {
-		return blEntry("no-preserve-root")
-	}
-	if !(flags["r"] || flags["R"] || flags["--recursive"]) {
-		return nil
-	}
-	for _, o := range operands {
-		if catastrophicTarget(o) {
+// targetsCheck applies the program's operand role.
+func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
+	ops := bc.operands
+	switch bc.prog.Targets {
+	case p.Removes:
+		if bc.recursive() && b.anyCatastrophic(bc.c, b.targets(ops)) {
 			return blEntry("recursive-delete-root")
 		}
-	}
-	return nil
-}
-
-// splitFlags reads options before "--": short clusters count letter by
-// letter ("-rf" sets r and f), long options by name (value cut at '=').
-// Non-static words count as operands, never as flags.
-func splitFlags(args []blArg) (map[string]bool, []blArg) {
-	flags := map[string]bool{}
-	var operands []blArg
-	done := false
-	for _, a := range args {
-		switch {
-		case done || !a.static || !strings.HasPrefix(a.val, "-") || a.val == "-":
-			operands = append(operands, a)
-		case a.val == "--":
-			done = true
-		case strings.HasPrefix(a.val, "--"):
-			n, _, _ := strings.Cut(a.val, "=")
-			flags[n] = true
-		default:
-			for _, c := range a.val[1:] {
-				flags[string(c)] = true
+		return b.accountTargets(bc.c, ops)
+	case p.Attrs:
+		if bc.recursive() && b.anyCatastrophic(bc.c, b.targets(ops)) {
+			return blEntry("recursive-chmod-root")
+		}
+		return b.accountTargets(bc.c, ops)
+	case p.Destroys:
+		return b.deviceOrAccount(bc.c, ops)
+	case p.WritesAll:
+		return b.deviceOrAccount(bc.c, ops)
+	case p.CopiesTo:
+		if len(ops) < 2 {
+			return nil
+		}
+		dest := ops[len(ops)-1:]
+		if bc.has("delete", "del", "delete-before", "delete-during", "delete-after", "delete-excluded", "delete-delay") ||
+			bc.word([]string{"--delete", "--del", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--delete-delay"}) {
+			if b.anyCatastrophic(bc.c, b.targets(dest)) {
+				return blEntry("recursive-delete-root")
 			}
 		}
-	}
-	return flags, operands
-}
-
-// systemDirs are the top-level directories whose loss breaks the system.
-var systemDirs = map[string]bool{
-	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true,
-	"/lib": true, "/lib32": true, "/lib64": true, "/libx32": true, "/media": true,
-	"/mnt": true, "/opt": true, "/proc": true, "/root": true, "/run": true,
-	"/sbin": true, "/srv": true, "/sys": true, "/usr": true, "/var": true,
-	"/snap": true, "/nix": true, "/boot/efi": true, "/usr/bin": true,
-	"/usr/lib": true, "/usr/local": true, "/usr/sbin": true, "/var/lib": true,
-}
-
-var homeForms = map[string]bool{
-	"~": true, "~/": true, "~/*": true, "~/.": true, "~/.*": true,
-	"$HOME": true, "$HOME/": true, "$HOME/*": true, "$HOME/.": true, "$HOME/.*": true,
-}
-
-// catastrophicTarget reports whether an rm/chmod operand names /, /*, the
-// home directory or a system directory (with or without a trailing / or
-// /*), however it is quoted.
-func catastrophicTarget(a blArg) bool {
-	raw := strings.NewReplacer(`"`, "", `'`, "", "${HOME}", "$HOME").Replace(a.raw)
-	if homeForms[raw] {
-		return true
-	}
-	v := raw
-	if a.static {
-		v = a.val
-	}
-	if !strings.HasPrefix(v, "/") {
-		return false
-	}
-	v = strings.TrimSuffix(strings.TrimSuffix(v, "*"), "/")
-	if v == "" || strings.Trim(v, "/.*") == "" {
-		return true
-	}
-	return systemDirs[path.Clean(v)]
-}
-
-// findCheck: find starting at a catastrophic path that deletes what it
-// finds (-delete, or -exec/-execdir rm).
-func findCheck(name string, args []blArg) *BlacklistEntry {
-	if name != "find" {
-		return nil
-	}
-	root, del := false, false
-	for i, a := range args {
-		switch {
-		case a.val == "-delete":
-			del = true
-		case (a.val == "-exec" || a.val == "-execdir" || a.val == "-ok" || a.val == "-okdir") && i+1 < len(args):
-			n := blName(args[i+1])
-			del = del || n == "rm" || n == "shred"
-		case !strings.HasPrefix(a.val, "-") && catastrophicTarget(a):
-			root = true
+		return b.deviceOrAccount(bc.c, dest)
+	case p.Moves:
+		if len(ops) < 2 {
+			return nil
 		}
-	}
-	if root && del {
-		return blEntry("recursive-delete-root")
+		if b.anyCatastrophic(bc.c, b.targets(ops[:len(ops)-1])) {
+			return blEntry("move-system-dir")
+		}
+		if e := b.accountTargets(bc.c, ops); e != nil {
+			return e
+		}
+		return b.deviceOrAccount(bc.c, ops[len(ops)-1:])
+	case p.EditsInPlace:
+		if bc.has("i", "in-place") || bc.word([]string{"-i", "--in-place", "-pi", "-ip"}) || inPlaceCluster(bc.args) {
+			return b.accountTargets(bc.c, bc.args)
+		}
 	}
 	return nil
 }
 
-// deviceCopyCheck: tee, cp or cat-style copies onto a block device.
-func deviceCopyCheck(name string, args []blArg) *BlacklistEntry {
-	_, operands := splitFlags(args)
-	switch name {
-	case "tee":
-		for _, o := range operands {
-			if o.static && isBlockDevice(o.val) {
+// inPlaceCluster reports a short cluster holding i (sed -ni, perl -pi.bak).
+func inPlaceCluster(args []facts.Word) bool {
+	for _, a := range args {
+		if a.Static && strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "i") {
+			return true
+		}
+	}
+	return false
+}
+
+// deviceOrAccount: a write onto a block device or an account file.
+func (b *blChecker) deviceOrAccount(c *facts.Call, ws []facts.Word) *BlacklistEntry {
+	for _, t := range b.targets(ws) {
+		for _, v := range t.paths {
+			if isBlockDevice(v) {
 				return blEntry("raw-device-write")
 			}
-		}
-	case "cp", "mv", "install", "rsync", "pv":
-		if n := len(operands); n > 1 && operands[n-1].static && isBlockDevice(operands[n-1].val) {
-			return blEntry("raw-device-write")
-		}
-	}
-	return nil
-}
-
-func mkfsCheck(name string, _ []blArg) *BlacklistEntry {
-	if strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "wipefs" || name == "mkswap" {
-		return blEntry("make-filesystem")
-	}
-	return nil
-}
-
-var partitioners = map[string]bool{"fdisk": true, "sfdisk": true, "cfdisk": true, "parted": true, "gdisk": true, "sgdisk": true}
-
-// partitionCheck: a partitioner given a device, unless it only lists.
-func partitionCheck(name string, args []blArg) *BlacklistEntry {
-	if !partitioners[name] {
-		return nil
-	}
-	dev, list := false, false
-	for _, a := range args {
-		switch {
-		case a.val == "-l" || a.val == "--list" || a.val == "print" || a.val == "-p" || a.val == "--print":
-			list = true
-		case strings.HasPrefix(a.val, "/dev/"):
-			dev = true
-		}
-	}
-	if dev && !list {
-		return blEntry("partition-device")
-	}
-	return nil
-}
-
-// blockDevice matches the device nodes of disks and partitions.
-var blockDevice = lazyre.New(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|sr|mapper/|disk/by-)`)
-
-func isBlockDevice(v string) bool { return blockDevice.MatchString(path.Clean(v)) }
-
-func ddCheck(name string, args []blArg) *BlacklistEntry {
-	if name != "dd" {
-		return nil
-	}
-	for _, a := range args {
-		if of, ok := strings.CutPrefix(a.val, "of="); ok && a.static {
-			if isBlockDevice(of) {
-				return blEntry("raw-device-write")
+			if isSysrq(v) {
+				return blEntry("power-off")
 			}
-			if accountFile(of) {
+		}
+	}
+	return b.accountTargets(c, ws)
+}
+
+// accountTargets: an operand naming an account file.
+func (b *blChecker) accountTargets(c *facts.Call, ws []facts.Word) *BlacklistEntry {
+	for _, t := range b.targets(ws) {
+		for _, v := range t.paths {
+			if accountFile(v) {
 				return blEntry("overwrite-account-files")
 			}
 		}
@@ -417,46 +595,157 @@ func ddCheck(name string, args []blArg) *BlacklistEntry {
 	return nil
 }
 
-func shredCheck(name string, args []blArg) *BlacklistEntry {
-	if name != "shred" && name != "blkdiscard" {
-		return nil
+// blockDevice matches the device nodes of disks, partitions and their
+// aliases (by-id, by-uuid, block/M:N, mapper, LVM volumes), and raw memory.
+var blockDevice = lazyre.New(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|sr|nbd|rbd|zd|ubd|bcache|disk[0-9/]|rdisk|mapper/|block/|mem$|kmem$|port$)`)
+
+// nonDiskDevDirs are /dev subdirectories that hold no disks: /dev/X/Y
+// elsewhere may be an LVM volume.
+var nonDiskDevDirs = map[string]bool{
+	"pts": true, "shm": true, "fd": true, "net": true, "input": true, "snd": true, "dri": true,
+	"bus": true, "char": true, "cpu": true, "hugepages": true, "mqueue": true, "vfio": true,
+	"usb": true, "serial": true, "v4l": true, "bsg": true, "vhost-net": true, "tcp": true, "udp": true,
+}
+
+func isBlockDevice(v string) bool {
+	if blockDevice.MatchString(v) {
+		return true
 	}
-	for _, a := range args {
-		if isBlockDevice(a.val) || (name == "blkdiscard" && strings.HasPrefix(a.val, "/dev/")) {
+	if rest, ok := strings.CutPrefix(v, "/dev/"); ok {
+		if dir, _, ok := strings.Cut(rest, "/"); ok && !nonDiskDevDirs[dir] {
+			return true // /dev/VG/LV
+		}
+	}
+	if rest, ok := strings.CutPrefix(v, "/sys/"); ok {
+		return strings.HasPrefix(rest, "block/") || strings.HasPrefix(rest, "class/block/") || strings.Contains(rest, "/device/delete")
+	}
+	return false
+}
+
+func isSysrq(v string) bool { return v == "/proc/sysrq-trigger" }
+
+// accountFiles are the files whose overwrite locks users out or grants root.
+var accountFiles = map[string]bool{
+	"/etc/passwd": true, "/etc/shadow": true, "/etc/group": true, "/etc/gshadow": true,
+	"/etc/sudoers": true, "/etc/master.passwd": true, "/etc/passwd-": true, "/etc/shadow-": true,
+}
+
+func accountFile(v string) bool {
+	return accountFiles[v] || strings.HasPrefix(v, "/etc/sudoers.d/") || v == "/etc/sudoers.d"
+}
+
+// redirects checks output redirections onto block devices, account files
+// and the sysrq trigger; a target computed at run time is unseen.
+func (b *blChecker) redirects(c *facts.Call) *BlacklistEntry {
+	for _, r := range c.Redirs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+		case syntax.DplOut:
+			if r.Target.Static && facts.IsFdWord(r.Target.Value) {
+				continue
+			}
+		default:
+			continue
+		}
+		t := b.resolve(r.Target)
+		for _, v := range t.paths {
+			switch {
+			case isBlockDevice(v):
+				return blEntry("raw-device-write")
+			case accountFile(v):
+				return blEntry("overwrite-account-files")
+			case isSysrq(v):
+				return blEntry("power-off")
+			}
+		}
+		if t.unknown {
+			b.see("the blacklist cannot resolve the redirection target `%s` in `%s`", clipText(r.Target.Raw), clipText(c.Text))
+		}
+	}
+	return nil
+}
+
+// triggered reports whether a destructive program's arguments make it do
+// its damage: no defusing word, and a trigger word (or none needed).
+func triggered(bc *blCall) bool {
+	if bc.word(bc.prog.Defuses) {
+		return false
+	}
+	return len(bc.prog.Triggers) == 0 || bc.word(bc.prog.Triggers)
+}
+
+// diskCheck: formatters and wipers, partitioners given a device.
+func (b *blChecker) diskCheck(bc *blCall) *BlacklistEntry {
+	switch {
+	case bc.prog.Kind.Has(p.DiskFormatter):
+		if !triggered(bc) {
+			return nil
+		}
+		if bc.c.Base == "blkdiscard" {
 			return blEntry("raw-device-write")
 		}
-	}
-	return nil
-}
-
-func chmodCheck(name string, args []blArg) *BlacklistEntry {
-	if name != "chmod" && name != "chown" && name != "chgrp" {
-		return nil
-	}
-	flags, operands := splitFlags(args)
-	if !(flags["R"] || flags["--recursive"]) {
-		return nil
-	}
-	for _, o := range operands {
-		if catastrophicTarget(o) {
-			return blEntry("recursive-chmod-root")
+		return blEntry("make-filesystem")
+	case bc.prog.Kind.Has(p.Partitioner):
+		if bc.word(bc.prog.Defuses) || bc.word(bc.prog.Triggers) {
+			return nil // Triggers of a partitioner are its listing words
+		}
+		for _, t := range b.targets(bc.operands) {
+			for _, v := range t.paths {
+				if strings.HasPrefix(v, "/dev/") {
+					return blEntry("partition-device")
+				}
+			}
 		}
 	}
 	return nil
 }
 
-var powerCommands = map[string]bool{"shutdown": true, "reboot": true, "halt": true, "poweroff": true}
+// powerCheck: shutdown and its kin, systemctl's state verbs and targets.
+func (b *blChecker) powerCheck(bc *blCall) *BlacklistEntry {
+	if !bc.prog.Kind.Has(p.PowerControl) {
+		return nil
+	}
+	if bc.prog.Scanner == p.ScanSystemctl {
+		return systemctlPower(bc)
+	}
+	if triggered(bc) {
+		return blEntry("power-off")
+	}
+	return nil
+}
 
-func powerCheck(name string, args []blArg) *BlacklistEntry {
-	switch {
-	case powerCommands[name]:
-		return blEntry("power-off")
-	case (name == "init" || name == "telinit") && len(args) > 0 && (args[0].val == "0" || args[0].val == "6"):
-		return blEntry("power-off")
-	case name == "systemctl":
-		for _, a := range args {
-			switch a.val {
-			case "poweroff", "reboot", "halt", "kexec", "soft-reboot":
+// powerTargets are the systemd targets that end every session.
+var powerTargets = map[string]bool{
+	"reboot.target": true, "poweroff.target": true, "halt.target": true, "kexec.target": true,
+	"rescue.target": true, "emergency.target": true, "ctrl-alt-del.target": true,
+	"runlevel0.target": true, "runlevel1.target": true, "runlevel6.target": true, "soft-reboot.target": true,
+	"exit.target": true, "reboot": true, "poweroff": true, "halt": true, "rescue": true, "emergency": true,
+}
+
+// systemctlPower: the first operand is a state verb, or isolate/start/…
+// names a power target.
+func systemctlPower(bc *blCall) *BlacklistEntry {
+	if bc.word(bc.prog.Defuses) {
+		return nil
+	}
+	var ops []string
+	for _, a := range bc.args {
+		if a.Static && !strings.HasPrefix(a.Value, "-") {
+			ops = append(ops, a.Value)
+		}
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	for _, t := range bc.prog.Triggers {
+		if ops[0] == t {
+			return blEntry("power-off")
+		}
+	}
+	switch ops[0] {
+	case "isolate", "start", "restart", "try-restart", "reload-or-restart", "enable --now":
+		for _, o := range ops[1:] {
+			if powerTargets[o] {
 				return blEntry("power-off")
 			}
 		}
@@ -464,611 +753,354 @@ func powerCheck(name string, args []blArg) *BlacklistEntry {
 	return nil
 }
 
-// killCheck: a pid of -1 after the signal option (kill -9 -1, kill -KILL
-// -1, kill -s KILL -1, kill -- -1).
-func killCheck(name string, args []blArg) *BlacklistEntry {
-	if name != "kill" && name != "pkill" && name != "killall" {
+// killCheck: pid -1 (any spelling bash reads as -1), a pattern that
+// matches every process, every process of root, killall5.
+func (b *blChecker) killCheck(bc *blCall) *BlacklistEntry {
+	if !bc.prog.Kind.Has(p.Signaller) {
 		return nil
 	}
-	for i, a := range args {
-		if a.val != "-1" {
+	if bc.prog.Scanner != p.ScanKill {
+		if triggered(bc) && bc.c.Base == "killall5" {
+			return blEntry("kill-all-processes")
+		}
+		return nil
+	}
+	if bc.c.Base == "kill" {
+		return killPids(bc.args)
+	}
+	return killPattern(bc)
+}
+
+// killPids reads kill's arguments: the first may be a signal (-9, -KILL,
+// -s SIG, -n N); every later -N that bash reads as -1 is the pid -1.
+func killPids(args []facts.Word) *BlacklistEntry {
+	sigDone := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Static {
 			continue
 		}
-		if i > 0 || name != "kill" {
+		v := a.Value
+		switch {
+		case v == "--":
+			sigDone = true
+		case !sigDone && (v == "-s" || v == "-n" || v == "--signal"):
+			i++
+			sigDone = true
+		case !sigDone && strings.HasPrefix(v, "-") && i == 0:
+			sigDone = true // -9, -KILL, -SIGKILL (alone: a signal and no pid)
+		case isMinusOne(v):
+			return blEntry("kill-all-processes")
+		default:
+			sigDone = true
+		}
+	}
+	return nil
+}
+
+// isMinusOne reports a word bash's kill reads as the pid -1 (-1, -01, -001).
+func isMinusOne(v string) bool {
+	n, err := strconv.ParseInt(v, 10, 64)
+	return err == nil && n == -1
+}
+
+// matchAll are names a pattern that matches every process matches.
+var matchAll = []string{"systemd", "init", "sshd", "bash", "x", "Xorg"}
+
+// killPattern reads pkill and killall: a pattern matching every name, or
+// every process of root.
+func killPattern(bc *blCall) *BlacklistEntry {
+	for _, a := range bc.args {
+		if a.Static && isMinusOne(a.Value) {
+			return blEntry("kill-all-processes")
+		}
+	}
+	root := false
+	for i, a := range bc.args {
+		if !a.Static {
+			continue
+		}
+		if (a.Value == "-u" || a.Value == "-U" || a.Value == "--euid" || a.Value == "--uid" || a.Value == "--user") && i+1 < len(bc.args) {
+			u := bc.args[i+1].Value
+			root = root || u == "root" || u == "0"
+		}
+		if strings.HasPrefix(a.Value, "-u") && (a.Value[2:] == "root" || a.Value[2:] == "0") {
+			root = true
+		}
+	}
+	pats := patternOperands(bc)
+	if len(pats) == 0 {
+		if root {
+			return blEntry("kill-all-processes")
+		}
+		return nil
+	}
+	for _, pat := range pats {
+		if matchesEverything(pat) {
 			return blEntry("kill-all-processes")
 		}
 	}
 	return nil
 }
 
-// accountFiles are the files whose overwrite locks users out or grants root.
-var accountFiles = map[string]bool{
-	"/etc/passwd": true, "/etc/shadow": true, "/etc/group": true,
-	"/etc/gshadow": true, "/etc/sudoers": true,
-}
-
-func accountFile(v string) bool {
-	v = path.Clean(v)
-	return accountFiles[v] || strings.HasPrefix(v, "/etc/sudoers.d/")
-}
-
-// accountFileCheck: tee onto, copy, move, link, truncate or remove an
-// account file.
-func accountFileCheck(name string, args []blArg) *BlacklistEntry {
-	_, operands := splitFlags(args)
-	switch name {
-	case "tee", "truncate", "rm", "shred", "unlink":
-		for _, o := range operands {
-			if o.static && accountFile(o.val) {
-				return blEntry("overwrite-account-files")
-			}
-		}
-	case "cp", "mv", "install", "ln", "rsync", "scp":
-		if n := len(operands); n > 0 && operands[n-1].static && accountFile(operands[n-1].val) {
-			return blEntry("overwrite-account-files")
-		}
-	}
-	return nil
-}
-
-// redirects checks output redirections onto block devices and account
-// files.
-func (b *blWalker) redirects(rs []*syntax.Redirect) *BlacklistEntry {
-	for _, r := range rs {
-		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
-		default:
+// patternOperands are pkill's/killall's non-option words, minus option
+// values.
+func patternOperands(bc *blCall) []string {
+	var out []string
+	valued := map[string]bool{"-u": true, "-U": true, "-g": true, "-G": true, "-P": true, "-s": true, "-t": true, "-n": false, "--signal": true, "-F": true, "--pidfile": true, "--euid": true, "--uid": true, "--user": true, "--group": true, "--parent": true, "--session": true, "--terminal": true, "-o": true, "-y": true, "--older-than": true, "--younger-than": true}
+	for i := 0; i < len(bc.args); i++ {
+		a := bc.args[i]
+		if !a.Static {
 			continue
 		}
-		v, ok := staticWord(r.Word)
-		if !ok {
+		if valued[a.Value] {
+			i++
 			continue
 		}
-		if isBlockDevice(v) {
-			return blEntry("raw-device-write")
+		if strings.HasPrefix(a.Value, "-") && a.Value != "-" {
+			continue
 		}
-		if accountFile(v) {
-			return blEntry("overwrite-account-files")
-		}
+		out = append(out, a.Value)
 	}
-	return nil
+	return out
 }
 
-var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true}
-
-var interpreterRe = lazyre.New(`^(sh|bash|zsh|dash|ksh|mksh|ash|fish|busybox|python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node[0-9.]*|nodejs|php[0-9.]*|pwsh|powershell|cmd)$`)
-
-func isShellOrInterp(name string) bool { return interpreterRe.MatchString(name) }
-
-// pipe: a download in a pipeline feeding, further right, a shell that
-// reads its script from standard input. Each chain of pipes is flattened
-// once, at its top node, and its inner nodes are skipped, so the check
-// stays linear in the pipeline's length.
-func (b *blWalker) pipe(c *syntax.BinaryCmd) *BlacklistEntry {
-	elems := b.pipeChain(c)
-	downloaded := false
-	for _, e := range elems {
-		if downloaded && b.stdinShell(e) {
-			return blEntry("download-to-shell")
-		}
-		downloaded = downloaded || b.downloads(e)
-	}
-	return nil
-}
-
-// pipeChain returns the elements of the pipeline c heads, left to right,
-// or nil when c is no pipe or belongs to a chain already seen.
-func (b *blWalker) pipeChain(c *syntax.BinaryCmd) []*syntax.Stmt {
-	if !isPipe(c) || b.seen[c] {
-		return nil
-	}
-	if b.seen == nil {
-		b.seen = map[*syntax.BinaryCmd]bool{}
-	}
-	return b.flattenPipe(c)
-}
-
-func (b *blWalker) flattenPipe(c *syntax.BinaryCmd) []*syntax.Stmt {
-	b.seen[c] = true
-	return append(b.pipeSide(c.X), b.pipeSide(c.Y)...)
-}
-
-func (b *blWalker) pipeSide(s *syntax.Stmt) []*syntax.Stmt {
-	if n, ok := s.Cmd.(*syntax.BinaryCmd); ok && isPipe(n) && len(s.Redirs) == 0 && !s.Negated {
-		return b.flattenPipe(n)
-	}
-	return []*syntax.Stmt{s}
-}
-
-func isPipe(c *syntax.BinaryCmd) bool { return c.Op == syntax.Pipe || c.Op == syntax.PipeAll }
-
-// downloads reports whether any command in n is a downloader.
-func (b *blWalker) downloads(n syntax.Node) (found bool) {
-	syntax.Walk(n, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok && !found {
-			found = b.anyUnwrapped(b.args(c.Args), func(name string, _ []blArg) bool { return downloaders[name] })
-		}
-		return !found
-	})
-	return found
-}
-
-// stdinShell reports whether the first command of stmt (after launcherTable)
-// is a shell or interpreter that reads its program from standard input:
-// no script operand, or -s / - .
-func (b *blWalker) stdinShell(s *syntax.Stmt) bool {
-	found := false
-	syntax.Walk(s, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok && !found {
-			found = b.anyUnwrapped(b.args(c.Args), readsStdin)
-		}
-		return !found
-	})
-	return found
-}
-
-func readsStdin(name string, args []blArg) bool {
-	if !isShellOrInterp(name) {
+// matchesEverything reports a process-name regexp that matches every name.
+func matchesEverything(pat string) bool {
+	re, err := regexp.Compile(pat)
+	if err != nil {
 		return false
 	}
-	for _, a := range args {
-		if a.val == "-s" || a.val == "-" || a.val == "--" {
-			return true
-		}
-		if !a.static || !strings.HasPrefix(a.val, "-") {
-			return false
-		}
-		if a.val == "-c" || a.val == "-e" || a.val == "-m" {
+	for _, n := range matchAll {
+		if !re.MatchString(n) {
 			return false
 		}
 	}
 	return true
 }
 
-// anyUnwrapped applies pred to argv and to every command it launches.
-func (b *blWalker) anyUnwrapped(argv []blArg, pred func(string, []blArg) bool) bool {
-	for i := 0; i < 16 && len(argv) > 0; i++ {
-		if pred(blName(argv[0]), argv[1:]) {
+// accountToolCheck: tools that change the account databases.
+func (b *blChecker) accountToolCheck(bc *blCall) *BlacklistEntry {
+	if bc.prog.Kind.Has(p.AccountTool) && triggered(bc) {
+		return blEntry("overwrite-account-files")
+	}
+	return nil
+}
+
+// ddCheck: dd's of= onto a device or an account file.
+func (b *blChecker) ddCheck(bc *blCall) *BlacklistEntry {
+	if bc.prog.Scanner != p.ScanDD {
+		return nil
+	}
+	for _, a := range bc.args {
+		if !a.Static {
+			if strings.HasPrefix(a.Raw, "of=") || !strings.Contains(a.Raw, "=") {
+				b.see("the blacklist cannot resolve `%s` in `%s`", clipText(a.Raw), clipText(bc.c.Text))
+			}
+			continue
+		}
+		of, ok := strings.CutPrefix(a.Value, "of=")
+		if !ok {
+			continue
+		}
+		w := facts.Word{Value: of, Static: true, Raw: of}
+		if e := b.deviceOrAccount(bc.c, []facts.Word{w}); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// findCheck: find rooted at a catastrophic path that deletes what it
+// finds (-delete, or -exec/-execdir of a remover).
+func (b *blChecker) findCheck(bc *blCall) *BlacklistEntry {
+	if bc.prog.Scanner != p.ScanFind {
+		return nil
+	}
+	var roots []facts.Word
+	del := false
+	for _, a := range bc.args {
+		if a.Static && (a.Value == "-delete") {
+			del = true
+		}
+	}
+	for _, c := range b.t.Calls {
+		if c.Via == bc.c && c.Prog != nil && (c.Prog.Targets == p.Removes || c.Prog.Targets == p.Destroys) {
+			del = true
+		}
+	}
+	for _, a := range bc.args {
+		if a.Static && (strings.HasPrefix(a.Value, "-") || a.Value == "(" || a.Value == "!") {
+			break
+		}
+		roots = append(roots, a)
+	}
+	if del && b.anyCatastrophic(bc.c, b.targets(roots)) {
+		return blEntry("recursive-delete-root")
+	}
+	return nil
+}
+
+// pipe: a download (or a /dev/tcp read) in a pipeline feeding, further
+// right, a shell or interpreter that reads its script from standard input.
+func (b *blChecker) pipe(elems [][]*facts.Call) *BlacklistEntry {
+	down := false
+	for _, calls := range elems {
+		if down {
+			for _, c := range calls {
+				if readsScriptStdin(c) {
+					return blEntry("download-to-shell")
+				}
+			}
+		}
+		for _, c := range calls {
+			if downloads(c) {
+				down = true
+			}
+		}
+	}
+	return nil
+}
+
+// downloads reports a downloader or a read from a network path.
+func downloads(c *facts.Call) bool {
+	if c.Prog != nil && c.Prog.Kind.Has(p.Downloader) {
+		return true
+	}
+	if c.Stdin != nil && c.Stdin.Kind == facts.FromFile && isNetPath(c.Stdin.Target.Value) {
+		return true
+	}
+	for _, a := range c.Argv[1:] {
+		if a.Static && isNetPath(a.Value) {
 			return true
 		}
-		next, ok := unwrapLauncher(argv)
-		if !ok {
-			return false
-		}
-		argv = next
 	}
 	return false
 }
 
-// shellFromDownload: a shell, source or eval whose argument is a
-// substitution that downloads: bash <(curl …), sh -c "$(curl …)".
-func (b *blWalker) shellFromDownload(name string, args []blArg) *BlacklistEntry {
-	if !isShellOrInterp(name) && name != "eval" && name != "source" && name != "." {
+func isNetPath(v string) bool {
+	return strings.HasPrefix(v, "/dev/tcp/") || strings.HasPrefix(v, "/dev/udp/")
+}
+
+// readsScriptStdin reports a shell or interpreter that reads its program
+// from standard input.
+func readsScriptStdin(c *facts.Call) bool {
+	return c.ScriptStdin && c.Prog != nil && c.Prog.Kind.Any(p.Shell|p.Interpreter)
+}
+
+// shellFromDownload: a shell, interpreter, source or eval given a
+// download through a substitution (bash <(curl …), sh -c "$(curl …)",
+// bash < <(curl …), sh <<< "$(curl …)") or a network path as input.
+func (b *blChecker) shellFromDownload(bc *blCall) *BlacklistEntry {
+	runsText := bc.prog.Kind.Any(p.Shell|p.Interpreter) || bc.prog.Runs != nil && (bc.prog.Runs.Script || bc.prog.Runs.Joined && bc.prog.Kind.Has(p.Builtin))
+	if !runsText {
 		return nil
 	}
-	for _, a := range args {
-		if a.word != nil && b.downloads(a.word) {
+	for _, a := range bc.args {
+		if a.Node != nil && b.substDownloads(a.Node) {
+			return blEntry("download-to-shell")
+		}
+		if a.Static && isNetPath(a.Value) {
+			return blEntry("download-to-shell")
+		}
+	}
+	if in := bc.c.Stdin; in != nil {
+		switch {
+		case in.Kind == facts.FromFile && isNetPath(in.Target.Value):
+			return blEntry("download-to-shell")
+		case in.Kind == facts.FromFd && b.fdOnNet(in.Target.Value):
+			return blEntry("download-to-shell")
+		case in.Node != nil && b.substDownloads(in.Node):
 			return blEntry("download-to-shell")
 		}
 	}
 	return nil
 }
 
-// payload re-parses the script of sh -c, su -c and eval.
-func (b *blWalker) payload(name string, args []blArg) *BlacklistEntry {
-	script, ok := payloadText(name, args)
-	if !ok || b.depth >= maxPayloadDepth {
-		return nil
-	}
-	for _, v := range blVariants(script) {
-		if f, ok := parseBounded(v); ok {
-			if e := (&blWalker{src: v, depth: b.depth + 1}).file(f); e != nil {
-				return e
+// substDownloads reports a substitution under n that runs a downloader.
+func (b *blChecker) substDownloads(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(x syntax.Node) bool {
+		if ce, ok := x.(*syntax.CallExpr); ok && !found {
+			for _, c := range b.t.Calls {
+				if c.Node == ce && downloads(c) {
+					found = true
+				}
 			}
-		} else if e := blacklistFallback(v); e != nil {
-			return e
-		}
-	}
-	return nil
-}
-
-// payloadText returns the script a shell -c, su -c or eval runs, when
-// static.
-func payloadText(name string, args []blArg) (string, bool) {
-	if name == "eval" {
-		var parts []string
-		for _, a := range args {
-			if !a.static {
-				return "", false
-			}
-			parts = append(parts, a.val)
-		}
-		return strings.Join(parts, " "), len(parts) > 0
-	}
-	if name == "watch" {
-		return watchPayload(args)
-	}
-	if !isShellOrInterp(name) && name != "su" && name != "script" && name != "flock" {
-		return "", false
-	}
-	for i, a := range args {
-		if !a.static || !strings.HasPrefix(a.val, "-") || strings.HasPrefix(a.val, "--") {
-			continue
-		}
-		if strings.ContainsRune(a.val[1:], 'c') && i+1 < len(args) && args[i+1].static {
-			return args[i+1].val, true
-		}
-	}
-	return "", false
-}
-
-// watchPayload is the command watch runs through sh -c: its operands
-// joined by spaces.
-func watchPayload(args []blArg) (string, bool) {
-	var parts []string
-	skip := false
-	for _, a := range args {
-		switch {
-		case skip:
-			skip = false
-		case len(parts) == 0 && a.static && (a.val == "-n" || a.val == "-d" || a.val == "--interval"):
-			skip = a.val != "-d"
-		case len(parts) == 0 && a.static && strings.HasPrefix(a.val, "-"):
-		case !a.static:
-			return "", false
-		default:
-			parts = append(parts, a.val)
-		}
-	}
-	return strings.Join(parts, " "), len(parts) > 0
-}
-
-// forkBomb: a function that calls itself at least twice, at least once in
-// a pipeline or in the background (:(){ :|:& };: and renamed variants).
-func forkBomb(f *syntax.FuncDecl) *BlacklistEntry {
-	if f.Name == nil || f.Body == nil {
-		return nil
-	}
-	name := f.Name.Value
-	calls, spawned := 0, false
-	syntax.Walk(f.Body, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CallExpr:
-			if callsName(n, name) {
-				calls++
-			}
-		case *syntax.Stmt:
-			if n.Background && stmtCalls(n, name) {
-				spawned = true
-			}
-		case *syntax.BinaryCmd:
-			if (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && (stmtCalls(n.X, name) || stmtCalls(n.Y, name)) {
-				spawned = true
-			}
-		}
-		return true
-	})
-	if calls >= 2 && spawned {
-		return blEntry("fork-bomb")
-	}
-	return nil
-}
-
-func callsName(c *syntax.CallExpr, name string) bool {
-	if len(c.Args) == 0 {
-		return false
-	}
-	v, ok := staticWord(c.Args[0])
-	return ok && v == name
-}
-
-func stmtCalls(s *syntax.Stmt, name string) (found bool) {
-	syntax.Walk(s, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok && callsName(c, name) {
-			found = true
 		}
 		return !found
 	})
 	return found
 }
 
-// launcherSpec says how to find the command a launcherSpec runs: options that take
-// a value, whether VAR=value words may precede the command, and how many
-// operands precede it (timeout's duration, chroot's root).
-type launcherSpec struct {
-	valued   string // space-separated options that consume the next word
-	assigns  bool
-	operands int
-}
-
-var launcherTable = map[string]launcherSpec{
-	"sudo":       {valued: "-u -g -C -D -h -p -r -t -U -T --user --group --chdir --host --prompt --role --type --other-user --close-from", assigns: true},
-	"doas":       {valued: "-u -C"},
-	"env":        {valued: "-u -C -P --unset --chdir", assigns: true},
-	"nice":       {valued: "-n --adjustment"},
-	"ionice":     {valued: "-c -n -p -P -u --class --classdata"},
-	"timeout":    {valued: "-s -k --signal --kill-after", operands: 1},
-	"xargs":      {valued: "-I -L -l -n -P -s -d -E -e -a --blArg-file --delimiter --max-args --max-procs --max-chars --max-lines --eof --replace"},
-	"command":    {},
-	"builtin":    {},
-	"exec":       {valued: "-a"},
-	"nohup":      {},
-	"setsid":     {},
-	"time":       {valued: "-f -o --format --output"},
-	"stdbuf":     {valued: "-i -o -e --input --output --error"},
-	"chroot":     {valued: "--userspec --groups", operands: 1},
-	"flock":      {valued: "-w -E --timeout --conflict-exit-code", operands: 1},
-	"unbuffer":   {},
-	"busybox":    {},
-	"runuser":    {valued: "-u -g -G --user --group --supp-group"},
-	"caffeinate": {valued: "-t -w"},
-	"taskset":    {operands: 1},
-	"chrt":       {operands: 1},
-	"strace":     {valued: "-o -e -p -s -u -E"},
-	"ltrace":     {valued: "-o -e -p -s -u"},
-	"watch":      {valued: "-n -d --interval"},
-	"pkexec":     {valued: "--user"},
-	"run0":       {valued: "-u --user -g --group -D --chdir"},
-	// Launchers that run their operand in namespaces, under a debugger
-	// or tracer, with other credentials, limits or I/O.
-	"unshare":          {valued: "-S -G -R -w --setuid --setgid --root --wd --map-user --map-group --map-users --map-groups --propagation --kill-child"},
-	"nsenter":          {valued: "-t -S -G --target --setuid --setgid"},
-	"setpriv":          {valued: "--reuid --regid --groups --inh-caps --ambient-caps --bounding-set --securebits --pdeathsig --selinux-label --apparmor-profile"},
-	"prlimit":          {valued: "-p --pid"},
-	"valgrind":         {},
-	"fakeroot":         {valued: "-l -f -s -i -b --lib --faked"},
-	"eatmydata":        {},
-	"nocache":          {},
-	"tini":             {valued: "-p -e"},
-	"dumb-init":        {valued: "-r --rewrite"},
-	"catchsegv":        {},
-	"numactl":          {valued: "-C -N -m -p -i --physcpubind --cpunodebind --membind --preferred --interleave"},
-	"faketime":         {valued: "-m -f -p", operands: 1},
-	"torsocks":         {valued: "-u -p -a -P"},
-	"proxychains":      {valued: "-f"},
-	"proxychains4":     {valued: "-f"},
-	"xvfb-run":         {valued: "-n -s -f -e -p --server-num --server-args --auth-file --error-file"},
-	"systemd-run":      {valued: "-u -p -E -M -H -d --unit --property --setenv --machine --host --description --slice --uid --gid --nice --working-directory"},
-	"dbus-run-session": {valued: "--config-file --dbus-daemon"},
-	"trickle":          {valued: "-u -d -w -t -l -n"},
-	"cpulimit":         {valued: "-l -p -e --limit --pid --exe"},
-	"firejail":         {},
-	"chpst":            {valued: "-u -U -b -e -/ -n -l -L -m -d -o -p -f -c -r -t"},
-	"setuidgid":        {operands: 1},
-	"s6-setuidgid":     {operands: 1},
-	"sg":               {operands: 1},
-	"parallel":         {valued: "-j -P -S --jobs --sshlogin --joblog --results --delay --timeout"},
-	"gdb":              {},
-	"lldb":             {},
-}
-
-// unwrap returns the command a launcherSpec runs, or false when argv[0] is not
-// a launcherSpec or runs nothing. env -S "…" is split into words.
-func unwrapLauncher(argv []blArg) ([]blArg, bool) {
-	name := blName(argv[0])
-	l, ok := launcherTable[name]
-	if !ok {
-		return nil, false
-	}
-	valued := strings.Fields(l.valued)
-	rest := argv[1:]
-	switch name {
-	case "gdb", "lldb":
-		// What follows --args (gdb) or -- (lldb) is the program.
-		for i, a := range rest {
-			if a.static && (a.val == "--args" || a.val == "--") {
-				return rest[i+1:], len(rest) > i+1
+// fdOnNet reports a descriptor the text opened on /dev/tcp or /dev/udp.
+func (b *blChecker) fdOnNet(fd string) bool {
+	for _, c := range b.t.Calls {
+		for _, r := range c.Redirs {
+			if r.N == fd && r.Target.Static && isNetPath(r.Target.Value) {
+				return true
 			}
-		}
-		return nil, false
-	case "parallel":
-		rest = trimArgLists(rest)
-	}
-	for len(rest) > 0 {
-		a := rest[0]
-		switch {
-		case !a.static:
-			rest = rest[1:] // an unknown option value: try what follows
-			continue
-		case a.val == "--":
-			rest = rest[1:]
-		case name == "env" && (a.val == "-S" || a.val == "--split-string") && len(rest) > 1:
-			return append(splitEnvS(rest[1]), rest[2:]...), true
-		case name == "env" && strings.HasPrefix(a.val, "-S") && len(a.val) > 2:
-			return append(splitEnvS(blArg{val: a.val[2:], static: true}), rest[1:]...), true
-		case strings.HasPrefix(a.val, "-") && len(a.val) > 1:
-			rest = rest[1:]
-			if inList(valued, a.val) && len(rest) > 0 {
-				rest = rest[1:]
-			}
-			continue
-		case l.assigns && isAssignWord(a.val):
-			rest = rest[1:]
-			continue
-		}
-		break
-	}
-	for i := 0; i < l.operands && len(rest) > 0; i++ {
-		rest = rest[1:]
-	}
-	return rest, len(rest) > 0
-}
-
-// trimArgLists reads GNU parallel's command line as the command it runs:
-// the words before the first :::, ::::, :::+ or ::::+ marker, followed by
-// the arguments of the lists, which parallel appends to it.
-func trimArgLists(args []blArg) []blArg {
-	for i, a := range args {
-		if a.static && strings.HasPrefix(a.val, ":::") {
-			out := append([]blArg(nil), args[:i]...)
-			for _, b := range args[i+1:] {
-				if !(b.static && strings.HasPrefix(b.val, ":::")) {
-					out = append(out, b)
-				}
-			}
-			return out
-		}
-	}
-	return args
-}
-
-func inList(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
 		}
 	}
 	return false
 }
 
-func splitEnvS(a blArg) []blArg {
-	var out []blArg
-	for _, f := range strings.Fields(a.val) {
-		out = append(out, blArg{val: f, static: a.static, raw: f})
-	}
-	return out
-}
-
-// parseBash parses text as bash within the pre-scan's bounds (size,
-// nesting depth, operator count); ok is false for text that is too big or
-// too deep, that does not parse, or that makes the parser panic.
-func parseBounded(text string) (f *syntax.File, ok bool) {
-	if len(text) > defaultMaxBytes {
-		return nil, false
-	}
-	lim := prescanLimits(0, 0)
-	if r := prescan(text, lim); r.depth > lim.depth || r.openers > lim.openers || r.operators > lim.operators {
-		return nil, false
-	}
-	defer func() {
-		if recover() != nil {
-			f, ok = nil, false
-		}
-	}()
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
-	return f, err == nil
-}
-
-// Windows entries. cmd and PowerShell text is not bash, so besides the
-// bash-AST pass (which still catches names shared with Unix, such as
-// shutdown) their segments are read as blank-separated words, case
-// folded, quotes dropped, a leading & or . call operator skipped.
-
-var winRootForms = map[string]bool{
-	"": true, "%systemdrive%": true, "$env:systemdrive": true,
-	`c:\windows`: true, `c:\windows\system32`: true, `c:\users`: true, `c:\programdata`: true,
-	"%systemroot%": true, "%windir%": true, "%userprofile%": true, "%homedrive%%homepath%": true,
-	"$env:systemroot": true, "$env:windir": true, "$env:userprofile": true, "$home": true, "~": true,
-}
-
-var driveRoot = lazyre.New(`^[a-z]:$`)
-
-// winCatastrophic reports a drive root, a system directory or the profile.
-func winCatastrophic(t string) bool {
-	t = strings.TrimRight(strings.TrimSuffix(strings.TrimRight(t, `*`), `\*`), `\/`)
-	return driveRoot.MatchString(t) || winRootForms[t]
-}
-
-func winWords(seg string) []string {
-	var out []string
-	for _, f := range strings.Fields(strings.ToLower(shellcfg.Normalize(seg))) {
-		f = strings.NewReplacer(`"`, "", `'`, "", "`", "").Replace(f)
-		if f != "" && (len(out) > 0 || (f != "&" && f != ".")) {
-			out = append(out, f)
+// forkBombs finds functions that reach themselves (directly or through
+// other functions) at least twice, one of those in a pipeline or in the
+// background: :(){ :|:& };: and every renamed or mutually recursive form.
+func forkBombs(t *facts.Tree) *BlacklistEntry {
+	calls := map[string][]string{} // function → functions its body calls
+	spawns := map[string]bool{}    // its body calls a function in a pipe or background
+	counts := map[string]int{}
+	for name, decls := range t.Funcs {
+		for _, fd := range decls {
+			syntax.Walk(fd.Body, func(n syntax.Node) bool {
+				switch n := n.(type) {
+				case *syntax.Stmt:
+					if ce, ok := n.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+						if callee, ok := facts.Static(ce.Args[0]); ok && t.Funcs[callee] != nil {
+							calls[name] = append(calls[name], callee)
+							counts[name]++
+							if n.Background {
+								spawns[name] = true
+							}
+						}
+					}
+				case *syntax.BinaryCmd:
+					if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+						for _, side := range []*syntax.Stmt{n.X, n.Y} {
+							if ce, ok := side.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+								if callee, ok := facts.Static(ce.Args[0]); ok && t.Funcs[callee] != nil {
+									spawns[name] = true
+								}
+							}
+						}
+					}
+				}
+				return true
+			})
 		}
 	}
-	if len(out) > 0 {
-		out[0] = strings.TrimSuffix(out[0][strings.LastIndexAny(out[0], `\/`)+1:], ".exe")
-	}
-	return out
-}
-
-var winRemovers = map[string]bool{"rd": true, "rmdir": true, "del": true, "erase": true, "remove-item": true, "rm": true, "ri": true, "rmdir.exe": true}
-
-// winSegment checks one cmd or PowerShell segment.
-func winSegment(seg string) *BlacklistEntry {
-	w := winWords(seg)
-	if len(w) == 0 {
-		return nil
-	}
-	name, args := w[0], w[1:]
-	switch {
-	case name == "stop-computer" || name == "restart-computer" || name == "shutdown":
-		return blEntry("power-off")
-	case name == "format-volume" || name == "clear-disk" || name == "initialize-disk" ||
-		(name == "format" && len(args) > 0 && driveRoot.MatchString(strings.TrimRight(args[0], `\/`))):
-		return blEntry("make-filesystem")
-	case name == "diskpart":
-		return blEntry("partition-device")
-	case winRemovers[name]:
-		return winRemove(args)
-	}
-	return nil
-}
-
-// winRemove: a recursive removal (/s, -recurse, -r) of a catastrophic
-// target.
-func winRemove(args []string) *BlacklistEntry {
-	recursive := false
-	var targets []string
-	for _, a := range args {
-		switch {
-		case a == "/s" || strings.HasPrefix(a, "-r"):
-			recursive = true
-		case strings.HasPrefix(a, "/") && len(a) == 2, strings.HasPrefix(a, "-"):
-		default:
-			targets = append(targets, strings.TrimPrefix(a, "-path:"))
-		}
-	}
-	for _, t := range targets {
-		if recursive && winCatastrophic(t) {
-			return blEntry("recursive-delete-root")
+	for name := range calls {
+		if spawns[name] && counts[name] >= 2 && reaches(calls, name, name, map[string]bool{}) {
+			return blEntry("fork-bomb")
 		}
 	}
 	return nil
 }
 
-var (
-	psAssign   = lazyre.New(`^\$[\w:]+\s*[-+*/]?=[^=]`)
-	psInvoke   = lazyre.New(`(^|[^a-z-])(iex|invoke-expression)([^a-z-]|$)`)
-	psDownload = lazyre.New(`downloadstring|downloadfile|net\.webclient|invoke-webrequest|invoke-restmethod|(^|[^a-z-])(iwr|irm|curl|wget|start-bitstransfer)([^a-z-]|$)`)
-)
-
-// checkWindows runs the Windows entries over cmd or PowerShell text.
-func checkWindows(text string, segs []string) *BlacklistEntry {
-	for _, s := range segs {
-		if e := winSegment(s); e != nil {
-			return e
+// reaches reports whether from's calls lead back to target.
+func reaches(calls map[string][]string, from, target string, seen map[string]bool) bool {
+	for _, c := range calls[from] {
+		if c == target {
+			return true
 		}
-	}
-	low := strings.ToLower(shellcfg.Normalize(text))
-	if psInvoke.MatchString(low) && psDownload.MatchString(low) {
-		return blEntry("download-to-shell")
-	}
-	return nil
-}
-
-// foreignDynamic reports a cmd or PowerShell segment whose command is
-// only known at run time: a variable or expansion in command position, or
-// PowerShell's Invoke-Expression.
-func foreignDynamic(segs []string) string {
-	for _, s := range segs {
-		t := strings.TrimLeft(strings.TrimSpace(s), "&. ")
-		low := strings.ToLower(t)
-		if psAssign.MatchString(t) {
-			// $x = value assigns; only a call operator or
-			// Invoke-Expression on the right runs something dynamic.
-			rhs := strings.TrimSpace(t[strings.IndexByte(t, '=')+1:])
-			if strings.HasPrefix(rhs, "&") || psInvoke.MatchString(strings.ToLower(rhs)) {
-				return s
+		if !seen[c] {
+			seen[c] = true
+			if reaches(calls, c, target, seen) {
+				return true
 			}
-			continue
-		}
-		if strings.HasPrefix(t, "$") || strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!") ||
-			strings.HasPrefix(t, "(") || psInvoke.MatchString(low) ||
-			strings.HasPrefix(low, "call %") || strings.HasPrefix(low, "call !") {
-			return s
 		}
 	}
-	return ""
+	return false
 }

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"github.com/agentexec/agentexec/gate/facts"
 	"testing"
 
 	"github.com/agentexec/agentexec/shellcfg"
@@ -45,13 +46,13 @@ func TestBlacklist(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, text := range tt.hits {
-			e := checkBlacklist(text, nil, Split(text, "bash").Segments, nil, nil)
+			e := blHit(text)
 			if e == nil || e.Name != tt.entry {
 				t.Errorf("%q: blacklist %v, want %s", text, e, tt.entry)
 			}
 		}
 		for _, text := range tt.near {
-			if e := checkBlacklist(text, nil, Split(text, "bash").Segments, nil, nil); e != nil {
+			if e := blHit(text); e != nil {
 				t.Errorf("%q: blacklisted as %s, want no hit", text, e.Name)
 			}
 		}
@@ -151,4 +152,9 @@ func TestBlacklistWindows(t *testing.T) {
 	if d := Decide(Input{Text: "$x = 1; Write-Output $x", Shell: shellcfg.PowerShell, Mode: ModeYolo}); d.Action != Allow {
 		t.Errorf("powershell assignment: %+v", d)
 	}
+}
+
+// blHit runs the blacklist over a text as Decide does, from /work.
+func blHit(text string) *BlacklistEntry {
+	return Input{Text: text, Cwd: "/work"}.blacklist(facts.Build(text, facts.Options{Sub: subCommands}), Split(text, "bash"), nil).hit
 }

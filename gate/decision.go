@@ -1,6 +1,10 @@
 package gate
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/agentexec/agentexec/gate/facts"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -126,28 +130,73 @@ func Decide(in Input) Decision {
 	if seg.Segments != nil {
 		d.Segments = seg.Segments
 	}
-	facts := analyzeCalls(in.Text)
-	d.Class = Classify(in.Text, ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, RequestEnv: in.RequestEnv, ReadOnlyCommands: in.readOnly()})
-	d.Safety = d.Class.Safety.norm()
-	e := checkBlacklist(in.Text, facts.file, seg.Segments, facts.canonAll(), cp.extras)
-	if e == nil && !shell.IsPOSIX() {
-		e = checkWindows(in.Text, seg.Segments)
-		facts.dynamic = foreignDynamic(seg.Segments)
+	tree := facts.Build(in.Text, facts.Options{POSIX: shell == shellcfg.Sh, Sub: subCommands})
+	copt := ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, RequestEnv: in.RequestEnv, ReadOnlyCommands: in.readOnly()}
+	if shell.IsPOSIX() {
+		copt.Tree = tree
 	}
-	if e != nil {
-		d.Blacklist = e
-		return d.deny(reasonBlacklist(e))
+	d.Class = Classify(in.Text, copt)
+	d.Safety = d.Class.Safety.Norm()
+	bl := in.blacklist(tree, seg, cp.extras)
+	if bl.hit == nil && !shell.IsPOSIX() {
+		// The bash reading of cmd or PowerShell text can deny (names
+		// shared with Unix) but not see: their own reading decides that.
+		bl.hit, bl.unseen = checkWindows(in.Text, seg.Segments), ""
+		if dyn := foreignDynamic(seg.Segments); dyn != "" {
+			bl.unseen = fmt.Sprintf("the command name in `%s` is computed at run time", clipText(dyn))
+		}
 	}
-	if fd, ok := checkFileRules(in, facts, d); ok { // Read/Edit/Write rules (filerules.go)
+	if bl.hit != nil {
+		d.Blacklist = bl.hit
+		return d.deny(reasonBlacklist(bl.hit))
+	}
+	if fd, ok := checkFileRules(in, tree, d); ok { // Read/Edit/Write rules (filerules.go)
 		return fd
 	}
-	rv := evalRules(cp.rules, in.Text, shell, seg, facts, d.Class)
+	rv := evalRules(cp.rules, ruleInput{text: in.Text, shell: shell, seg: seg, tree: tree, class: d.Class, execGate: in.ExecGate})
 	d.RuleDecision = rv.decision
 	d.Rule = rv.ref()
 	if rv.decision == string(Allow) {
-		d.Network = commandHosts(cp.rules.allow, shell, seg, facts)
+		d.Network = commandHosts(cp.rules.allow, shell, seg, tree)
 	}
-	return decideMode(d, rv, facts, in.Policy)
+	return decideMode(d, rv, modeFacts{tree: tree, unseen: bl.unseen, allow: cp.rules.allow}, in.Policy)
+}
+
+// blacklist checks the text and, when shellcfg's normalized copy reads
+// differently (invisible characters), that copy too.
+func (in Input) blacklist(tree *facts.Tree, seg Segmentation, extras []blacklistExtra) blResult {
+	bi := blInput{cwd: in.Cwd, segs: seg.Segments, cands: callTexts(tree), extras: extras, execGate: in.ExecGate}
+	r := checkBlacklist(tree, bi)
+	if r.hit != nil {
+		return r
+	}
+	if n := shellcfg.Normalize(in.Text); n != in.Text {
+		nt := facts.Build(n, facts.Options{POSIX: in.shell() == shellcfg.Sh, Sub: subCommands})
+		if nr := checkBlacklist(nt, bi); nr.hit != nil {
+			return nr
+		}
+	}
+	return r
+}
+
+// callTexts are the spellings of every call, for user blacklist entries.
+func callTexts(t *facts.Tree) []string {
+	var out []string
+	for _, c := range t.Calls {
+		for _, s := range spellings(c) {
+			out = append(out, strings.ReplaceAll(s.text, hole, ""))
+		}
+	}
+	return out
+}
+
+// modeFacts is what the mode reads of the text besides the verdicts.
+type modeFacts struct {
+	tree *facts.Tree
+	// unseen is what the blacklist could not resolve ("" when nothing).
+	unseen string
+	// allow are the allow rules in force, which suggestions never repeat.
+	allow []Rule
 }
 
 func (in Input) readOnly() []string {
@@ -172,15 +221,6 @@ func (d Decision) allow(reason string) Decision {
 	return d
 }
 
-// canonAll lists every canonical spelling of every parsed command.
-func (fa astFacts) canonAll() []string {
-	var out []string
-	for _, c := range fa.calls {
-		out = append(out, c.canon...)
-	}
-	return out
-}
-
 // decideMode applies the mode. A deny rule denies everywhere. plan: write
 // is denied, an ask rule or anything not read-only asks once (or runs
 // contained when the policy says unknown: contain), read-only runs; allow
@@ -189,9 +229,13 @@ func (fa astFacts) canonAll() []string {
 // rule still asks, and so do a dynamic command name, text the parser
 // cannot read (the blacklist could not see it) and too many segments;
 // everything else runs.
-func decideMode(d Decision, rv ruleVerdict, fa astFacts, p *Policy) Decision {
+func decideMode(d Decision, rv ruleVerdict, fa modeFacts, p *Policy) Decision {
 	if rv.decision == string(Deny) {
 		return d.deny(reasonDenyRule(rv.rule))
+	}
+	if rv.mayDeny {
+		d.OneOff = true
+		return d.ask(reasonMayDeny(rv.rule))
 	}
 	switch d.Mode {
 	case ModePlan:
@@ -222,21 +266,24 @@ func decidePlan(d Decision, rv ruleVerdict, p *Policy) Decision {
 	return d.ask(reasonPlanUnknown(d))
 }
 
-func decideYolo(d Decision, rv ruleVerdict, fa astFacts) Decision {
+func decideYolo(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 	switch {
 	case rv.decision == string(Ask):
 		return d.ask(reasonAskRule(rv.rule, false))
 	case rv.blocked == blockCapped:
 		return d.ask(reasonCapped(rv.total, false))
-	case fa.dynamic != "":
-		return d.ask(reasonDynamic(fa.dynamic))
-	case d.Shell.IsPOSIX() && !fa.parsed:
+	case d.Shell.IsPOSIX() && !fa.tree.Parsed:
 		return d.ask(reasonYoloUnparsed())
+	case fa.unseen != "":
+		return d.ask(reasonUnseen(fa.unseen))
+	case rv.blocked == blockHidden:
+		// Deny and ask rules hold in yolo too: what they cannot see asks.
+		return d.ask(reasonHidden(rv.detail, rv.rule))
 	}
 	return d.allow(reasonYolo(d))
 }
 
-func decideDefault(d Decision, rv ruleVerdict, fa astFacts) Decision {
+func decideDefault(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 	switch {
 	case rv.decision == string(Ask):
 		return d.ask(reasonAskRule(rv.rule, false))
@@ -246,9 +293,16 @@ func decideDefault(d Decision, rv ruleVerdict, fa astFacts) Decision {
 		return d.allow(reasonAllowRule(rv.rule, len(d.Segments)))
 	case d.Safety == ReadOnly:
 		return d.allow(reasonReadOnly(d, "default"))
+	case rv.readOnlyRest:
+		d.Rule = &RuleRef{Text: rv.rule.Text, Source: rv.rule.Source, Action: Allow}
+		return d.allow(reasonAllowRuleReadOnly(rv.rule))
 	}
-	if fa.parsed && d.Shell.IsPOSIX() {
-		d.Suggestions = suggestFor(fa.calls)
+	if fa.tree.Parsed && d.Shell.IsPOSIX() {
+		d.Suggestions = suggestFor(uncoveredCalls(fa.allow, fa.tree), fa.tree)
+	}
+	if rv.blocked == blockHidden {
+		d.Suggestions = nil
+		return d.ask(reasonHidden(rv.detail, rv.rule))
 	}
 	if rv.blocked == blockSuspicious {
 		d.Suggestions = nil

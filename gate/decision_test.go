@@ -24,7 +24,7 @@ func TestModesByClass(t *testing.T) {
 	for mode, byClass := range want {
 		for class, action := range byClass {
 			for _, text := range classSamples[class] {
-				d := Decide(Input{Text: text, Mode: mode})
+				d := Decide(Input{Text: text, Mode: mode, ExecGate: true})
 				if d.Safety != class {
 					t.Fatalf("%q classified %s, want %s (fix classSamples)", text, d.Safety, class)
 				}
@@ -58,12 +58,30 @@ func TestModesWithRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for mode, want := range tt.want {
-			d := Decide(Input{Text: tt.text, Mode: mode, Policy: p})
+			d := Decide(Input{Text: tt.text, Mode: mode, Policy: p, ExecGate: true})
 			if d.Action != want {
 				t.Errorf("%s %q: %s (rule %s), want %s: %s", mode, tt.text, d.Action, d.RuleDecision, want, d.Reason)
 			}
 			if d.Action == Deny && d.RuleDecision == "deny" && (d.Rule == nil || d.Rule.Source != "test" || !strings.Contains(d.Reason, "Bash(ls *)")) {
 				t.Errorf("%s %q: deny without rule provenance: %+v", mode, tt.text, d.Rule)
+			}
+		}
+	}
+}
+
+// TestProjectCodeWithoutExecGate: where no exec gate will watch the run,
+// a script run by name is a hidden execution: with a deny or ask rule in
+// the policy no allow rule covers it, and yolo asks.
+func TestProjectCodeWithoutExecGate(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(python3 *)", "Bash(make *)"}, nil, []string{"Bash(rm *)"})
+	for _, text := range []string{"python3 x.py", "make test", "./build.sh"} {
+		for _, mode := range []Mode{ModeDefault, ModeYolo} {
+			if d := Decide(Input{Text: text, Mode: mode, Policy: p}); d.Action != Ask {
+				t.Errorf("%s %q without exec gate: %s, want ask: %s", mode, text, d.Action, d.Reason)
+			}
+			d := Decide(Input{Text: text, Mode: mode, Policy: p, ExecGate: true})
+			if text != "./build.sh" && d.Action != Allow {
+				t.Errorf("%s %q with exec gate: %s, want allow: %s", mode, text, d.Action, d.Reason)
 			}
 		}
 	}
@@ -95,14 +113,14 @@ func TestPlanContain(t *testing.T) {
 }
 
 func TestYoloDynamic(t *testing.T) {
-	for _, text := range []string{"$x", "$(echo rm) -rf y", "`echo rm` y", "eval \"$cmd\"", "${x:-rm} y", "sudo $cmd", "bash -c \"$s\"", "echo rm y | sh", "ls; $x"} {
+	for _, text := range []string{"$x", "$(echo rm) -rf y", "`echo rm` y", "eval \"$cmd\"", "${x:-rm} y", "sudo $cmd", "bash -c \"$s\"", "cat x | sh", "ls; $x"} {
 		d := Decide(Input{Text: text, Mode: ModeYolo})
-		if d.Action != Ask || !strings.Contains(d.Reason, "only known when it runs") {
+		if d.Action != Ask || !strings.Contains(d.Reason, "cannot check it") {
 			t.Errorf("yolo %q: %s (%s), want ask for a dynamic name", text, d.Action, d.Reason)
 		}
 	}
-	for _, text := range []string{"rm -rf build", "echo $x", "python3 x.py", "ls $(pwd)"} {
-		if d := Decide(Input{Text: text, Mode: ModeYolo}); d.Action != Allow {
+	for _, text := range []string{"rm -rf build", "echo $x", "python3 x.py", "ls $(pwd)", "echo rm y | sh"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo, ExecGate: true}); d.Action != Allow {
 			t.Errorf("yolo %q: %s (%s), want allow", text, d.Action, d.Reason)
 		}
 	}
@@ -362,6 +380,29 @@ func TestDupRedirectToFile(t *testing.T) {
 		d := Decide(Input{Text: text, Policy: p})
 		if got := d.Action == Allow; got != allow {
 			t.Errorf("%q: %s (%s), want allow=%v", text, d.Action, d.RuleDecision, allow)
+		}
+	}
+}
+
+// TestAllowedPlusReadOnly: a compound whose every part is allowed by a
+// rule or proven read-only where it stands is allowed; context that the
+// parts do not show (a loop, an assignment, a redirect) keeps it asking.
+func TestAllowedPlusReadOnly(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(npm run test:*)"}, nil, nil)
+	for text, want := range map[string]Action{
+		"npm run test 2>&1 | tail -20":      Allow,
+		"cd src && npm run test":            Allow,
+		"npm run test && echo done":         Allow,
+		"npm run test > out.txt":            Ask,
+		"npm run test && rm -rf build":      Ask,
+		"PATH=./bin; npm run test":          Ask,
+		"for f in a; do npm run test; done": Ask,
+		"ls && cat x":                       Allow, // read-only on its own
+		"npm run lint | tail":               Ask,
+	} {
+		d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true})
+		if d.Action != want {
+			t.Errorf("%q: %s, want %s: %s", text, d.Action, want, d.Reason)
 		}
 	}
 }

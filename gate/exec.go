@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentexec/agentexec/gate/facts"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -56,17 +57,18 @@ func DecideExec(in ExecInput) Decision {
 			return d.deny(fmt.Sprintf("Denied: the program's arguments cannot be judged (%v).", err))
 		}
 		d.Segments = append(d.Segments, text)
-		facts := analyzeCalls(text)
-		if e := checkBlacklist(text, facts.file, []string{text}, facts.canonAll(), cp.extras); e != nil {
-			d.Blacklist = e
-			return d.deny(reasonBlacklist(e))
+		tree := facts.Build(text, facts.Options{Sub: subCommands})
+		bl := checkBlacklist(tree, blInput{cwd: in.Cwd, segs: []string{text}, cands: callTexts(tree), extras: cp.extras, execGate: true})
+		if bl.hit != nil {
+			d.Blacklist = bl.hit
+			return d.deny(reasonBlacklist(bl.hit))
 		}
-		cands := []string{normalizeBlanks(text)}
-		if r, ok := firstMatch(cp.rules.deny, cands); ok {
+		cands := append(strictCandidates(nil, tree), spelling{text: normalizeBlanks(text)})
+		if r, m := bestMatch(cp.rules.deny, cands); m == sureMatch {
 			d.RuleDecision, d.Rule = string(Deny), &RuleRef{Text: r.Text, Source: r.Source, Action: Deny}
 			return d.deny(reasonDenyRule(r))
 		}
-		if r, ok := firstMatch(cp.rules.ask, cands); ok && d.RuleDecision == RuleNone {
+		if r, m := bestMatch(cp.rules.ask, cands); m != noMatch && d.RuleDecision == RuleNone {
 			d.RuleDecision, d.Rule = string(Ask), &RuleRef{Text: r.Text, Source: r.Source, Action: Ask}
 		}
 	}
@@ -77,8 +79,8 @@ func DecideExec(in ExecInput) Decision {
 		// Under each of its names: ./ls linked to touch is touch.
 		for _, argv := range programNames(in) {
 			text, _ := shellcfg.Quote(shellcfg.Bash, argv)
-			d.Class = Classify(text, ClassifyOptions{Cwd: in.Cwd})
-			d.Safety = d.Class.Safety.norm()
+			d.Class = Classify(text, ClassifyOptions{Cwd: in.Cwd, Env: in.Env})
+			d.Safety = d.Class.Safety.Norm()
 			if d.Safety != ReadOnly {
 				return d.deny(fmt.Sprintf("Denied: this run was allowed as read-only, and it started %s, which is %s (%s).", strings.Join(argv, " "), d.Safety, d.Class.Reason))
 			}
@@ -91,21 +93,10 @@ func DecideExec(in ExecInput) Decision {
 // argv[0] replaced by its own basename when it is a path (the rules name
 // programs: `Bash(git push *)` must hold for /usr/lib/git-core/git push,
 // which is how git runs an alias, and for /bin/r? reached through a glob)
-// and by the resolved executable's basename when that differs, and with
-// relative operands made absolute against the cwd and absolute ones
-// cleaned (so `rm -rf ..` run in /tmp, and `rm -rf /tmp/..`, are
-// `rm -rf /`).
+// and by the resolved executable's basename when that differs (a renamed
+// copy or a symlink of a denied program is still that program).
 func execSpellings(in ExecInput) [][]string {
-	out := programNames(in)
-	if in.Cwd != "" && path.IsAbs(in.Cwd) {
-		n := len(out)
-		for _, argv := range out[:n] {
-			if abs, changed := absOperands(argv, in.Cwd); changed {
-				out = append(out, abs)
-			}
-		}
-	}
-	return out
+	return programNames(in)
 }
 
 // programNames are the argvs of an exec under each name of its program:
@@ -127,27 +118,4 @@ func programNames(in ExecInput) [][]string {
 		add(path.Base(in.Exe))
 	}
 	return out
-}
-
-// absOperands rewrites argv's non-option operands as absolute cleaned
-// paths: relative ones under cwd, absolute ones cleaned. Only the
-// blacklist reads the result.
-func absOperands(argv []string, cwd string) ([]string, bool) {
-	out := append([]string(nil), argv...)
-	changed := false
-	for i := 1; i < len(out); i++ {
-		a := out[i]
-		if a == "" || strings.HasPrefix(a, "-") {
-			continue
-		}
-		abs := path.Clean(a)
-		if !strings.HasPrefix(a, "/") {
-			abs = path.Join(cwd, a)
-		}
-		if abs != a {
-			out[i] = abs
-			changed = true
-		}
-	}
-	return out, changed
 }

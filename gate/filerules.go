@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"github.com/agentexec/agentexec/gate/facts"
 	"path"
 	"path/filepath"
 	"strings"
@@ -186,13 +187,13 @@ type fileTarget struct {
 // (else ask rule) that covers a path the command visibly names. A Read
 // rule covers any operand and redirect target; an Edit or Write rule a
 // redirect that writes, and operands when the command is not read-only.
-func checkFileRules(in Input, fa astFacts, d Decision) (Decision, bool) {
-	if in.Policy == nil || len(in.Policy.Files) == 0 || !fa.parsed {
+func checkFileRules(in Input, t *facts.Tree, d Decision) (Decision, bool) {
+	if in.Policy == nil || len(in.Policy.Files) == 0 || !t.Parsed {
 		return d, false
 	}
 	home := envValue(in.Env, "HOME")
 	ft := targetFinder{in: in, home: home, classify: d.Safety != ReadOnly && hasWriteRules(in.Policy.Files)}
-	targets := ft.find(fa.file, in.Text, 0)
+	targets := ft.find(t)
 	for _, action := range []Action{Deny, Ask} {
 		for _, r := range in.Policy.Files {
 			if r.Action != action {
@@ -260,59 +261,56 @@ type targetFinder struct {
 	classify bool // classify each command, for the Edit and Write rules
 }
 
-// find lists the paths the statements of f (parsed from src) name as
-// operands (every static word after the command name, and the value of
-// --opt=value) and redirect targets, resolved against the cwd, following
-// -c and eval payloads.
-func (ft targetFinder) find(f *syntax.File, src string, depth int) []fileTarget {
+// find lists the paths the tree's calls — nested ones included (-c and
+// eval payloads, launchers' commands) — name as operands (every static
+// word after the command name, and the value of --opt=value) and redirect
+// targets, resolved against the cwd.
+func (ft targetFinder) find(t *facts.Tree) []fileTarget {
 	var out []fileTarget
-	add := func(v string, t fileTarget) {
-		if p, ok := targetPath(v, ft.in.Cwd, ft.home); ok {
-			t.path, t.glob = p, strings.ContainsAny(v, "*?[")
-			out = append(out, t)
-		}
+	for _, c := range t.Calls {
+		out = append(out, ft.redirs(c)...)
+		out = append(out, ft.call(c)...)
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.Redirect:
-			if n.Word == nil || n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc || n.Op == syntax.WordHdoc {
-				return true
-			}
-			v, ok := wordValue(n.Word, ft.home)
-			if !ok || ((n.Op == syntax.DplOut || n.Op == syntax.DplIn) && isFdWord(v)) {
-				return true
-			}
-			add(v, fileTarget{write: n.Op != syntax.RdrIn && n.Op != syntax.DplIn, redir: true})
-		case *syntax.CallExpr:
-			out = append(out, ft.call(n, src, depth)...)
-		}
-		return true
-	})
 	return out
 }
 
-// call lists the operands of one simple command, and what its payload
-// names.
-func (ft targetFinder) call(n *syntax.CallExpr, src string, depth int) []fileTarget {
+// redirs lists the files a call's redirections name.
+func (ft targetFinder) redirs(c *facts.Call) []fileTarget {
+	var out []fileTarget
+	for _, r := range c.Redirs {
+		if r.Node == nil || r.Node.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
+			continue
+		}
+		v, ok := wordValue(r.Node.Word, ft.home)
+		if !ok || ((r.Op == syntax.DplOut || r.Op == syntax.DplIn) && facts.IsFdWord(v)) {
+			continue
+		}
+		if p, ok := targetPath(v, ft.in.Cwd, ft.home); ok {
+			out = append(out, fileTarget{path: p, glob: strings.ContainsAny(v, "*?["), write: r.Op != syntax.RdrIn && r.Op != syntax.DplIn, redir: true})
+		}
+	}
+	return out
+}
+
+// call lists the operands of one call.
+func (ft targetFinder) call(c *facts.Call) []fileTarget {
 	var out []fileTarget
 	ro := false
-	if ft.classify && len(n.Args) > 0 {
-		start, end := int(n.Args[0].Pos().Offset()), int(n.Args[len(n.Args)-1].End().Offset())
-		if start >= 0 && end <= len(src) && start < end {
-			c := Classify(src[start:end], ClassifyOptions{Shell: ft.in.shell(), Cwd: ft.in.Cwd, Env: ft.in.Env, ReadOnlyCommands: ft.in.readOnly()})
-			ro = c.Safety.norm() == ReadOnly
-		}
+	if ft.classify {
+		cl := Classify(c.Text, ClassifyOptions{Shell: ft.in.shell(), Cwd: ft.in.Cwd, Env: ft.in.Env, ReadOnlyCommands: ft.in.readOnly()})
+		ro = cl.Safety.Norm() == ReadOnly
 	}
 	add := func(v string) {
 		if p, ok := targetPath(v, ft.in.Cwd, ft.home); ok {
 			out = append(out, fileTarget{path: p, glob: strings.ContainsAny(v, "*?["), readOnly: ro})
 		}
 	}
-	var args []blArg
-	for i, w := range n.Args {
-		v, ok := wordValue(w, ft.home)
-		args = append(args, blArg{val: v, static: ok})
-		if i == 0 || !ok {
+	for _, w := range c.Argv[1:] {
+		v, ok := w.Value, w.Static && !w.Hole
+		if !ok && w.Node != nil {
+			v, ok = wordValue(w.Node, ft.home)
+		}
+		if !ok {
 			continue
 		}
 		add(v)
@@ -320,19 +318,12 @@ func (ft targetFinder) call(n *syntax.CallExpr, src string, depth int) []fileTar
 			add(val)
 		}
 	}
-	if depth < maxPayloadDepth && len(args) > 0 && args[0].static {
-		if script, ok := payloadText(blName(args[0]), args[1:]); ok {
-			if pf, ok := parseBounded(script); ok {
-				out = append(out, ft.find(pf, script, depth+1)...)
-			}
-		}
-	}
 	return out
 }
 
 // wordValue is staticWord, also expanding a leading ~/ with home.
 func wordValue(w *syntax.Word, home string) (string, bool) {
-	if v, ok := staticWord(w); ok {
+	if v, ok := facts.Static(w); ok {
 		return v, true
 	}
 	if len(w.Parts) != 1 || home == "" {

@@ -65,6 +65,18 @@ func reasonBlacklist(e *BlacklistEntry) string {
 	return fmt.Sprintf("Denied in every mode by the blacklist entry %q: %s. No rule or approval can run it. Do not retry it in another spelling or through a wrapper; if the goal is legitimate, explain it to the user and let them run it themselves.", e.Name, e.Reason)
 }
 
+func reasonMayDeny(r Rule) string {
+	return fmt.Sprintf("Needs the user's approval: the deny rule %s may match this command, depending on words known only when it runs. Do not retry it in another spelling; use literal arguments the rules can read, or ask the user.", quoteRule(r))
+}
+
+func reasonHidden(detail string, r Rule) string {
+	return fmt.Sprintf("Needs the user's approval: %s, so no allow rule can vouch for it while the policy has deny or ask rules such as %s. Run the command it would run directly, with literal arguments, or ask the user.", detail, quoteRule(r))
+}
+
+func reasonUnseen(detail string) string {
+	return fmt.Sprintf("Needs the user's approval even in yolo mode: %s, so the blacklist of catastrophic commands cannot check it. Use literal arguments, or ask the user.", detail)
+}
+
 func reasonDenyRule(r Rule) string {
 	return fmt.Sprintf("Denied by the rule %s, which matches part of this command. This invocation was refused; other commands are not affected by this rule. Do not retry it through wrappers or another spelling; use a different approach, or ask the user to run it.", quoteRule(r))
 }
@@ -118,6 +130,10 @@ func reasonAllowRule(r Rule, n int) string {
 		return fmt.Sprintf("Allowed: each of the %d segments of this command matches an allow rule, the first being %s.", n, quoteRule(r))
 	}
 	return fmt.Sprintf("Allowed by the rule %s.", quoteRule(r))
+}
+
+func reasonAllowRuleReadOnly(r Rule) string {
+	return fmt.Sprintf("Allowed: the parts of this command that are not read-only match allow rules, the first being %s, and the rest is proven read-only.", quoteRule(r))
 }
 
 func reasonSuspicious(detail string) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentexec/agentexec/gate/facts"
 	"net/netip"
 	"slices"
 	"strconv"
@@ -501,7 +502,7 @@ func mergeNetwork(a, b map[string][]string) map[string][]string {
 // when each of its parts is allowed by a rule that grants it:
 // `npm install && curl x` with a network list on `Bash(npm install *)`
 // alone gets none.
-func commandHosts(allow []Rule, shell interface{ IsPOSIX() bool }, seg Segmentation, fa astFacts) []string {
+func commandHosts(allow []Rule, shell interface{ IsPOSIX() bool }, seg Segmentation, t *facts.Tree) []string {
 	if !slices.ContainsFunc(allow, func(r Rule) bool { return len(r.Network) > 0 }) {
 		return nil
 	}
@@ -518,8 +519,8 @@ func commandHosts(allow []Rule, shell interface{ IsPOSIX() bool }, seg Segmentat
 		meet(grantedHosts(allow, normalizeBlanks(s), false))
 	}
 	if shell.IsPOSIX() {
-		for _, c := range fa.calls {
-			meet(grantedHosts(allow, normalizeBlanks(c.text), c.writeRedir))
+		for _, c := range topCalls(t) {
+			meet(grantedHosts(allow, normalizeBlanks(c.Text), c.WriteRedir))
 		}
 	}
 	return acc

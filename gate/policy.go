@@ -99,6 +99,9 @@ type SandboxLimits struct {
 	// Processes bounds the run's processes and threads (a pids cgroup or
 	// the PID namespace's pid_max; default 512).
 	Processes uint64 `json:"processes,omitempty"`
+	// Memory caps the run's memory in bytes (a memory cgroup, else
+	// RLIMIT_AS; default three quarters of the host's memory).
+	Memory uint64 `json:"memory,omitempty"`
 }
 
 // BlacklistPolicy adds user entries to the built-in catastrophic-command list.

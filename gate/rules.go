@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agentexec/agentexec/gate/facts"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -450,6 +451,7 @@ const (
 	blockCapped     = "capped"     // more than MaxSegments segments
 	blockUnparsed   = "unparsed"   // bash/sh text the parser cannot read
 	blockDataCode   = "data-code"  // bash would run code hidden in a value (classifier evidence)
+	blockHidden     = "hidden"     // a hidden execution the deny and ask rules cannot see into
 )
 
 // dataCodeRules are the classifier findings of code that bash runs out of
@@ -484,6 +486,12 @@ type ruleVerdict struct {
 	detail    string // for blocked: what was found
 	uncovered string // the first segment no allow rule matched
 	total     int    // segments before deduplication
+	// mayDeny: the deny rule matches only for some values of words known
+	// at run time, so the verdict is ask, not deny.
+	mayDeny bool
+	// readOnlyRest: the allow rules cover some parts (rule is the first
+	// that does) and the rest is proven read-only.
+	readOnlyRest bool
 }
 
 func (rv ruleVerdict) ref() *RuleRef {
@@ -493,35 +501,64 @@ func (rv ruleVerdict) ref() *RuleRef {
 	return &RuleRef{Text: rv.rule.Text, Source: rv.rule.Source, Action: rv.rule.Action}
 }
 
+// ruleInput is what the rules read of a command.
+type ruleInput struct {
+	text     string
+	shell    shellcfg.ShellType
+	seg      Segmentation
+	tree     *facts.Tree
+	class    Result
+	execGate bool
+}
+
 // evalRules applies deny, then ask, then allow rules to a segmented
 // command. Deny and ask rules see every segment (all of them, past the
 // cap), each also with its leading assignments skipped and in shellcfg's
-// normalized spelling, plus every parsed command spelt canonically (quotes
-// removed, argv[0] as basename, launchers unwrapped, -c payloads): a
-// stricter reading can only deny or ask more. Allow rules see only the
-// raw segments and the parsed commands, and all of them must match.
-func evalRules(rs *ruleSet, text string, shell shellcfg.ShellType, seg Segmentation, fa astFacts, class Result) ruleVerdict {
+// normalized spelling, plus every call of the facts tree — those nested
+// in launchers, -c scripts, find -exec and the rest included — in every
+// spelling (quotes removed, argv[0] as basename, git's global options
+// dropped, words known only at run time as holes a `*` may stand for): a
+// stricter reading can only deny or ask more. A deny rule that matches
+// only for some values of the holes asks. Allow rules see only the raw
+// segments and the calls the shell runs itself, and all of them must
+// match; none may cover a hidden execution while a deny or ask rule
+// exists.
+func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
+	cands := strictCandidates(in.seg.Segments, in.tree)
 	// The whole text is a candidate too: a deny rule may name a whole
 	// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
-	strict := append(strictCandidates(seg.Segments, fa), normalizeBlanks(text))
-	if r, ok := firstMatch(rs.deny, strict); ok {
+	cands = append(cands, spelling{text: normalizeBlanks(in.text)})
+	if r, m := bestMatch(rs.deny, cands); m == sureMatch {
 		return ruleVerdict{decision: string(Deny), rule: r}
+	} else if m == mayMatch {
+		return ruleVerdict{decision: string(Ask), rule: r, mayDeny: true}
 	}
-	if r, ok := firstMatch(rs.ask, strict); ok {
+	if r, m := bestMatch(rs.ask, cands); m != noMatch {
 		return ruleVerdict{decision: string(Ask), rule: r}
 	}
-	rv := ruleVerdict{decision: RuleNone, total: seg.Total}
-	rv.blocked, rv.detail = allowBlocked(text, shell, seg, fa)
+	rv := ruleVerdict{decision: RuleNone, total: in.seg.Total}
+	rv.blocked, rv.detail = allowBlocked(in.text, in.shell, in.seg, in.tree)
 	if rv.blocked == "" {
-		if dc := dataCode(class); dc != "" {
+		if dc := dataCode(in.class); dc != "" {
 			rv.blocked, rv.detail = blockDataCode, dc
+		}
+	}
+	if rv.blocked == "" && len(rs.deny)+len(rs.ask) > 0 && in.shell.IsPOSIX() {
+		if h, ok := unseenByRules(in.tree, in.execGate); ok {
+			rv.blocked, rv.detail = blockHidden, describeHidden(h)
+			rv.rule = firstRule(rs)
 		}
 	}
 	if rv.blocked != "" || len(rs.allow) == 0 {
 		return rv
 	}
-	r, uncovered := allowAll(rs.allow, shell, seg, fa)
+	r, uncovered := allowAll(rs.allow, in.shell, in.seg, in.tree)
 	if uncovered != "" {
+		if r, ok := allowWithReadOnly(rs.allow, in); ok {
+			// The rules alone did not allow it (rule_decision stays none):
+			// the mode allows it with the read-only rest.
+			rv.rule, rv.readOnlyRest = r, true
+		}
 		rv.uncovered = uncovered
 		return rv
 	}
@@ -529,13 +566,140 @@ func evalRules(rs *ruleSet, text string, shell shellcfg.ShellType, seg Segmentat
 	return rv
 }
 
-func strictCandidates(segs []string, fa astFacts) []string {
-	var out []string
+// allowWithReadOnly allows a compound whose every part is either matched
+// by an allow rule or proven read-only where it stands (Claude Code users
+// expect `npm run test 2>&1 | tail -20` and `cd src && npm run test` under
+// Bash(npm run test:*)). Proven read-only means the classifier's reading
+// of the whole text gave it read-only evidence and nothing else, and no
+// evidence outside the rule-covered calls is anything but read-only (a
+// loop, a shared assignment, a redirect into a file all stop it). At least
+// one call must match a rule.
+func allowWithReadOnly(allow []Rule, in ruleInput) (Rule, bool) {
+	if !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
+		return Rule{}, false
+	}
+	var first Rule
+	covered := 0
+	var spans []facts.Span
+	for _, c := range topCalls(in.tree) {
+		if r, ok := coveringRule(allow, c); ok {
+			if covered == 0 {
+				first = r
+			}
+			covered++
+			spans = append(spans, c.Span)
+			continue
+		}
+		if !provenReadOnly(in.class, c.Span) || c.WriteRedir {
+			return Rule{}, false
+		}
+	}
+	if covered == 0 {
+		return Rule{}, false
+	}
+	for _, e := range in.class.Evidence {
+		if e.Safety.Norm() != ReadOnly && !insideAny(e, spans) {
+			return Rule{}, false
+		}
+	}
+	for _, s := range in.seg.Segments {
+		if _, ok := firstMatch(allow, []string{normalizeBlanks(s)}); ok {
+			continue
+		}
+		if Classify(s, ClassifyOptions{Shell: in.shell}).Safety.Norm() != ReadOnly {
+			return Rule{}, false
+		}
+	}
+	return first, true
+}
+
+// provenReadOnly reports whether the classifier's evidence within sp is
+// all read-only, and there is some.
+func provenReadOnly(r Result, sp facts.Span) bool {
+	found := false
+	for _, e := range r.Evidence {
+		if e.Offset >= sp.Start && e.End <= sp.End && e.End > e.Offset {
+			if e.Safety.Norm() != ReadOnly {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
+// insideAny reports evidence within one of spans; evidence about the text
+// as a whole (no span) is inside none.
+func insideAny(e Evidence, spans []facts.Span) bool {
+	if e.End <= e.Offset {
+		return false
+	}
+	for _, sp := range spans {
+		if e.Offset >= sp.Start && e.End <= sp.End {
+			return true
+		}
+	}
+	return false
+}
+
+// coveringRule returns the allow rule that covers a call, as coversCall
+// decides.
+func coveringRule(allow []Rule, c *facts.Call) (Rule, bool) {
+	if hiddenSubst(c) {
+		return Rule{}, false
+	}
+	n := normalizeBlanks(c.Text)
+	for _, r := range allow {
+		if c.WriteRedir && r.re != nil && !strings.Contains(r.Pattern, ">") {
+			continue
+		}
+		if r.Match(n) {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// firstRule is the first deny (else ask) rule, named when a hidden
+// execution keeps allow rules from applying.
+func firstRule(rs *ruleSet) Rule {
+	if len(rs.deny) > 0 {
+		return rs.deny[0]
+	}
+	if len(rs.ask) > 0 {
+		return rs.ask[0]
+	}
+	return Rule{}
+}
+
+// bestMatch returns the first rule that surely matches a candidate, else
+// the first that may.
+func bestMatch(rules []Rule, cands []spelling) (Rule, ruleMatch) {
+	var maybe Rule
+	found := noMatch
+	for _, r := range rules {
+		for _, c := range cands {
+			switch r.match(c) {
+			case sureMatch:
+				return r, sureMatch
+			case mayMatch:
+				if found == noMatch {
+					maybe, found = r, mayMatch
+				}
+			}
+		}
+	}
+	return maybe, found
+}
+
+// strictCandidates lists what deny and ask rules are matched against.
+func strictCandidates(segs []string, t *facts.Tree) []spelling {
+	var out []spelling
 	add := func(s string) {
 		n := normalizeBlanks(s)
-		out = append(out, n)
+		out = append(out, spelling{text: n})
 		if k := assignmentPrefix(n); k > 0 {
-			out = append(out, strings.TrimLeft(n[k:], " \t"))
+			out = append(out, spelling{text: strings.TrimLeft(n[k:], " \t")})
 		}
 	}
 	for _, s := range segs {
@@ -544,10 +708,9 @@ func strictCandidates(segs []string, fa astFacts) []string {
 			add(ns)
 		}
 	}
-	for _, c := range fa.calls {
-		add(c.text)
-		for _, s := range c.canon {
-			add(s)
+	if t != nil {
+		for _, c := range t.Calls {
+			out = append(out, spellings(c)...)
 		}
 	}
 	return out
@@ -556,7 +719,7 @@ func strictCandidates(segs []string, fa astFacts) []string {
 // allowBlocked says why no allow rule may apply, checked in order of
 // gravity: too many segments, characters that hide text, an unbalanced
 // split, bash text the parser cannot read.
-func allowBlocked(text string, shell shellcfg.ShellType, seg Segmentation, fa astFacts) (string, string) {
+func allowBlocked(text string, shell shellcfg.ShellType, seg Segmentation, t *facts.Tree) (string, string) {
 	if seg.Total > MaxSegments {
 		return blockCapped, ""
 	}
@@ -566,17 +729,17 @@ func allowBlocked(text string, shell shellcfg.ShellType, seg Segmentation, fa as
 	if seg.Unbalanced {
 		return blockUnbalanced, ""
 	}
-	if shell.IsPOSIX() && !fa.parsed {
+	if shell.IsPOSIX() && (t == nil || !t.Parsed) {
 		return blockUnparsed, ""
 	}
 	return "", ""
 }
 
-// allowAll checks that every segment, and for bash and sh every parsed
-// command, matches an allow rule; a command that redirects output into a
-// file needs a rule whose pattern spells a '>' (or a bare Bash). It
+// allowAll checks that every segment, and for bash and sh every call the
+// shell runs, matches an allow rule; a command that redirects output into
+// a file needs a rule whose pattern spells a '>' (or a bare Bash). It
 // returns the rule of the first segment, or the first text left uncovered.
-func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, fa astFacts) (Rule, string) {
+func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts.Tree) (Rule, string) {
 	var first Rule
 	for i, s := range seg.Segments {
 		r, ok := firstMatch(allow, []string{normalizeBlanks(s)})
@@ -590,26 +753,15 @@ func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, fa astFa
 	if !shell.IsPOSIX() {
 		return first, ""
 	}
-	for _, c := range fa.calls {
+	for _, c := range topCalls(t) {
 		if !coversCall(allow, c) {
-			return Rule{}, c.text
+			return Rule{}, c.Text
 		}
 	}
 	return first, ""
 }
 
-func coversCall(allow []Rule, c callFact) bool {
-	if c.hiddenSubst {
-		return false
-	}
-	n := normalizeBlanks(c.text)
-	for _, r := range allow {
-		if c.writeRedir && r.re != nil && !strings.Contains(r.Pattern, ">") {
-			continue
-		}
-		if r.Match(n) {
-			return true
-		}
-	}
-	return false
+func coversCall(allow []Rule, c *facts.Call) bool {
+	_, ok := coveringRule(allow, c)
+	return ok
 }

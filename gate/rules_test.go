@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"github.com/agentexec/agentexec/gate/facts"
 	"os"
 	"path/filepath"
 	"strings"
@@ -202,7 +203,8 @@ func ruleDecision(t *testing.T, p *Policy, text string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return evalRules(cp.rules, text, "bash", Split(text, "bash"), analyzeCalls(text), Classify(text, ClassifyOptions{Shell: "bash"})).decision
+	tree := facts.Build(text, facts.Options{Sub: subCommands})
+	return evalRules(cp.rules, ruleInput{text: text, shell: "bash", seg: Split(text, "bash"), tree: tree, class: Classify(text, ClassifyOptions{Shell: "bash"})}).decision
 }
 
 func TestEvalRules(t *testing.T) {

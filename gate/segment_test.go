@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"github.com/agentexec/agentexec/gate/facts"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,7 +200,7 @@ func FuzzSegment(f *testing.F) {
 			if seg.Unbalanced {
 				continue
 			}
-			if _, uncovered := allowAll(allow, shellcfg.Cmd, seg, astFacts{}); uncovered == "" {
+			if _, uncovered := allowAll(allow, shellcfg.Cmd, seg, &facts.Tree{}); uncovered == "" {
 				t.Fatalf("segments %q of %q all match Bash(echo *), but bash runs rm", seg.Segments, text)
 			}
 		}
@@ -217,7 +218,7 @@ func bashRuns(text, want string) bool {
 		if c, ok := n.(*syntax.CallExpr); ok {
 			var words []string
 			for _, w := range c.Args {
-				v, ok := staticWord(w)
+				v, ok := facts.Static(w)
 				if !ok {
 					return true
 				}

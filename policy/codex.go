@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -140,7 +142,8 @@ func (b *builder) codexEnv(src string, v any) error {
 	if !ok {
 		return errors.New("shell_environment_policy: want a table")
 	}
-	for k, x := range m {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		x := m[k]
 		switch k {
 		case "inherit":
 			s, _ := x.(string)

@@ -108,7 +108,7 @@ func TestFixtureDecisions(t *testing.T) {
 			}
 			cwd := filepath.Dir(firstPath(l.Files))
 			for cmd, want := range f.decisions {
-				d := gate.Decide(gate.Input{Text: cmd, Policy: l.Policy, Cwd: cwd})
+				d := gate.Decide(gate.Input{Text: cmd, Policy: l.Policy, Cwd: cwd, ExecGate: true})
 				if d.Action != want {
 					t.Errorf("%q: %s, want %s (%s)", cmd, d.Action, want, d.Reason)
 				}
@@ -340,11 +340,11 @@ func TestClaudeLayers(t *testing.T) {
 		t.Errorf("env %v", p.Env.Set)
 	}
 	for cmd, want := range map[string]gate.Action{"curl x.test": gate.Deny, "npm test": gate.Ask} {
-		if d := gate.Decide(gate.Input{Text: cmd, Policy: p, Mode: gate.ModeDefault}); d.Action != want {
+		if d := gate.Decide(gate.Input{Text: cmd, Policy: p, Mode: gate.ModeDefault, ExecGate: true}); d.Action != want {
 			t.Errorf("%s: %s, want %s (%s)", cmd, d.Action, want, d.Reason)
 		}
 	}
-	if d := gate.Decide(gate.Input{Text: "make build", Policy: p, Mode: gate.ModeDefault}); d.Action != gate.Allow || !strings.Contains(d.Reason, "settings.local.json:1") {
+	if d := gate.Decide(gate.Input{Text: "make build", Policy: p, Mode: gate.ModeDefault, ExecGate: true}); d.Action != gate.Allow || !strings.Contains(d.Reason, "settings.local.json:1") {
 		t.Errorf("make build: %s (%s)", d.Action, d.Reason)
 	}
 }
@@ -359,7 +359,7 @@ func TestLocalRulesLayered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := gate.Decide(gate.Input{Text: "make build", Policy: l.Policy})
+	d := gate.Decide(gate.Input{Text: "make build", Policy: l.Policy, ExecGate: true})
 	if d.Action != gate.Allow || !strings.Contains(d.Reason, "local.json:3") {
 		t.Errorf("make build: %s (%s)", d.Action, d.Reason)
 	}

@@ -12,6 +12,11 @@ import (
 	"github.com/agentexec/agentexec/internal/jsonpos"
 )
 
+// ErrNoSettings is the error (wrapped) of a project with no settings file
+// of any agent: agentexec hook, which looks in the project on its own
+// accord, then decides with no rules instead.
+var ErrNoSettings = errors.New("no settings found")
+
 // layer is one candidate file of a project's settings.
 type layer struct {
 	path   string
@@ -44,7 +49,7 @@ func (b *builder) loadProject(dir string) error {
 		}
 	}
 	if !found {
-		return fmt.Errorf("--project %s: no settings found (looked for .claude/settings.json, .qwen/settings.json, .gemini/settings.json, .codex/config.toml and the user's)", dir)
+		return fmt.Errorf("--project %s: %w (looked for .claude/settings.json, .qwen/settings.json, .gemini/settings.json, .codex/config.toml and the user's)", dir, ErrNoSettings)
 	}
 	if b.l.Format == Claude || b.l.Format == "" {
 		b.l.LocalFile, b.l.LocalFormat = filepath.Join(dir, ".claude", "settings.local.json"), Claude

@@ -20,7 +20,8 @@ const auditUsage = `Usage: agentexec audit <verify|tail|replay> [flags] [PATH...
 Inspect the decision log (default $XDG_STATE_HOME/agentexec/audit.jsonl,
 else ~/.local/state/agentexec/audit.jsonl).
 
-  verify [--key-file F] [PATH...]        check every hash, link, sequence number and anchor
+  verify [--key-file F] [--expect-seq N] [PATH...]
+                                         check every hash, link, sequence number and anchor
   tail [-n N] [-f] [--json] [PATH]       print the last records readably
   replay --policy NEW.json [--mode M] [PATH]
                                          list the decisions a new policy would change
@@ -74,8 +75,14 @@ torn last line left by a crash, which the next writer moves to PATH.torn.
 With several logs the most severe status wins, in the order 1, 2, 4, 3.
 
 With --key-file (default $AGENTEXEC_AUDIT_KEY_FILE) the HMAC of every record
-is checked, and an unkeyed record is refused: a keyed log cannot be
-downgraded to a recomputable sha256 chain.`
+and anchor is checked, and an unkeyed record is refused: a keyed log cannot
+be downgraded to a recomputable sha256 chain.
+
+Records cut off the end show as anchors past the last record; a log with
+records but no anchors file, or none in it, is broken too. A log cut with
+its anchors in step (or both put back from earlier copies) cannot show it
+itself: keep the last seq of the summary where the agent cannot write and
+pass it as --expect-seq N; a log ending before seq N is broken.`
 
 // verifySeverity ranks exit codes for combining them.
 var verifySeverity = map[int]int{verifyIntact: 0, verifyUnverified: 1, verifyTorn: 2, verifyError: 3, verifyBroken: 4}
@@ -88,8 +95,9 @@ func worse(a, b int) int {
 }
 
 func auditVerify(c *cli, args []string) int {
-	fs := newFlagSet("audit verify", "[--key-file FILE] [PATH...]", verifyDescription)
+	fs := newFlagSet("audit verify", "[--key-file FILE] [--expect-seq N] [PATH...]", verifyDescription)
 	keyFile := fs.String("key-file", "", "HMAC key `FILE` of a keyed log (default $AGENTEXEC_AUDIT_KEY_FILE)")
+	expect := fs.Uint64("expect-seq", 0, "the log must reach sequence number `N` (kept elsewhere from an earlier verify): a log ending before it was cut")
 	if code, ok := parseFlags(c, fs, args); !ok {
 		return code
 	}
@@ -98,6 +106,7 @@ func auditVerify(c *cli, args []string) int {
 		fmt.Fprintf(c.stderr, "agentexec audit verify: %v\n", err)
 		return verifyError
 	}
+	opt.ExpectSeq = *expect
 	paths, code := auditPaths(c, "audit verify", fs.Args())
 	if paths == nil {
 		return code
@@ -230,6 +239,9 @@ func formatRecord(r *audit.Record) string {
 	head := fmt.Sprintf("%s  #%d ", t, r.Seq)
 	if r.Kind == "run" {
 		return head + fmt.Sprintf("%-6s %s  → %s", "run", recordText(r), runOutcome(r))
+	}
+	if r.Kind == "hook" {
+		head += fmt.Sprintf("hook %s/%s ", r.Agent, r.Tool) // the agent's hook answered this
 	}
 	return head + fmt.Sprintf("%-6s %s%s", r.Decision, recordText(r), why(r))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agentexec/agentexec/exec"
 	"github.com/agentexec/agentexec/gate"
 	"github.com/agentexec/agentexec/internal/hook"
+	"github.com/agentexec/agentexec/policy"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -49,9 +50,8 @@ the payload's cwd.
 'uninstall' removes exactly that entry. --dry-run prints the change.`
 
 type hookFlags struct {
+	policyFlags
 	agent     string
-	policy    string
-	project   string
 	sandbox   string
 	mode      string
 	audit     string
@@ -66,8 +66,7 @@ func hookMain(ctx context.Context, c *cli, args []string) int {
 	fs := newFlagSet("hook", hookSynopsis, hookDesc)
 	var f hookFlags
 	fs.StringVar(&f.agent, "agent", "", "the agent calling: "+strings.Join(hook.Names(), ", "))
-	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (agentexec JSON or a Claude/Qwen settings file)")
-	fs.StringVar(&f.project, "project", "", "the project `DIR`: the workspace, and where the agent's settings are looked for")
+	f.policyFlags.register(fs)
 	fs.StringVar(&f.sandbox, "sandbox", "", "sandbox profile of rewritten commands: read-only, workspace-write or none (default: the policy's)")
 	fs.StringVar(&f.mode, "mode", "", "approval mode plan, default or yolo, instead of the agent's permission mode")
 	fs.StringVar(&f.audit, "audit", "", "audit log `PATH`, or off (default: the policy's, else $XDG_STATE_HOME/agentexec/audit.jsonl)")
@@ -139,16 +138,26 @@ func (f *hookFlags) setup(c *cli, a hook.Agent, call hook.Call) (*hookSetup, err
 		return nil, err
 	}
 	ws := f.workspace(c, a, call)
-	pol, polPath, err := f.loadPolicy(c, a, ws)
+	pf := f.policySource(c, ws)
+	l, err := pf.load(c, ws)
+	if errors.Is(err, policy.ErrNoSettings) && f.project == "" {
+		// The project has no agent settings: no rules, and the rewritten
+		// run is told the same (no --project).
+		pf.project = ""
+		l, err = pf.load(c, ws)
+	}
 	if err != nil {
 		return nil, err
 	}
-	s := &hookSetup{policy: pol}
-	s.cfg = hook.Config{
-		Policy: pol, Mode: mode, Env: os.Environ(), Home: c.getenv("HOME"),
-		Workspace: ws, Protected: protectedPaths(c, a, ws, polPath),
+	if l.NoYolo && (mode == gate.ModeYolo || (mode == "" && call.Mode == gate.ModeYolo)) {
+		mode = gate.ModeDefault // the settings forbid bypassing permissions
 	}
-	if s.auditPath, err = f.auditPath(c, pol); err != nil {
+	s := &hookSetup{policy: l.Policy}
+	s.cfg = hook.Config{
+		Policy: l.Policy, Mode: mode, Env: os.Environ(), Home: c.getenv("HOME"),
+		Workspace: ws, Protected: protectedPaths(c, a, ws, l), DontAsk: l.DontAsk,
+	}
+	if s.auditPath, err = f.auditPath(c, l.Policy); err != nil {
 		return nil, err
 	}
 	if s.nonce, err = hook.NewID(""); err != nil {
@@ -156,7 +165,7 @@ func (f *hookFlags) setup(c *cli, a hook.Agent, call hook.Call) (*hookSetup, err
 	}
 	s.hookID = "h" + s.nonce
 	if call.Kind == hook.Shell && !f.noRewrite && a.CanRewrite() {
-		rw, err := f.rewriter(c, s, polPath)
+		rw, err := f.rewriter(c, s, pf)
 		if err != nil {
 			return nil, err
 		}
@@ -198,45 +207,49 @@ func (f *hookFlags) workspace(c *cli, a hook.Agent, call hook.Call) string {
 	return call.Cwd
 }
 
-// projectPolicy names the agent settings files whose permissions block is
-// a policy agentexec reads (Claude Code's and Qwen Code's own format).
-var projectPolicy = map[string]bool{"claude": true, "qwen": true}
-
-// loadPolicy finds and loads the policy; "" path means none.
-func (f *hookFlags) loadPolicy(c *cli, a hook.Agent, ws string) (*gate.Policy, string, error) {
-	path := f.policy
-	if path == "" {
-		path = c.getenv("AGENTEXEC_POLICY")
+// policySource is where the policy comes from, as run reads it: --policy
+// (with --policy-format), else $AGENTEXEC_POLICY, else the project's own
+// settings, layered as its agent layers them (--project, else the
+// workspace). The rewrite passes the same source on to agentexec run.
+func (f *hookFlags) policySource(c *cli, ws string) policyFlags {
+	pf := f.policyFlags
+	if pf.path == "" {
+		pf.path = c.getenv("AGENTEXEC_POLICY")
 	}
-	if path == "" && projectPolicy[a.Name()] {
-		if p := a.Settings().Project(ws); fileExists(p) {
-			path = p
+	if pf.path != "" {
+		if abs, err := filepath.Abs(pf.path); err == nil {
+			pf.path = abs
 		}
+		pf.project = ""
+		return pf
 	}
-	if path == "" {
-		return nil, "", nil
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("policy: %w", err)
-	}
-	pol, err := gate.LoadPolicy(abs)
-	if err != nil {
-		return nil, "", err
-	}
-	return pol, abs, nil
+	pf.project = ws
+	return pf
 }
 
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
+// args are the run flags that name this source.
+func (pf policyFlags) args() []string {
+	var out []string
+	if pf.path != "" {
+		out = append(out, "--policy", pf.path)
+	}
+	if pf.project != "" {
+		out = append(out, "--project", pf.project)
+	}
+	if pf.format != "" {
+		out = append(out, "--policy-format", pf.format)
+	}
+	return out
 }
 
 // protectedPaths are where the hook itself and the policy are configured:
 // a file tool changing them could switch agentexec off.
-func protectedPaths(c *cli, a hook.Agent, ws, polPath string) []string {
+func protectedPaths(c *cli, a hook.Agent, ws string, l *policy.Loaded) []string {
 	s := a.Settings()
-	out := []string{polPath, s.Project(ws), filepath.Join(ws, ".agentexec")}
+	out := []string{s.Project(ws), filepath.Join(ws, ".agentexec")}
+	for _, f := range l.Files {
+		out = append(out, f.Path)
+	}
 	if u, err := s.User(c.getenv); err == nil {
 		out = append(out, u)
 	}
@@ -283,7 +296,7 @@ func ticketKeys(getenv func(string) string) (hook.Keys, error) {
 
 // rewriter builds the TicketRewriter: the rewritten run gets the same
 // policy, audit log and sandbox the hook decided with.
-func (f *hookFlags) rewriter(c *cli, s *hookSetup, polPath string) (*hook.TicketRewriter, error) {
+func (f *hookFlags) rewriter(c *cli, s *hookSetup, pf policyFlags) (*hook.TicketRewriter, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding the agentexec binary: %w", err)
@@ -299,10 +312,7 @@ func (f *hookFlags) rewriter(c *cli, s *hookSetup, polPath string) (*hook.Ticket
 	if err != nil {
 		return nil, err
 	}
-	var flags []string
-	if polPath != "" {
-		flags = append(flags, "--policy", polPath)
-	}
+	flags := pf.args()
 	if f.sandbox != "" {
 		switch f.sandbox {
 		case "read-only", "workspace-write", "none":
@@ -315,7 +325,7 @@ func (f *hookFlags) rewriter(c *cli, s *hookSetup, polPath string) (*hook.Ticket
 		flags = append(flags, "--network")
 	}
 	flags = append(flags, "--audit", s.auditPath)
-	return &hook.TicketRewriter{Exe: exe, Key: key, Flags: flags, Nonce: s.nonce}, nil
+	return &hook.TicketRewriter{Exe: exe, Key: key, Workspace: s.cfg.Workspace, Flags: flags, Nonce: s.nonce}, nil
 }
 
 // record writes the hook's decision to the audit log: every shell

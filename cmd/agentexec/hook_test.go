@@ -88,8 +88,14 @@ type claudeAnswer struct {
 // the rewritten command.
 func (h *hookEnv) hook(t *testing.T, command, mode string) (string, string) {
 	t.Helper()
+	return h.hookIn(t, h.ws, command, mode)
+}
+
+// hookIn is hook with the agent's shell in dir.
+func (h *hookEnv) hookIn(t *testing.T, dir, command, mode string) (string, string) {
+	t.Helper()
 	payload, _ := json.Marshal(map[string]any{
-		"session_id": "s", "cwd": h.ws, "permission_mode": mode, "hook_event_name": "PreToolUse",
+		"session_id": "s", "cwd": dir, "permission_mode": mode, "hook_event_name": "PreToolUse",
 		"tool_name": "Bash", "tool_input": map[string]any{"command": command, "description": "d"}, "tool_use_id": "t",
 	})
 	code, out, errs := h.run(t, payload, h.bin, "hook", "--agent", "claude")
@@ -271,5 +277,42 @@ func TestHookExecGate(t *testing.T) {
 	code, text := h.bash(t, rewritten)
 	if !exists(keep) {
 		t.Errorf("the script's rm ran: the exec gate did not apply Bash(rm *) (exit %d %s)", code, text)
+	}
+}
+
+// TestHookNoSettings: a project with no agent settings at all is decided
+// with no rules (not refused), and the rewrite runs.
+func TestHookNoSettings(t *testing.T) {
+	h := newHookEnv(t)
+	os.RemoveAll(filepath.Join(h.ws, ".claude"))
+	payload, _ := json.Marshal(map[string]any{"event": "PreToolUse", "session_id": "s", "cwd": h.ws, "tool_name": "bash", "tool_input": map[string]any{"command": "echo hello"}})
+	code, out, errs := h.run(t, payload, h.bin, "hook", "--agent", "crush")
+	var a struct {
+		Decision     string         `json:"decision"`
+		UpdatedInput map[string]any `json:"updated_input"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &a) != nil || a.Decision != "allow" {
+		t.Fatalf("exit %d %q %s", code, out, errs)
+	}
+	rewritten, _ := a.UpdatedInput["command"].(string)
+	if code, text := h.bash(t, rewritten); code != 0 || !strings.Contains(text, "hello") {
+		t.Errorf("the rewrite: exit %d %q", code, text)
+	}
+}
+
+// TestHookSubdirectory: with the agent's shell in a subdirectory of the
+// project, the rewritten command starts there and may write anywhere in
+// the project (the workspace is the project, not the subdirectory).
+func TestHookSubdirectory(t *testing.T) {
+	h := newHookEnv(t)
+	sub := filepath.Join(h.ws, "sub")
+	os.Mkdir(sub, 0o755)
+	decision, rewritten := h.hookIn(t, sub, "pwd; echo x > ../top.txt", "bypassPermissions")
+	if decision != "allow" {
+		t.Fatalf("got %s", decision)
+	}
+	code, out := h.bash(t, rewritten)
+	if code != 0 || !strings.HasPrefix(out, sub) || !exists(filepath.Join(h.ws, "top.txt")) {
+		t.Errorf("exit %d %q, top.txt written=%v", code, out, exists(filepath.Join(h.ws, "top.txt")))
 	}
 }

@@ -47,7 +47,7 @@ exit status is then 2 for a usage error, 125 otherwise.`)
 	defer closer.Close()
 	go rf.watcher.Run(ctx, time.Second) // reload on edit; report a broken one even between requests
 	log := slog.New(slog.NewTextHandler(c.stderr, nil))
-	srv := surface.NewMCPServer(r, surface.MCPOptions{Version: version, Logger: log})
+	srv := surface.NewMCPServer(r, surface.MCPOptions{Version: version, Logger: log, Approvals: rf.approvals(), NoAsk: rf.loaded.DontAsk})
 	t := &surface.Transport{In: c.stdin, Out: c.stdout, MaxLineBytes: *maxLine, Logger: log}
 	if err := srv.Run(ctx, t); err != nil && !endOfSession(err) {
 		fmt.Fprintf(c.stderr, "agentexec mcp: %v\n", err)

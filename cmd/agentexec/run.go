@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -17,6 +18,7 @@ import (
 	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
 	"github.com/agentexec/agentexec/internal/hook"
+	"github.com/agentexec/agentexec/policy"
 )
 
 // Exit statuses of agentexec run besides the command's own.
@@ -33,6 +35,7 @@ type runFlags struct {
 	json     bool
 	stdin    bool
 	fromHook string
+	dir      string
 }
 
 func runMain(ctx context.Context, c *cli, args []string) int {
@@ -50,6 +53,7 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	fs.BoolVar(&f.json, "json", false, "print the observation as JSON instead of streaming the output")
 	fs.BoolVar(&f.stdin, "stdin", false, "read standard input to the end and feed it to the command (default: /dev/null)")
 	fs.StringVar(&f.fromHook, "from-hook", "", "the ticket `TOKEN` of a command 'agentexec hook' rewrote (only the hook writes one)")
+	fs.StringVar(&f.dir, "dir", "", "the command's working `DIR`, inside the workspace (default: the workspace, --cwd)")
 	if code, ok := parseFlags(c, fs, args); !ok {
 		return code
 	}
@@ -79,7 +83,7 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 	// agentexec before it has ended the command's tree and audited the run.
 	signal.Ignore(syscall.SIGPIPE)
 	if haveTTY() && !f.loaded.DontAsk {
-		r.Approver = ttyApprover()
+		r.Approver = ttyApprover(f.approvals(), r.Cwd)
 	}
 	if ticket != nil {
 		joinTicket(r, ticket)
@@ -89,7 +93,7 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 
 // request builds the Request from -c or the arguments after the flags.
 func (f *runFlags) request(c *cli, args []string) (exec.Request, int) {
-	req := exec.Request{Command: f.command, PTY: f.pty}
+	req := exec.Request{Command: f.command, PTY: f.pty, Cwd: f.dir}
 	switch {
 	case f.command != "" && len(args) > 0:
 		return req, usageError(c, "run", "give either -c TEXT or CMD ARGS, not both")
@@ -205,34 +209,75 @@ func haveTTY() bool {
 	return true
 }
 
-// ttyApprover asks on the controlling terminal: y or yes runs the command
-// once; anything else, or no terminal after all, refuses.
-func ttyApprover() exec.Approver {
+// ttyApprover asks on the controlling terminal: y runs the command once;
+// a ("always") first shows what the proposed rule would also have allowed
+// in this workspace's audit history, then writes it to the local rules
+// file and runs the command; e writes the narrower exact rule instead,
+// when one is offered; anything else, or no terminal after all, refuses.
+// "Always" is offered only where a rule can vouch for the command.
+func ttyApprover(a *policy.Approvals, cwd string) exec.Approver {
 	return func(ctx context.Context, req exec.Request, d gate.Decision) (bool, error) {
 		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 		if err != nil {
 			return false, nil
 		}
 		defer tty.Close()
-		text := req.Command
-		if text == "" {
-			text = strings.Join(req.Argv, " ")
-		}
-		fmt.Fprintf(tty, "agentexec: %s\n  %s\n", text, verdict(d.Reason))
-		if s := allowHint(d.Suggestions); s != "" {
-			fmt.Fprintf(tty, "  (%s)\n", s)
-		}
-		fmt.Fprint(tty, "Run it once? [y/N] ")
-		answer := make(chan string, 1)
-		go func() {
-			line, _ := bufio.NewReader(tty).ReadString('\n')
-			answer <- strings.ToLower(strings.TrimSpace(line))
-		}()
-		select {
-		case a := <-answer:
-			return a == "y" || a == "yes", nil
-		case <-ctx.Done():
-			return false, ctx.Err()
-		}
+		return askTTY(ctx, tty, a, cwd, req, d)
 	}
+}
+
+// askTTY asks on tty (see ttyApprover).
+func askTTY(ctx context.Context, tty io.ReadWriter, a *policy.Approvals, cwd string, req exec.Request, d gate.Decision) (bool, error) {
+	text := policy.RequestText(req.Command, req.Argv)
+	dir := req.Cwd
+	if dir == "" {
+		dir = cwd
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	prop, always := a.Propose(text, dir, d)
+	fmt.Fprintf(tty, "agentexec: %s\n  %s\n", text, d.Reason)
+	prompt := "Run it once? [y/N] "
+	if always {
+		fmt.Fprint(tty, prop.Preview())
+		prompt = "Run it? [y]es once / [a]lways"
+		if prop.Narrower != "" {
+			prompt += " / [e]xact rule"
+		}
+		prompt += " / [N]o "
+	}
+	fmt.Fprint(tty, prompt)
+	answer := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(tty).ReadString('\n')
+		answer <- strings.ToLower(strings.TrimSpace(line))
+	}()
+	var ans string
+	select {
+	case ans = <-answer:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	switch {
+	case ans == "y" || ans == "yes":
+		return true, nil
+	case always && (ans == "a" || ans == "always"):
+		persist(tty, a, prop.Rules)
+		return true, nil
+	case always && prop.Narrower != "" && (ans == "e" || ans == "exact"):
+		persist(tty, a, []string{prop.Narrower})
+		return true, nil
+	}
+	return false, nil
+}
+
+// persist writes the rules; a failure is reported and the command still
+// runs this once, as approved.
+func persist(tty io.Writer, a *policy.Approvals, rules []string) {
+	if err := a.Persist(rules); err != nil {
+		fmt.Fprintf(tty, "agentexec: could not keep the rule (%v); running it this once\n", err)
+		return
+	}
+	fmt.Fprintf(tty, "agentexec: added %s to %s\n", strings.Join(rules, " and "), a.Watcher.Loaded().LocalFile)
 }

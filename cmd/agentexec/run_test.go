@@ -29,19 +29,22 @@ func TestRunAsksOnTTY(t *testing.T) {
 		made   bool
 	}{
 		{"y", 0, true},
+		{"a", 0, true},
 		{"n", 126, false},
 		{"", 126, false},
 	}
 	for _, tt := range tests {
 		t.Run("answer "+tt.answer, func(t *testing.T) {
-			file := filepath.Join(t.TempDir(), "made")
+			ws := t.TempDir()
+			file := filepath.Join(ws, "made")
 			cmd := osexec.Command(bin, "run", "--audit", "off", "--sandbox", "none", "--", "touch", file)
+			cmd.Dir = ws // "always" writes the workspace's .agentexec/local.json
 			tty, err := pty.Start(cmd)
 			if err != nil {
 				t.Skipf("no pseudo-terminal: %v", err)
 			}
 			defer tty.Close()
-			if err := waitFor(tty, "[y/N] "); err != nil {
+			if err := waitFor(tty, "[a]lways / [N]o "); err != nil {
 				cmd.Process.Kill()
 				cmd.Wait()
 				t.Fatal(err)
@@ -57,6 +60,10 @@ func TestRunAsksOnTTY(t *testing.T) {
 			_, statErr := os.Stat(file)
 			if code != tt.code || (statErr == nil) != tt.made {
 				t.Fatalf("exit %d (want %d), file made %v (want %v)", code, tt.code, statErr == nil, tt.made)
+			}
+			rules, _ := os.ReadFile(filepath.Join(ws, ".agentexec", "local.json"))
+			if kept := strings.Contains(string(rules), "Bash(touch "+file+")"); kept != (tt.answer == "a") {
+				t.Errorf("answer %q: rule kept %v: %s", tt.answer, kept, rules)
 			}
 		})
 	}

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -31,8 +33,25 @@ type runnerFlags struct {
 	maxOutput int
 
 	// Set by build: the policy's account and the watcher that reloads it.
-	loaded  *policy.Loaded
-	watcher *policy.Watcher
+	loaded    *policy.Loaded
+	watcher   *policy.Watcher
+	auditPath string // the decision log ("off": none), for the "always" preview
+}
+
+// approvals is how an "always" answer persists its rule: nil when the
+// policy's settings say not to ask at all (dontAsk).
+func (f *runnerFlags) approvals() *policy.Approvals {
+	if f.loaded == nil || f.loaded.DontAsk {
+		return nil
+	}
+	ws := f.cwd
+	if ws == "" {
+		ws, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(ws); err == nil {
+		ws = abs
+	}
+	return &policy.Approvals{Watcher: f.watcher, AuditPath: f.auditPath, Workspace: ws}
 }
 
 func (f *runnerFlags) register(fs *flag.FlagSet) {
@@ -209,6 +228,7 @@ func (f *runnerFlags) openAudit(c *cli, pol *gate.Policy) (*audit.Log, error) {
 	if path == "" {
 		path = audit.DefaultPath(c.getenv)
 	}
+	f.auditPath = path
 	if path == "off" {
 		return nil, nil
 	}

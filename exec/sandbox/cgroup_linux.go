@@ -24,8 +24,8 @@ var cgroupSeq atomic.Uint64
 // controller is enabled for children only when a run needs it.
 func detectCgroup() string {
 	for _, v := range []string{"v1", "v2"} {
-		mnt, err1 := cgroupMount(v)
-		own, err2 := ownCgroup(v)
+		mnt, err1 := cgroupMount(v, "pids")
+		own, err2 := ownCgroup(v, "pids")
 		if err1 != nil || err2 != nil {
 			continue
 		}
@@ -56,21 +56,30 @@ func hasField(s, f string) bool {
 // v ("v1": the pids controller; "v2": the unified tree, with pids enabled
 // for its children here).
 func cgroupParent(v string) (string, error) {
-	mnt, err := cgroupMount(v)
+	dir, err := controllerDir(v, "pids")
 	if err != nil {
 		return "", err
 	}
-	own, err := ownCgroup(v)
-	if err != nil {
-		return "", err
-	}
-	dir := filepath.Join(mnt, own)
 	if v == "v2" {
 		if err := enablePids(dir); err != nil {
 			return "", err
 		}
 	}
 	return dir, nil
+}
+
+// controllerDir is this process's cgroup directory for controller ctrl in
+// hierarchy v (v2: the unified directory, whatever ctrl).
+func controllerDir(v, ctrl string) (string, error) {
+	mnt, err := cgroupMount(v, ctrl)
+	if err != nil {
+		return "", err
+	}
+	own, err := ownCgroup(v, ctrl)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(mnt, own), nil
 }
 
 // enablePids turns the pids controller on for dir's children (v2).
@@ -85,8 +94,9 @@ func enablePids(dir string) error {
 	return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+pids"), 0)
 }
 
-// cgroupMount finds the mount point of hierarchy v in /proc/self/mountinfo.
-func cgroupMount(v string) (string, error) {
+// cgroupMount finds the mount point of hierarchy v (v1: the one holding
+// controller ctrl) in /proc/self/mountinfo.
+func cgroupMount(v, ctrl string) (string, error) {
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
 		return "", err
@@ -99,13 +109,13 @@ func cgroupMount(v string) (string, error) {
 			continue
 		}
 		switch {
-		case v == "v1" && m.fstype == "cgroup" && hasOption(m.superOpts, "pids"):
+		case v == "v1" && m.fstype == "cgroup" && hasOption(m.superOpts, ctrl):
 			return m.point, nil
 		case v == "v2" && m.fstype == "cgroup2":
 			return m.point, nil
 		}
 	}
-	return "", fmt.Errorf("no %s pids cgroup mounted", v)
+	return "", fmt.Errorf("no %s %s cgroup mounted", v, ctrl)
 }
 
 func hasOption(opts, name string) bool {
@@ -117,8 +127,9 @@ func hasOption(opts, name string) bool {
 	return false
 }
 
-// ownCgroup is this process's path in hierarchy v from /proc/self/cgroup.
-func ownCgroup(v string) (string, error) {
+// ownCgroup is this process's path in hierarchy v (v1: the one holding
+// controller ctrl) from /proc/self/cgroup.
+func ownCgroup(v, ctrl string) (string, error) {
 	b, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
 		return "", err
@@ -128,35 +139,169 @@ func ownCgroup(v string) (string, error) {
 		if len(parts) != 3 {
 			continue
 		}
-		if (v == "v1" && hasOption(parts[1], "pids")) || (v == "v2" && parts[0] == "0" && parts[1] == "") {
+		if (v == "v1" && hasOption(parts[1], ctrl)) || (v == "v2" && parts[0] == "0" && parts[1] == "") {
 			return parts[2], nil
 		}
 	}
-	return "", fmt.Errorf("not in a %s pids cgroup", v)
+	return "", fmt.Errorf("not in a %s %s cgroup", v, ctrl)
 }
 
-// cgroup is one run's pids cgroup.
+// cgroupExtras says which controllers besides pids a run's cgroup in
+// hierarchy v gets: the memory controller (the run's memory cap, OOM
+// kills counted) and the cpu controller (the run weighs as one task
+// against the host, however many processes it makes). v1: the
+// controller's hierarchy is mounted and this process's directory there
+// is writable; v2: the controller is enabled for children of this
+// process's cgroup already (turning it on could fail for a cgroup that
+// holds processes). Found once per process; Detect reports the same.
+func cgroupExtras(v string) (mem, cpu bool) {
+	extrasOnce.Do(func() {
+		for _, h := range []string{"v1", "v2"} {
+			extras[h] = [2]bool{extraUsable(h, "memory"), extraUsable(h, "cpu")}
+		}
+	})
+	e := extras[v]
+	return e[0], e[1]
+}
+
+var (
+	extrasOnce sync.Once
+	extras     = map[string][2]bool{}
+)
+
+func extraUsable(v, ctrl string) bool {
+	dir, err := controllerDir(v, ctrl)
+	if err != nil || unix.Access(dir, unix.W_OK) != nil {
+		return false
+	}
+	if v == "v1" {
+		return true
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+	return err == nil && hasField(string(b), ctrl)
+}
+
+// cgroup is one run's cgroup: pids and, where the host allows
+// (cgroupExtras), memory and cpu. In v2 they are one directory; in v1 one
+// directory of the same name in each controller's hierarchy.
 type cgroup struct {
-	dir string
-	max uint64 // pids.max as last written (0: not yet)
+	dir    string // pids (v1), or the one directory (v2)
+	mem    string // the memory controller's directory, or ""
+	cpu    string // the cpu controller's directory (v1), or ""
+	v      string
+	max    uint64 // pids.max as last written (0: not yet)
+	memMax uint64 // the memory limit as last written (0: not yet)
 }
 
-// newCgroup makes a pids cgroup limited to max tasks (threads count).
+// dirs lists the cgroup's directories, pids first.
+func (cg *cgroup) dirs() []string {
+	out := []string{cg.dir}
+	for _, d := range []string{cg.mem, cg.cpu} {
+		if d != "" && d != cg.dir {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// newCgroup makes a run cgroup limited to max tasks (threads count), with
+// the memory and cpu controllers where cgroupExtras has them. The cpu
+// weight is the default one, stated: the run competes as one task.
 func newCgroup(v string, max uint64) (*cgroup, error) {
 	parent, err := cgroupParent(v)
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(parent, fmt.Sprintf("agentexec-%d-%d", os.Getpid(), cgroupSeq.Add(1)))
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	name := fmt.Sprintf("agentexec-%d-%d", os.Getpid(), cgroupSeq.Add(1))
+	cg := &cgroup{dir: filepath.Join(parent, name), v: v}
+	if err := os.Mkdir(cg.dir, 0o755); err != nil {
 		return nil, err
 	}
-	cg := &cgroup{dir: dir}
+	mem, cpu := cgroupExtras(v)
+	for _, x := range []struct {
+		on   bool
+		ctrl string
+		to   *string
+	}{{mem, "memory", &cg.mem}, {cpu, "cpu", &cg.cpu}} {
+		if !x.on {
+			continue
+		}
+		if v == "v2" {
+			*x.to = cg.dir
+			continue
+		}
+		p, err := controllerDir(v, x.ctrl)
+		if err == nil {
+			*x.to = filepath.Join(p, name)
+			err = os.Mkdir(*x.to, 0o755)
+		}
+		if err != nil {
+			*x.to = ""
+			cg.remove()
+			return nil, fmt.Errorf("the %s cgroup: %w", x.ctrl, err)
+		}
+	}
+	if err := cg.setWeight(); err != nil {
+		cg.remove()
+		return nil, err
+	}
 	if err := cg.setMax(max); err != nil {
 		cg.remove()
 		return nil, err
 	}
 	return cg, nil
+}
+
+// setWeight states the cpu weight (v1 cpu.shares 1024, v2 cpu.weight
+// 100: the defaults, so the run as a whole weighs as one ordinary task).
+func (cg *cgroup) setWeight() error {
+	switch {
+	case cg.cpu == "":
+		return nil
+	case cg.v == "v1":
+		return os.WriteFile(filepath.Join(cg.cpu, "cpu.shares"), []byte("1024"), 0)
+	}
+	return os.WriteFile(filepath.Join(cg.cpu, "cpu.weight"), []byte("100"), 0)
+}
+
+// setMemory sets the memory limit in bytes (v1 memory.limit_in_bytes, v2
+// memory.max), unless it is that already.
+func (cg *cgroup) setMemory(limit uint64) error {
+	if cg.mem == "" || cg.memMax == limit {
+		return nil
+	}
+	file := "memory.max"
+	if cg.v == "v1" {
+		file = "memory.limit_in_bytes"
+	}
+	if err := os.WriteFile(filepath.Join(cg.mem, file), []byte(strconv.FormatUint(limit, 10)), 0); err != nil {
+		return fmt.Errorf("setting the memory limit: %w", err)
+	}
+	cg.memMax = limit
+	return nil
+}
+
+// oomKills is how many processes the kernel's OOM killer has killed in
+// the cgroup (v1 memory.oom_control, v2 memory.events: "oom_kill N").
+func (cg *cgroup) oomKills() uint64 {
+	if cg.mem == "" {
+		return 0
+	}
+	file := "memory.events"
+	if cg.v == "v1" {
+		file = "memory.oom_control"
+	}
+	b, err := os.ReadFile(filepath.Join(cg.mem, file))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "oom_kill "); ok {
+			n, _ := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	return 0
 }
 
 // setMax sets pids.max, unless it is max already.
@@ -211,9 +356,11 @@ func takeCgroup(v string, max uint64) (*cgroup, error) {
 // not empty (killing what is in it) or that the pool has no room for.
 // Nothing of a run is left in a cgroup that is reused.
 func (cg *cgroup) recycle() error {
-	b, err := os.ReadFile(filepath.Join(cg.dir, "tasks"))
-	if err != nil || len(strings.TrimSpace(string(b))) != 0 {
-		return cg.remove()
+	for _, d := range cg.dirs() {
+		b, err := os.ReadFile(filepath.Join(d, "tasks"))
+		if err != nil || len(strings.TrimSpace(string(b))) != 0 {
+			return cg.remove()
+		}
 	}
 	cgroupPool.Lock()
 	defer cgroupPool.Unlock()
@@ -238,14 +385,27 @@ func drainCgroupPool() {
 // sweepCgroups removes the empty run cgroups that processes which have
 // exited left behind in hierarchy v.
 func sweepCgroups(v string) {
-	parent, err := cgroupParent(v)
-	if err != nil {
-		return
+	parents := []string{}
+	if p, err := cgroupParent(v); err == nil {
+		parents = append(parents, p)
 	}
-	entries, _ := os.ReadDir(parent)
-	for _, e := range entries {
-		if exitedOwner(e.Name(), "agentexec-") {
-			syscall.Rmdir(filepath.Join(parent, e.Name())) // fails, harmlessly, on a cgroup still in use
+	if v == "v1" {
+		mem, cpu := cgroupExtras(v)
+		for _, x := range []struct {
+			on   bool
+			ctrl string
+		}{{mem, "memory"}, {cpu, "cpu"}} {
+			if p, err := controllerDir(v, x.ctrl); err == nil && x.on {
+				parents = append(parents, p)
+			}
+		}
+	}
+	for _, parent := range parents {
+		entries, _ := os.ReadDir(parent)
+		for _, e := range entries {
+			if exitedOwner(e.Name(), "agentexec-") {
+				syscall.Rmdir(filepath.Join(parent, e.Name())) // fails, harmlessly, on a cgroup still in use
+			}
 		}
 	}
 }
@@ -264,33 +424,57 @@ func (cg *cgroup) write(file, value string) error {
 	return os.WriteFile(filepath.Join(cg.dir, file), []byte(value), 0)
 }
 
-// joinThread moves the calling thread alone into the cgroup (v1 "tasks";
-// writing 0 moves the caller without the process-wide lock). It returns
-// leave, which moves the thread back through a file opened now, while the
-// thread may still open it. leave may be called more than once.
+// joinThread moves the calling thread alone into the cgroup, in every
+// hierarchy (v1 "tasks"; writing 0 moves the caller without the
+// process-wide lock). It returns leave, which moves the thread back
+// through files opened now, while the thread may still open them. leave
+// may be called more than once.
 func (cg *cgroup) joinThread() (leave func() error, err error) {
-	back, err := os.OpenFile(filepath.Join(filepath.Dir(cg.dir), "tasks"), os.O_WRONLY, 0)
-	if err != nil {
-		return nil, err
+	var backs []*os.File
+	closeAll := func() {
+		for _, b := range backs {
+			b.Close()
+		}
 	}
-	if err := cg.write("tasks", "0"); err != nil {
-		back.Close()
-		return nil, err
+	for _, d := range cg.dirs() {
+		back, err := os.OpenFile(filepath.Join(filepath.Dir(d), "tasks"), os.O_WRONLY, 0)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		backs = append(backs, back)
 	}
 	var once sync.Once
 	var lerr error
-	return func() error {
+	leave = func() error {
 		once.Do(func() {
-			_, lerr = back.Write([]byte("0"))
-			back.Close()
+			for _, b := range backs {
+				if _, err := b.Write([]byte("0")); err != nil && lerr == nil {
+					lerr = err
+				}
+			}
+			closeAll()
 		})
 		return lerr
-	}, nil
+	}
+	for _, d := range cg.dirs() {
+		if err := os.WriteFile(filepath.Join(d, "tasks"), []byte("0"), 0); err != nil {
+			leave()
+			return nil, err
+		}
+	}
+	return leave, nil
 }
 
-// add moves pid (and all its threads) into the cgroup.
+// add moves pid (and all its threads) into the cgroup, in every
+// hierarchy.
 func (cg *cgroup) add(pid int) error {
-	return cg.write("cgroup.procs", strconv.Itoa(pid))
+	for _, d := range cg.dirs() {
+		if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // remove kills whatever is left in the cgroup and removes it. Processes
@@ -298,26 +482,45 @@ func (cg *cgroup) add(pid int) error {
 // killed here; a dying task keeps the cgroup busy for a moment, hence the
 // retries.
 func (cg *cgroup) remove() error {
-	var err error
-	for i := 0; i < 200; i++ {
-		cg.killAll()
-		if err = syscall.Rmdir(cg.dir); err == nil || errors.Is(err, syscall.ENOENT) {
-			return nil
+	var errs []error
+	for _, d := range cg.dirs() {
+		var err error
+		for i := 0; i < 200; i++ {
+			cg.killAll()
+			if err = syscall.Rmdir(d); err == nil || errors.Is(err, syscall.ENOENT) {
+				break
+			}
+			time.Sleep(time.Duration(min(i+1, 20)) * time.Millisecond)
 		}
-		time.Sleep(time.Duration(min(i+1, 20)) * time.Millisecond)
+		if err != nil && !errors.Is(err, syscall.ENOENT) {
+			errs = append(errs, fmt.Errorf("sandbox: removing cgroup %s: %w", d, err))
+		}
 	}
-	return fmt.Errorf("sandbox: removing cgroup %s: %w", cg.dir, err)
+	return errors.Join(errs...)
 }
 
+// killAll kills every process of the cgroup as a unit: cgroup.kill (v2),
+// else SIGKILL to each member until none is left (v1, bounded: a member
+// forking while it is killed adds at most what the pids limit lets it).
 func (cg *cgroup) killAll() {
 	if cg.write("cgroup.kill", "1") == nil {
 		return
 	}
-	b, _ := os.ReadFile(filepath.Join(cg.dir, "cgroup.procs"))
-	for f := range strings.FieldsSeq(string(b)) {
-		// A launcher thread that has not left yet lists this process.
-		if pid, err := strconv.Atoi(f); err == nil && pid != os.Getpid() {
-			syscall.Kill(pid, syscall.SIGKILL)
+	for range 100 {
+		b, err := os.ReadFile(filepath.Join(cg.dir, "cgroup.procs"))
+		if err != nil {
+			return
+		}
+		n := 0
+		for f := range strings.FieldsSeq(string(b)) {
+			// A launcher thread that has not left yet lists this process.
+			if pid, err := strconv.Atoi(f); err == nil && pid != os.Getpid() {
+				syscall.Kill(pid, syscall.SIGKILL)
+				n++
+			}
+		}
+		if n == 0 {
+			return
 		}
 	}
 }

@@ -41,6 +41,7 @@ func detect() Capabilities {
 	}
 	c.PIDMaxNS = kernelAtLeast(6, 14)
 	c.CgroupPids = detectCgroup()
+	c.CgroupMemory, c.CgroupCPU = cgroupExtras(c.CgroupPids)
 	if c.CgroupPids == "" {
 		c.Problems = append(c.Problems, "cgroup pids: no writable pids controller (v1 or v2)")
 	}

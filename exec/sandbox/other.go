@@ -57,6 +57,12 @@ func (h *Handle) CommandPID() int { return 0 }
 // Close does nothing outside Linux.
 func (h *Handle) Close() error { return nil }
 
+// Kill does nothing: outside Linux nothing is sandboxed.
+func (h *Handle) Kill() {}
+
+// OOMKilled is always false outside Linux.
+func (h *Handle) OOMKilled() bool { return false }
+
 // Release does nothing outside Linux: there are no standby launchers.
 func Release() {}
 

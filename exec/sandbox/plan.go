@@ -18,12 +18,20 @@ type plan struct {
 	NetNS       bool
 	IPCNS       bool
 	LandlockNet bool // Landlock also denies TCP bind and connect (ABI 4)
+	// LandlockUnix: Landlock refuses connect and sendmsg to pathname Unix
+	// sockets outside the writable roots (ABI 9, network off).
+	LandlockUnix bool
+	// UnixMasks: without LandlockUnix, the pathname sockets bound outside
+	// the writable roots when the run starts are masked (network off).
+	UnixMasks   bool
 	Seccomp     bool // arch guard and the always-denied syscalls
 	SeccompNet  bool // socket families other than AF_UNIX refused
 	Proxy       bool // only a listener at ProxyAddr is reachable (proxy.go)
 	LandlockABI int
 	PIDMax      int    // pid_max of the PID namespace, 0 for none
 	Cgroup      string // "v1", "v2" or ""
+	CgroupMem   bool   // the cgroup has the memory controller: the memory cap
+	CgroupCPU   bool   // the cgroup has the cpu controller: the run weighs as one task
 	Init        bool   // agentexec-init runs the command (init_linux.go)
 	ExecGate    bool   // every exec of the run is checked (tracer_linux.go)
 }
@@ -53,7 +61,7 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		PIDNS:       caps.PIDNS,
 		IPCNS:       caps.PIDNS, // made together with the PID namespace when allowed
 		Seccomp:     caps.Seccomp,
-		LandlockABI: min(caps.LandlockABI, landlockABIWanted),
+		LandlockABI: landlockABI(caps.LandlockABI),
 		Init:        caps.Init,
 		ExecGate:    spec.ExecCheck != nil && caps.ExecGate,
 	}
@@ -70,10 +78,13 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 	default:
 		p.Cgroup = caps.CgroupPids
 	}
+	p.CgroupMem = p.Cgroup != "" && caps.CgroupMemory
+	p.CgroupCPU = p.Cgroup != "" && caps.CgroupCPU
 	if spec.Proxy {
 		if err := planProxy(&p, spec, caps); err != nil {
 			return plan{}, err
 		}
+		p.unixCut() // the proxy is the only way out, no host socket either
 		return p, nil
 	}
 	if !spec.Network {
@@ -83,6 +94,7 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		// Landlock's TCP rules, its abstract-socket scope and the masked
 		// host sockets complete the cut either way.
 		p.LandlockNet = p.LandlockABI >= 4
+		p.unixCut()
 		p.SeccompNet = caps.Seccomp
 		p.NetNS = !caps.Seccomp && caps.NetNS
 		if !p.NetNS && !p.SeccompNet {
@@ -90,6 +102,13 @@ func makePlan(spec Spec, caps Capabilities) (plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// unixCut puts pathname Unix sockets outside the writable roots out of
+// reach: by Landlock where its ABI covers them (9), else by masks.
+func (p *plan) unixCut() {
+	p.LandlockUnix = p.LandlockABI >= 9
+	p.UnixMasks = !p.LandlockUnix
 }
 
 // Preview returns the Report a run with spec would get on this host, or
@@ -127,7 +146,17 @@ func pidMax(n uint64) int {
 const reservedPIDs = 300
 
 // landlockABIWanted is the newest Landlock ABI this package asks for.
-const landlockABIWanted = 7
+const landlockABIWanted = 9
+
+// landlockABI is the ABI whose ruleset a run gets on a kernel with abi:
+// 9 (pathname Unix sockets) when the kernel has it, else up to 7 (8 adds
+// nothing a ruleset asks for).
+func landlockABI(abi int) int {
+	if abi >= landlockABIWanted {
+		return landlockABIWanted
+	}
+	return min(abi, 7)
+}
 
 // checkSpec rejects a Spec that names no known profile or relative paths.
 func checkSpec(spec Spec) error {
@@ -161,6 +190,14 @@ func (p plan) report(spec Spec) Report {
 	}
 	r.Layers = p.layers()
 	r.Notes = append([]string(nil), spec.Notes...)
+	switch {
+	case p.CgroupMem:
+		r.Memory, r.MemoryBy = memoryLimit(spec.Limits), "cgroup"
+	case spec.Limits.Memory > 0:
+		r.Memory, r.MemoryBy = spec.Limits.Memory, "rlimit-as"
+	default:
+		r.Notes = append(r.Notes, "memory: no memory cgroup, so no default cap (an address-space limit would break -race and AddressSanitizer builds); sandbox.limits.memory sets one")
+	}
 	return r
 }
 
@@ -189,12 +226,16 @@ func (p plan) layers() []string {
 	add(p.MountNS, "mountns-ro")
 	add(p.NetNS, "netns")
 	add(p.LandlockNet, "landlock-net")
+	add(p.LandlockUnix, "landlock-unix")
+	add(p.UnixMasks, "unix-socket-masks")
 	add(p.Seccomp, "seccomp")
 	add(p.SeccompNet, "seccomp-net")
 	add(p.Proxy, "egress-proxy")
 	add(p.PIDNS, "pidns")
 	add(p.PIDMax > 0, "pid-max")
 	add(p.Cgroup != "", "cgroup-pids")
+	add(p.CgroupMem, "cgroup-memory")
+	add(p.CgroupCPU, "cgroup-cpu")
 	add(p.ExecGate, "exec-gate")
 	return l
 }
@@ -232,4 +273,12 @@ func dedupe(s []string) []string {
 		}
 	}
 	return out
+}
+
+// memoryLimit is the run's memory cap: Limits.Memory, else DefaultMemory.
+func memoryLimit(l Limits) uint64 {
+	if l.Memory > 0 {
+		return l.Memory
+	}
+	return DefaultMemory()
 }

@@ -17,12 +17,17 @@ func TestMakePlan(t *testing.T) {
 		feature string // the missing feature, or "" for success
 		network string
 		layers  []string
+		abi     int // the ABI asked for (0: 7)
 	}{
 		{name: "full, network off", spec: Spec{Profile: WorkspaceWrite}, network: "seccomp",
-			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "landlock-net", "seccomp", "seccomp-net", "pidns", "pid-max"}},
+			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "landlock-net", "unix-socket-masks", "seccomp", "seccomp-net", "pidns", "pid-max"}},
 		{name: "full, network on", spec: Spec{Profile: ReadOnly, Network: true}, network: "on",
 			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi7", "mountns-ro", "seccomp", "pidns", "pid-max"}},
-		{name: "newer kernel asks ABI 7", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.LandlockABI = 9 }, network: "seccomp"},
+		{name: "ABI 9 refuses pathname sockets", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.LandlockABI = 9 }, network: "seccomp", abi: 9,
+			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi9", "mountns-ro", "landlock-net", "landlock-unix", "seccomp", "seccomp-net", "pidns", "pid-max"}},
+		{name: "ABI 8 asks ABI 7", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.LandlockABI = 8 }, network: "seccomp"},
+		{name: "newer kernel asks ABI 9", spec: Spec{Profile: ReadOnly, Network: true}, caps: func(c *Capabilities) { c.LandlockABI = 12 }, network: "on", abi: 9,
+			layers: []string{"no_new_privs", "caps", "rlimits", "landlock-abi9", "mountns-ro", "seccomp", "pidns", "pid-max"}},
 		{name: "non-root uses userns", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.Root = false; c.UserNS = true }, network: "seccomp"},
 		{name: "no netns, seccomp cuts", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.NetNS = false }, network: "seccomp"},
 		{name: "no seccomp, netns cuts", spec: Spec{Profile: ReadOnly}, caps: func(c *Capabilities) { c.Seccomp = false }, network: "netns"},
@@ -55,7 +60,7 @@ func TestMakePlan(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := p.report(tt.spec)
-			if r.Network != tt.network || r.LandlockABI != 7 {
+			if r.Network != tt.network || r.LandlockABI != max(tt.abi, 7) {
 				t.Errorf("report %+v", r)
 			}
 			if tt.layers != nil && !slices.Equal(r.Layers, tt.layers) {

@@ -69,6 +69,9 @@ type Handle struct {
 	standby    *launcher
 	thread     *launcher
 	pdeathsig  syscall.Signal // the caller's SysProcAttr.Pdeathsig
+	pidNS      bool           // the command is its PID namespace's init
+	oomBase    uint64         // the cgroup's OOM kills before the run
+	oomKilled  bool           // the OOM killer killed in the run's cgroup (set by Close)
 	extraFiles int            // the caller's count of cmd.ExtraFiles
 	// The trampoline's:
 	spec *os.File // parent's copy of the child's spec fd
@@ -157,8 +160,9 @@ func (h *Handle) prepare(cmd *exec.Cmd, spec Spec, p plan) error {
 	if p.Thread {
 		max++ // the launcher thread, a member while it forks
 	}
+	mem := memoryLimit(spec.Limits)
 	if sb != nil {
-		if sb.fits(w) && sb.l.cg.setMax(max) == nil {
+		if sb.fits(w) && sb.l.cg.setMax(max) == nil && sb.l.cg.setMemory(mem) == nil {
 			sb.adopt(h)
 		} else {
 			sb.drop()
@@ -170,9 +174,19 @@ func (h *Handle) prepare(cmd *exec.Cmd, spec Spec, p plan) error {
 			newCg = takeCgroup
 		}
 		if h.cg, err = newCg(p.Cgroup, max); err != nil {
-			return fmt.Errorf("sandbox: making the pids cgroup: %w", err)
+			return fmt.Errorf("sandbox: making the run's cgroup: %w", err)
 		}
 	}
+	if h.cg != nil {
+		if p.CgroupMem && h.cg.mem == "" {
+			return errors.New("sandbox: the run's cgroup has no memory controller (the command did not run)")
+		}
+		if err := h.cg.setMemory(mem); err != nil {
+			return fmt.Errorf("sandbox: %w (the command did not run)", err)
+		}
+		h.oomBase = h.cg.oomKills() // a pooled cgroup counts earlier runs' kills
+	}
+	h.pidNS = p.PIDNS
 	if p.Thread {
 		return h.prepareThread(cmd, w)
 	}
@@ -228,6 +242,11 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 		return nil, err
 	}
 	w := &wireSpec{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: dir, Network: spec.Network, Limits: spec.Limits, Plan: p}
+	if !p.CgroupMem && w.Limits.AddressSpace == 0 && spec.Limits.Memory > 0 {
+		// No memory cgroup: a cap asked for falls back on each process's
+		// address space (not the default cap: see Limits.Memory).
+		w.Limits.AddressSpace = spec.Limits.Memory
+	}
 	if w.Env == nil {
 		w.Env = os.Environ()
 	}
@@ -237,9 +256,9 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 	w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX", string(spec.Profile))
 	switch {
 	case spec.Proxy:
-		w.Env = withProxyEnv(w.Env)
+		w.Env = withProxyEnv(dropAgentEnv(w.Env))
 	case !spec.Network:
-		w.Env = setEnv(w.Env, "AGENTEXEC_SANDBOX_NETWORK_DISABLED", "1")
+		w.Env = setEnv(dropAgentEnv(w.Env), "AGENTEXEC_SANDBOX_NETWORK_DISABLED", "1")
 	}
 	if spec.Profile == WorkspaceWrite {
 		if err := h.writable(w, spec); err != nil {
@@ -260,6 +279,9 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 	// containerd socket can start a privileged container and write
 	// anywhere, which no profile but none allows.
 	w.Masked = existingSockets(hostSockets)
+	if p.UnixMasks {
+		w.Masked = dedupe(append(w.Masked, unixSocketsOutside(w.Writable)...))
+	}
 	return w, nil
 }
 
@@ -666,6 +688,24 @@ func (h *Handle) closeChildEnds() {
 // Report says which layers apply to the run.
 func (h *Handle) Report() Report { return h.report }
 
+// Kill ends the run as a unit, for a timeout or a cancel once its grace
+// period is over: SIGKILL to the command when it is its PID namespace's
+// init (the kernel then kills every process of the namespace, however
+// many there are, and none can fork on), and to every process of the
+// run's cgroup. Safe to call after the command exited and more than once.
+func (h *Handle) Kill() {
+	if h.pidNS && h.cmd.Process != nil {
+		h.cmd.Process.Signal(syscall.SIGKILL) // a pidfd: never another process
+	}
+	if h.cg != nil {
+		h.cg.killAll()
+	}
+}
+
+// OOMKilled reports whether the kernel's OOM killer killed a process of
+// the run because it reached its memory cap (known after Close).
+func (h *Handle) OOMKilled() bool { return h.oomKilled }
+
 // Close releases what Prepare made: it ends the launcher thread (whose end
 // kills a command still running, by the parent-death signal), kills what
 // is left in the pids cgroup and removes it, and removes the temp dir
@@ -697,6 +737,7 @@ func (h *Handle) Close() error {
 	h.closeProxy()
 	var errs []error
 	if h.cg != nil {
+		h.oomKilled = h.oomKilled || h.cg.oomKills() > h.oomBase
 		if h.threadWire != nil {
 			errs = append(errs, h.cg.recycle())
 		} else {

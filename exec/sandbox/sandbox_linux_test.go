@@ -611,8 +611,8 @@ func TestSignalsStayInside(t *testing.T) {
 
 // TestHostUnixSockets checks that host daemons stay out of reach: an
 // abstract socket (Landlock scope) and a masked pathname socket
-// (/run/docker.sock, bound to /dev/null), with the network on or off. A
-// Unix socket elsewhere on the host stays reachable (Landlock ABI < 9).
+// (/run/docker.sock, bound to /dev/null), with the network on or off.
+// Other pathname sockets: TestOutsideUnixSockets.
 func TestHostUnixSockets(t *testing.T) {
 	requireSandbox(t)
 	eachLauncher(t, func(t *testing.T) {

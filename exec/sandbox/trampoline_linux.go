@@ -270,6 +270,9 @@ var capLastCap = sync.OnceValue(func() int {
 // exec'd command are logged to the kernel audit log (ABI 7).
 func applyLandlock(w *wireSpec) error {
 	cfg := landlock.V7.BestEffort().EnableLoggingForSubprocesses()
+	if w.Plan.LandlockUnix { // pathname Unix sockets too (ABI 9), granted in the writable roots only
+		cfg = landlock.V9.BestEffort().EnableLoggingForSubprocesses()
+	}
 	if w.Network {
 		cfg.HandledAccessNet = 0
 	}
@@ -300,7 +303,11 @@ func landlockRules(w *wireSpec) []landlock.Rule {
 		rules = append(rules, landlock.RODirs(dirs...).IgnoreIfMissing(), landlock.ROFiles(files...).IgnoreIfMissing())
 	}
 	if len(w.Writable) > 0 {
-		rules = append(rules, landlock.RWDirs(w.Writable...).WithRefer())
+		rw := landlock.RWDirs(w.Writable...).WithRefer()
+		if w.Plan.LandlockUnix {
+			rw = rw.WithResolveUnix()
+		}
+		rules = append(rules, rw)
 	}
 	if w.PrivateShm {
 		rules = append(rules, landlock.RWDirs("/dev/shm"))

@@ -29,6 +29,9 @@ type Config struct {
 	// without asking the person even inside the workspace: the policy
 	// file and the agent's settings, where the hook itself is configured.
 	Protected []string
+	// DontAsk refuses what would ask, without asking (Claude Code's
+	// dontAsk mode, from the settings).
+	DontAsk bool
 	// Rewrite, when set, rewrites allowed shell commands to run through
 	// agentexec; nil answers them allow (or ask) as they are.
 	Rewrite Rewriter
@@ -49,7 +52,7 @@ func Decide(a Agent, c Call, cfg Config) (Verdict, error) {
 	case Shell:
 		return decideShell(a, c, cfg)
 	case Read, Write:
-		return askable(a, checkFiles(c, cfg)), nil
+		return askable(a, cfg, checkFiles(c, cfg)), nil
 	}
 	return Verdict{}, nil
 }
@@ -71,7 +74,7 @@ func decideShell(a Agent, c Call, cfg Config) (Verdict, error) {
 		v.Action = Ask
 		v.Reason = "agentexec: needs your approval: this command would run contained in the read-only sandbox, which only agentexec can apply, and the agent is running it itself. " + d.Reason
 	}
-	v = askable(a, v)
+	v = askable(a, cfg, v)
 	if rewrite && (v.Action == Allow || v.Action == Ask) {
 		text, err := cfg.Rewrite.Rewrite(c, d, v.Action)
 		if err != nil {
@@ -82,8 +85,14 @@ func decideShell(a Agent, c Call, cfg Config) (Verdict, error) {
 	return v, nil
 }
 
-// askable turns an ask the agent cannot put to the person into a deny.
-func askable(a Agent, v Verdict) Verdict {
+// askable turns an ask the agent cannot put to the person (or the settings
+// say not to) into a deny.
+func askable(a Agent, cfg Config, v Verdict) Verdict {
+	if v.Action == Ask && cfg.DontAsk {
+		v.Action = Deny
+		v.Reason = "agentexec: denied because it needs the user's approval and the settings say not to ask (dontAsk). " + trimPrefix(v.Reason)
+		return v
+	}
 	if v.Action == Ask && a.Ask() == AskUnsupported {
 		v.Action = Deny
 		v.Reason = fmt.Sprintf("agentexec: denied because it needs the user's approval and %s hooks cannot ask. %s", a.Name(), trimPrefix(v.Reason))

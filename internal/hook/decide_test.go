@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/policy"
 )
 
-func policy(t *testing.T, dir, text string) *gate.Policy {
+func loadPolicy(t *testing.T, dir, text string) *gate.Policy {
 	t.Helper()
 	p := filepath.Join(dir, ".claude", "settings.json")
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -18,18 +19,18 @@ func policy(t *testing.T, dir, text string) *gate.Policy {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pol, err := gate.LoadPolicy(p)
+	l, err := policy.Load(policy.Options{Path: p, Managed: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pol
+	return l.Policy
 }
 
 // TestDecideShell: the gate decides, the agent's ability to ask and to run
 // a rewrite shape the verdict.
 func TestDecideShell(t *testing.T) {
 	ws := t.TempDir()
-	pol := policy(t, ws, `{"permissions":{"deny":["Bash(git push *)"],"ask":["Bash(npm publish *)"]}}`)
+	pol := loadPolicy(t, ws, `{"permissions":{"deny":["Bash(git push *)"],"ask":["Bash(npm publish *)"]}}`)
 	cases := []struct {
 		agent, cmd string
 		mode       gate.Mode
@@ -95,7 +96,7 @@ func TestUnknownModeIsPlan(t *testing.T) {
 func TestFileRules(t *testing.T) {
 	ws := t.TempDir()
 	home := t.TempDir()
-	pol := policy(t, ws, `{"permissions":{
+	pol := loadPolicy(t, ws, `{"permissions":{
 		"deny":["Read(./.env)","Read(*.pem)","Edit(./secrets/**)","Read(//etc/shadow)","Read(~/.ssh/**)","Edit(/config/prod.yaml)","Write(./dist)"],
 		"ask":["Read(./private)"]}}`)
 	cases := []struct {
@@ -199,18 +200,20 @@ func TestPatchPaths(t *testing.T) {
 // unknown tools and other events are no opinion.
 func TestPayloadShapes(t *testing.T) {
 	bad := map[string]string{
-		"claude no cwd":       `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
-		"claude relative cwd": `{"hook_event_name":"PreToolUse","cwd":"ws","tool_name":"Bash","tool_input":{"command":"ls"}}`,
-		"claude no input":     `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash"}`,
-		"claude input array":  `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":["ls"]}`,
-		"claude no command":   `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"cmd":"ls"}}`,
-		"claude bad timeout":  `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"command":"ls","timeout":"soon"}}`,
-		"claude read no path": `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Read","tool_input":{}}`,
-		"claude trailing":     `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"command":"ls"}} {}`,
-		"codex bad patch":     `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"apply_patch","tool_input":{"command":"rm -rf /"}}`,
-		"gemini dir number":   `{"hook_event_name":"BeforeTool","cwd":"/","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":3}}`,
-		"crush no event":      `{"cwd":"/","tool_name":"bash","tool_input":{"command":"ls"}}`,
-		"empty":               ``,
+		"claude no cwd":         `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		"claude relative cwd":   `{"hook_event_name":"PreToolUse","cwd":"ws","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		"claude no input":       `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash"}`,
+		"claude input array":    `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":["ls"]}`,
+		"claude no command":     `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"cmd":"ls"}}`,
+		"claude bad timeout":    `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"command":"ls","timeout":"soon"}}`,
+		"claude read no path":   `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Read","tool_input":{}}`,
+		"claude trailing":       `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"command":"ls"}} {}`,
+		"codex bad patch":       `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"apply_patch","tool_input":{"command":"rm -rf /"}}`,
+		"gemini dir number":     `{"hook_event_name":"BeforeTool","cwd":"/","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":3}}`,
+		"crush no event":        `{"cwd":"/","tool_name":"bash","tool_input":{"command":"ls"}}`,
+		"claude invalid utf-8":  "{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo \xff\"}}",
+		"claude lone surrogate": `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"command":"echo \udc00"}}`,
+		"empty":                 ``,
 	}
 	for name, payload := range bad {
 		a, _ := Lookup(strings.Fields(name)[0])
@@ -243,5 +246,18 @@ func TestPayloadShapes(t *testing.T) {
 	c, err := crush{}.Parse([]byte(`{"event":"PRE_TOOL_USE","cwd":"/w","tool_name":"bash","tool_input":{"command":"ls","working_dir":"sub"}}`))
 	if err != nil || c.Kind != Shell || c.Dir != "/w/sub" {
 		t.Errorf("crush: got %+v %v", c, err)
+	}
+}
+
+// TestDontAsk: Claude Code's dontAsk settings turn asks into denials.
+func TestDontAsk(t *testing.T) {
+	ws := t.TempDir()
+	a, _ := Lookup("claude")
+	c := Call{Agent: "claude", Kind: Shell, Command: "touch x", Cwd: ws, Dir: ws}
+	if v, _ := Decide(a, c, Config{}); v.Action != Ask {
+		t.Fatalf("without dontAsk: %s", v.Action)
+	}
+	if v, _ := Decide(a, c, Config{DontAsk: true}); v.Action != Deny || !strings.Contains(v.Reason, "dontAsk") {
+		t.Errorf("with dontAsk: %s %q", v.Action, v.Reason)
 	}
 }

@@ -2,131 +2,22 @@ package hook
 
 import (
 	"fmt"
-	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/agentexec/agentexec/gate"
 )
 
-// File tools are judged by the policy's Read(...) and Edit(...) rules
-// (Write(...) is read as Edit(...)), priority deny > ask; an allow rule
-// gives no opinion, so the agent's own rules decide. A Write call is also
-// held to the workspace boundary: outside the workspace and the policy's
-// sandbox.writable_roots it asks (the sandbox would refuse a shell command
-// the same write), inside .git or a Protected path it asks, and in plan
-// mode every write is denied. Paths are checked as given and with symlinks
-// resolved, so a link cannot carry a write out of the workspace.
-//
-// The rule patterns follow Claude Code's (gitignore-style): //p is the
-// absolute path /p, ~/p is under the home directory, /p is under the
-// directory the policy file belongs to (the project root for a
-// .claude/.qwen/.gemini settings file), ./p and p are under the call's
-// working directory; * stays within one path segment, ** spans any
-// number, and a pattern without a slash matches a name at any depth. A
-// rule matches a path when it matches the path or any directory above it.
-//
-// This is the interim file-rule model of the hook; it gives way to
-// gate/filerules.go (the one model the sandbox also reads) once that lands.
-
-// fileRule is one compiled Read/Edit rule.
-type fileRule struct {
-	text   string // as written, e.g. "Read(./.env)"
-	op     Kind   // Read or Write
-	action gate.Action
-	base   string // absolute directory the pattern is under ("" for anywhere)
-	pat    string // slash-separated pattern relative to base
-	any    bool   // the pattern has no slash: match a name at any depth under base
-}
-
-// fileRules compiles the policy's file rules for a call in cwd.
-func fileRules(p *gate.Policy, cwd, home string) []fileRule {
-	if p == nil {
-		return nil
-	}
-	var out []fileRule
-	add := func(list []string, a gate.Action) {
-		for _, text := range list {
-			if r, ok := parseFileRule(text, a, p.Source, cwd, home); ok {
-				out = append(out, r)
-			}
-		}
-	}
-	add(p.Permissions.Deny, gate.Deny)
-	add(p.Permissions.Ask, gate.Ask)
-	return out
-}
-
-// parseFileRule reads Read(pat), Edit(pat) or Write(pat); other rules are
-// not file rules.
-func parseFileRule(text string, a gate.Action, source, cwd, home string) (fileRule, bool) {
-	t := strings.TrimSpace(text)
-	var op Kind
-	var inner string
-	for prefix, k := range map[string]Kind{"Read(": Read, "Edit(": Write, "Write(": Write} {
-		if s, ok := strings.CutPrefix(t, prefix); ok && strings.HasSuffix(s, ")") {
-			op, inner = k, strings.TrimSuffix(s, ")")
-		}
-	}
-	if op == 0 || strings.TrimSpace(inner) == "" {
-		return fileRule{}, false
-	}
-	r := fileRule{text: t, op: op, action: a}
-	switch {
-	case strings.HasPrefix(inner, "//"):
-		r.base, r.pat = "/", strings.TrimPrefix(inner, "//")
-	case strings.HasPrefix(inner, "~/"):
-		r.base, r.pat = home, strings.TrimPrefix(inner, "~/")
-	case strings.HasPrefix(inner, "/"):
-		r.base, r.pat = policyRoot(source, cwd), strings.TrimPrefix(inner, "/")
-	default:
-		r.base, r.pat = cwd, strings.TrimPrefix(inner, "./")
-		r.any = !strings.HasPrefix(inner, "./") && !strings.Contains(strings.TrimSuffix(inner, "/"), "/")
-	}
-	r.pat = strings.TrimSuffix(r.pat, "/")
-	if r.base == "" {
-		return fileRule{}, false // ~/ without a home: the rule cannot be placed
-	}
-	return r, true
-}
-
-// policyRoot is the directory a policy file's /p patterns are under.
-func policyRoot(source, cwd string) string {
-	if source == "" || !filepath.IsAbs(source) {
-		return cwd
-	}
-	dir := filepath.Dir(source)
-	switch filepath.Base(dir) {
-	case ".claude", ".qwen", ".gemini", ".codex", ".agentexec":
-		return filepath.Dir(dir)
-	}
-	return dir
-}
-
-// matches reports whether the rule covers abs (or a directory above it).
-func (r fileRule) matches(abs string) bool {
-	rel, ok := within(r.base, abs)
-	if !ok {
-		return false
-	}
-	segs := strings.Split(rel, "/")
-	if rel == "" {
-		segs = nil
-	}
-	pat := strings.Split(r.pat, "/")
-	for n := len(segs); n >= 1; n-- { // the path, then each directory above it
-		if r.any {
-			if ok, _ := path.Match(r.pat, segs[n-1]); ok {
-				return true
-			}
-			continue
-		}
-		if globSegments(pat, segs[:n]) {
-			return true
-		}
-	}
-	return false
-}
+// File tools are judged by the policy's file rules — gate.FileRule, the
+// one model the gate and the sandbox read too (Read(...) for reading
+// tools, Edit(...) and Write(...) for writing ones), priority deny > ask;
+// an allow rule gives no opinion, so the agent's own rules decide. A Write
+// call is also held to the workspace boundary: outside the workspace and
+// the policy's sandbox.writable_roots it asks (the sandbox would refuse a
+// shell command the same write), inside .git or a Protected path it asks,
+// and in plan mode every write is denied. Paths are checked as given and
+// with symlinks resolved, so a link cannot carry a write out of the
+// workspace or around a rule.
 
 // within returns abs relative to base ("" for base itself), slash-separated.
 func within(base, abs string) (string, bool) {
@@ -140,30 +31,12 @@ func within(base, abs string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// globSegments matches path segments against pattern segments, where **
-// stands for any number of segments (zero included).
-func globSegments(pat, segs []string) bool {
-	if len(pat) == 0 {
-		return len(segs) == 0
-	}
-	if pat[0] == "**" {
-		for i := 0; i <= len(segs); i++ {
-			if globSegments(pat[1:], segs[i:]) {
-				return true
-			}
-		}
-		return false
-	}
-	if len(segs) == 0 {
-		return false
-	}
-	ok, err := path.Match(pat[0], segs[0])
-	return err == nil && ok && globSegments(pat[1:], segs[1:])
-}
-
 // checkFiles judges a Read or Write call.
 func checkFiles(c Call, cfg Config) Verdict {
-	rules := fileRules(cfg.Policy, c.Cwd, cfg.Home)
+	var rules []gate.FileRule
+	if cfg.Policy != nil {
+		rules = cfg.Policy.Files
+	}
 	best := Verdict{}
 	for _, p := range c.Paths {
 		for _, spelling := range spellings(p) {
@@ -212,8 +85,8 @@ func rank(a Action) int {
 	return 0
 }
 
-func checkPath(c Call, cfg Config, rules []fileRule, p string) Verdict {
-	if v := ruleVerdict(c.Kind, rules, p); v.Action != None {
+func checkPath(c Call, cfg Config, rules []gate.FileRule, p string) Verdict {
+	if v := ruleVerdict(c.Kind, rules, p, cfg.Home); v.Action != None {
 		return v
 	}
 	if c.Kind != Write {
@@ -238,23 +111,30 @@ func checkPath(c Call, cfg Config, rules []fileRule, p string) Verdict {
 	return Verdict{}
 }
 
-func ruleVerdict(k Kind, rules []fileRule, p string) Verdict {
-	var ask *fileRule
+func ruleVerdict(k Kind, rules []gate.FileRule, p, home string) Verdict {
+	var ask *gate.FileRule
 	for i, r := range rules {
-		if r.op != k || !r.matches(p) {
+		if r.Writes() != (k == Write) || r.Action == gate.Allow || !r.MatchFile(p, home) {
 			continue
 		}
-		if r.action == gate.Deny {
-			return Verdict{Action: Deny, Reason: fmt.Sprintf("agentexec: denied by the rule %s: %s is off limits. Do not try to reach it another way; ask the user if you need it.", r.text, p)}
+		if r.Action == gate.Deny {
+			return Verdict{Action: Deny, Reason: fmt.Sprintf("agentexec: denied by the rule %s%s: %s is off limits. Do not try to reach it another way; ask the user if you need it.", r.Text, from(r.Source), p)}
 		}
 		if ask == nil {
 			ask = &rules[i]
 		}
 	}
 	if ask != nil {
-		return Verdict{Action: Ask, Reason: fmt.Sprintf("agentexec: needs your approval: the rule %s asks before %s is touched.", ask.text, p)}
+		return Verdict{Action: Ask, Reason: fmt.Sprintf("agentexec: needs your approval: the rule %s%s asks before %s is touched.", ask.Text, from(ask.Source), p)}
 	}
 	return Verdict{}
+}
+
+func from(source string) string {
+	if source == "" {
+		return ""
+	}
+	return " (from " + source + ")"
 }
 
 // writeRoots are where a file tool may write without asking.

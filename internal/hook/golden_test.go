@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/policy"
 	"github.com/agentexec/agentexec/shellcfg"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -33,10 +34,24 @@ const project = "/home/user/project"
 
 func goldenConfig(t *testing.T, ws string) Config {
 	t.Helper()
-	pol, err := gate.LoadPolicy(filepath.Join(testdata, "settings.json"))
+	// The settings sit in the project, as an agent's do: file rules are
+	// relative to the project root.
+	b, err := os.ReadFile(filepath.Join(testdata, "settings.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	settings := filepath.Join(ws, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := policy.Load(policy.Options{Path: settings, Managed: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := l.Policy
 	home := t.TempDir() // an empty home: no global git configuration
 	return Config{Policy: pol, Home: "/home/user", Env: []string{"HOME=" + home}, Workspace: ws, Rewrite: fakeRewriter{}}
 }

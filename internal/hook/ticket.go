@@ -285,14 +285,18 @@ func validNonce(s string) bool {
 // TicketRewriter is the Rewriter of `agentexec hook`: it mints a ticket
 // and rewrites the command to
 //
-//	EXE run --from-hook TOKEN --shell bash --mode M --cwd DIR [FLAGS] [--timeout D] -c COMMAND
+//	EXE run --from-hook TOKEN --shell bash --mode M --cwd WORKSPACE [--dir DIR] [FLAGS] [--timeout D] -c COMMAND
 //
 // every word quoted for bash with shellcfg.Quote, so that the agent's
 // shell runs exactly that argv.
 type TicketRewriter struct {
-	Exe   string   // absolute path of the agentexec binary
-	Key   []byte   // the ticket key (Keys.Key)
-	Flags []string // run flags passed on: --policy P, --sandbox S, --network, --audit A
+	Exe string // absolute path of the agentexec binary
+	// Workspace is the project: the rewritten run's workspace (--cwd),
+	// writable under workspace-write; the command starts in the call's
+	// Dir (--dir). "" makes Dir the workspace.
+	Workspace string
+	Key       []byte   // the ticket key (Keys.Key)
+	Flags     []string // run flags passed on: --policy P, --sandbox S, --network, --audit A
 	// Nonce makes the ticket; "h"+Nonce is the hook decision's ID.
 	Nonce string
 	Now   func() time.Time // nil: time.Now
@@ -305,7 +309,16 @@ const BackgroundTimeout = 24 * time.Hour
 
 // Rewrite implements Rewriter.
 func (r *TicketRewriter) Rewrite(c Call, d gate.Decision, verdict Action) (string, error) {
-	args := []string{FromHookFlag, "", "--shell", "bash", "--mode", string(d.Mode), "--cwd", c.Dir}
+	args := []string{FromHookFlag, "", "--shell", "bash", "--mode", string(d.Mode)}
+	switch {
+	case r.Workspace == "" || r.Workspace == c.Dir:
+		args = append(args, "--cwd", c.Dir)
+	default:
+		// The sandbox's writable workspace is the project; the command
+		// starts where the agent's shell is (which run refuses when that
+		// lies outside the workspace).
+		args = append(args, "--cwd", r.Workspace, "--dir", c.Dir)
+	}
 	args = append(args, r.Flags...)
 	switch {
 	case c.Background:

@@ -37,6 +37,7 @@ func (k Kind) String() string {
 type Value struct {
 	Kind    Kind
 	Offset  int    // byte offset of the value's first byte
+	End     int    // byte offset just past the value
 	Str     string // String: the decoded text
 	Raw     string // Number: the literal; Bool: "true" or "false"
 	Members []Member
@@ -215,6 +216,14 @@ func (p *parser) comment() {
 }
 
 func (p *parser) value(depth int) *Value {
+	v := p.value0(depth)
+	if v != nil {
+		v.End = p.i
+	}
+	return v
+}
+
+func (p *parser) value0(depth int) *Value {
 	if depth > maxDepth {
 		p.fail(p.i, "nested more than %d levels deep", maxDepth)
 		return nil

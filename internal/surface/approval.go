@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/agentexec/agentexec/exec"
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/policy"
 )
 
 // ApprovalTTL is how long a user's answer to an approval request may take in
@@ -37,7 +39,27 @@ type approvalKey struct{}
 type approval struct {
 	session *mcp.ServerSession // set: ask now with a server-initiated elicitation
 	answer  *mcp.ElicitResult  // else: the user's verified answer to this exact call
+	always  proposer           // what "always" would write for a request
+	log     *slog.Logger
 }
+
+// The choices of the approval form when "always" is offered.
+const (
+	choiceOnce   = "once"
+	choiceAlways = "always"
+	choiceExact  = "always-exact"
+	choiceNo     = "no"
+)
+
+// alwaysOffer is an "always" the form offers: the proposal and where it
+// is kept.
+type alwaysOffer struct {
+	p *policy.Proposal
+	a *policy.Approvals
+}
+
+// proposer makes the "always" offer for a request, nil when none.
+type proposer func(req exec.Request, d gate.Decision) *alwaysOffer
 
 // approveFromContext is the Approver of the server's asking Runner: it finds
 // the call's approval in ctx. Without one (the Runner used outside a tool
@@ -54,14 +76,44 @@ func approveFromContext(ctx context.Context, req exec.Request, d gate.Decision) 
 // refusal (the observation says rejected); failing to reach the user is an
 // error, so that the observation does not claim the user declined.
 func (a *approval) approve(ctx context.Context, req exec.Request, d gate.Decision) (bool, error) {
+	var offer *alwaysOffer
+	if a.always != nil {
+		offer = a.always(req, d)
+	}
 	if a.answer == nil && a.session != nil {
-		res, err := a.session.Elicit(ctx, elicitParams(req, d))
+		res, err := a.session.Elicit(ctx, elicitParams(req, d, offer))
 		if err != nil {
 			return false, fmt.Errorf("could not ask the user: %w", err)
 		}
 		a.answer = res
 	}
-	return a.answer != nil && a.answer.Action == "accept", nil
+	if a.answer == nil || a.answer.Action != "accept" {
+		return false, nil
+	}
+	choice, _ := a.answer.Content["choice"].(string)
+	switch {
+	case choice == choiceNo:
+		return false, nil
+	case offer != nil && choice == choiceAlways:
+		a.keep(offer, offer.p.Rules)
+	case offer != nil && choice == choiceExact && offer.p.Narrower != "":
+		a.keep(offer, []string{offer.p.Narrower})
+	}
+	return true, nil
+}
+
+// keep writes the rules an "always" chose; a failure is logged and the
+// command still runs this once, as approved.
+func (a *approval) keep(offer *alwaysOffer, rules []string) {
+	if err := offer.a.Persist(rules); err != nil {
+		if a.log != nil {
+			a.log.Error("always: could not keep the rule; running the command once", "rules", rules, "error", err)
+		}
+		return
+	}
+	if a.log != nil {
+		a.log.Info("always: rule added", "rules", rules, "file", offer.p.File)
+	}
 }
 
 // pendingApprovals remembers the approval requests sent in multi round-trip

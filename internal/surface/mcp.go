@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/agentexec/agentexec/exec"
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/policy"
 )
 
 // The tools an MCP server made by [NewMCPServer] offers.
@@ -39,6 +41,13 @@ type MCPOptions struct {
 	// Logger receives the server's diagnostics; nil discards them. With the
 	// stdio transport it must not write to stdout, which carries the protocol.
 	Logger *slog.Logger
+	// Approvals, when set, lets the approval form offer "always": the
+	// proposed rule, with the past commands of the workspace it would
+	// also have allowed, is written to the local rules file.
+	Approvals *policy.Approvals
+	// NoAsk never asks the user (Claude Code's dontAsk): what would ask
+	// ends as needs_approval.
+	NoAsk bool
 }
 
 // NewMCPServer returns an MCP server that offers run_command and
@@ -64,7 +73,7 @@ func NewMCPServer(r *exec.Runner, opts MCPOptions) *mcp.Server {
 	}
 	plain, asking := *r, *r
 	asking.Approver = approveFromContext
-	s := &mcpServer{plain: &plain, asking: &asking, pending: newPendingApprovals(ApprovalTTL), log: opts.Logger}
+	s := &mcpServer{plain: &plain, asking: &asking, pending: newPendingApprovals(ApprovalTTL), log: opts.Logger, approvals: opts.Approvals, noAsk: opts.NoAsk}
 	srv := mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "agentexec command executor", Version: opts.Version},
 		&mcp.ServerOptions{Logger: opts.Logger, Instructions: instructions})
 	srv.AddTool(runTool(opts.Logger), s.runCommand)
@@ -129,6 +138,8 @@ type mcpServer struct {
 	plain, asking *exec.Runner
 	pending       *pendingApprovals
 	log           *slog.Logger
+	approvals     *policy.Approvals // nil: "always" is not offered
+	noAsk         bool
 }
 
 func (s *mcpServer) runCommand(ctx context.Context, call *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -155,19 +166,19 @@ func (s *mcpServer) runCommand(ctx context.Context, call *mcp.CallToolRequest) (
 // still ask gets the input-request result to return instead of a Runner.
 func (s *mcpServer) route(ctx context.Context, call *mcp.CallToolRequest, req exec.Request) (context.Context, *exec.Runner, *mcp.CallToolResult) {
 	switch {
-	case !canElicit(call.ClientCapabilities()):
+	case s.noAsk || !canElicit(call.ClientCapabilities()):
 		return ctx, s.plain, nil
 	case legacySession(call.Session):
-		return context.WithValue(ctx, approvalKey{}, &approval{session: call.Session}), s.asking, nil
+		return context.WithValue(ctx, approvalKey{}, &approval{session: call.Session, always: s.always(), log: s.log}), s.asking, nil
 	}
 	answer := s.answerFor(call, req)
 	if d, ask := s.wouldAsk(req); answer == nil && ask {
 		return ctx, nil, &mcp.CallToolResult{
-			InputRequests: mcp.InputRequestMap{approvalInput: elicitParams(req, d)},
+			InputRequests: mcp.InputRequestMap{approvalInput: elicitParams(req, d, s.always()(req, d))},
 			RequestState:  s.pending.add(req),
 		}
 	}
-	return context.WithValue(ctx, approvalKey{}, &approval{answer: answer}), s.asking, nil
+	return context.WithValue(ctx, approvalKey{}, &approval{answer: answer, always: s.always(), log: s.log}), s.asking, nil
 }
 
 // answerFor returns the user's answer carried by a retried call in the
@@ -283,9 +294,28 @@ func decisionText(d gate.Decision) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// always returns the proposal maker of this server: what "always" would
+// write for a request (nil when it is not offered).
+func (s *mcpServer) always() proposer {
+	return func(req exec.Request, d gate.Decision) *alwaysOffer {
+		if s.approvals == nil {
+			return nil
+		}
+		cwd := req.Cwd
+		if cwd == "" || !filepath.IsAbs(cwd) {
+			cwd = filepath.Join(s.approvals.Workspace, cwd)
+		}
+		p, ok := s.approvals.Propose(policy.RequestText(req.Command, req.Argv), cwd, d)
+		if !ok {
+			return nil
+		}
+		return &alwaysOffer{p: p, a: s.approvals}
+	}
+}
+
 // elicitParams is the approval form: a message and no fields, so that the
 // client shows accept, decline and cancel.
-func elicitParams(req exec.Request, d gate.Decision) *mcp.ElicitParams {
+func elicitParams(req exec.Request, d gate.Decision, offer *alwaysOffer) *mcp.ElicitParams {
 	var b strings.Builder
 	fmt.Fprintf(&b, "An agent wants to run this command:\n\n    %s\n", commandText(req))
 	if req.Cwd != "" {
@@ -294,15 +324,28 @@ func elicitParams(req exec.Request, d gate.Decision) *mcp.ElicitParams {
 	if d.Reason != "" {
 		fmt.Fprintf(&b, "\nIt needs your approval: %s\n", d.Reason)
 	}
-	if len(d.Suggestions) > 0 {
-		fmt.Fprintf(&b, "\nTo allow such commands for good, add %s to the policy's allow list.\n", strings.Join(d.Suggestions, " and "))
+	schema := map[string]any{"type": "object", "properties": map[string]any{}}
+	if offer == nil {
+		if len(d.Suggestions) > 0 {
+			fmt.Fprintf(&b, "\nTo allow such commands for good, add %s to the policy's allow list.\n", strings.Join(d.Suggestions, " and "))
+		}
+		b.WriteString("\nAccept runs exactly this command, this one time.")
+		return &mcp.ElicitParams{Mode: "form", Message: b.String(), RequestedSchema: schema}
 	}
-	b.WriteString("\nAccept runs exactly this command, this one time.")
-	return &mcp.ElicitParams{
-		Mode:            "form",
-		Message:         b.String(),
-		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+	b.WriteString("\n" + offer.p.Preview())
+	choices := []string{choiceOnce, choiceAlways}
+	names := []string{"Yes, this once", "Always: add " + strings.Join(offer.p.Rules, " and ")}
+	if offer.p.Narrower != "" {
+		choices = append(choices, choiceExact)
+		names = append(names, "Always, only this exact command: add "+offer.p.Narrower)
 	}
+	choices = append(choices, choiceNo)
+	names = append(names, "No")
+	b.WriteString("\nAccept with the choice you want; decline refuses.")
+	schema["properties"] = map[string]any{"choice": map[string]any{
+		"type": "string", "title": "Run it?", "enum": choices, "enumNames": names, "default": choiceOnce,
+	}}
+	return &mcp.ElicitParams{Mode: "form", Message: b.String(), RequestedSchema: schema}
 }
 
 // plainWord matches an argument that reads the same unquoted.

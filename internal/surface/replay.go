@@ -1,7 +1,6 @@
 package surface
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -107,27 +106,37 @@ type transcriptLine struct {
 }
 
 // readTranscript reads and checks a whole transcript. It returns the tool
-// calls and the other lines in order; blank lines are dropped.
+// calls and the other lines in order; blank lines are dropped. A line that
+// is not valid UTF-8, over MaxLineBytes or not a step is an error naming
+// its line.
 func readTranscript(in io.Reader) ([]transcriptLine, error) {
 	var out []transcriptLine
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
-	for n := 1; sc.Scan(); n++ {
-		raw := bytes.TrimSpace(sc.Bytes())
-		if len(raw) == 0 {
+	lines := NewLineReader(in, MaxLineBytes)
+	for {
+		l, err := lines.Next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the transcript: %w", err)
+		}
+		if l.Blank() {
 			continue
 		}
-		l, err := parseStep(raw)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", n, err)
+		if l.TooLong {
+			return nil, fmt.Errorf("line %d: %d bytes, longer than the limit of %d", l.N, l.Size, MaxLineBytes)
 		}
-		l.line, l.raw = n, append([]byte(nil), raw...)
-		out = append(out, l)
+		raw := bytes.TrimSpace(l.Text)
+		if err := exec.CheckJSONText(raw); err != nil {
+			return nil, fmt.Errorf("line %d: %w", l.N, err)
+		}
+		t, err := parseStep(raw)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", l.N, err)
+		}
+		t.line, t.raw = l.N, append([]byte(nil), raw...)
+		out = append(out, t)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading the transcript: %w", err)
-	}
-	return out, nil
 }
 
 func parseStep(raw []byte) (transcriptLine, error) {
@@ -135,7 +144,7 @@ func parseStep(raw []byte) (transcriptLine, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&st); err != nil {
-		return transcriptLine{}, err
+		return transcriptLine{}, stepJSONError(err)
 	}
 	if dec.More() {
 		return transcriptLine{}, errors.New("more than one JSON value on the line")
@@ -154,6 +163,15 @@ func parseStep(raw []byte) (transcriptLine, error) {
 		return transcriptLine{}, errors.New(`"expected": missing (run replay with -update to record it)`)
 	}
 	return transcriptLine{call: &st, req: req}, nil
+}
+
+// stepJSONError says what is wrong with a step line in our words.
+func stepJSONError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field == "" {
+		return fmt.Errorf(`%s (a step is an object such as {"request": {"command": "ls"}, "expected": {...}})`, exec.JSONErrorText(err))
+	}
+	return errors.New(exec.JSONErrorText(err))
 }
 
 // pinned is the part of an Observation that describes behaviour. Its field

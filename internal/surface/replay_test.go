@@ -145,14 +145,17 @@ func TestReadTranscriptErrors(t *testing.T) {
 	cases := []struct {
 		in, want string
 	}{
-		{`{"thought": "a"}` + "\nnot json\n", "line 2: invalid character"},
-		{`{"thougth": "a"}`, `line 1: json: unknown field "thougth"`},
+		{`{"thought": "a"}` + "\nnot json\n", "line 2: invalid JSON at byte 2: invalid character"},
+		{`{"thougth": "a"}`, `line 1: unknown field "thougth"`},
+		{"{\"thought\": \"\xff\"}", `line 1: byte 13: invalid UTF-8`},
+		{`[1]`, `line 1: want an object, got an array (a step is an object such as`},
 		{`{"request": {"command": "ls"}}`, `line 1: "expected": missing`},
 		{`{"request": {"comand": "ls"}, "expected": {"status": "exited"}}`, `line 1: request: unknown field "comand"`},
-		{`{"request": {"command": "ls"}, "expected": {"stauts": "exited"}}`, `line 1: json: unknown field "stauts"`},
+		{`{"request": {"command": "ls"}, "expected": {"stauts": "exited"}}`, `line 1: unknown field "stauts"`},
 		{`{"expected": {"status": "exited"}}`, `line 1: "expected" or "approved" without "request"`},
 		{`{"thought": "a"} {"thought": "b"}`, "line 1: more than one JSON value"},
-		{"\n\n" + `{"request": 1, "expected": {}}`, "line 3: request:"},
+		{"\n\n" + `{"request": 1, "expected": {}}`, "line 3: request: want an object such as"},
+		{strings.Repeat("x", MaxLineBytes+1), "line 1: 4194305 bytes, longer than the limit of 4194304"},
 	}
 	for _, tc := range cases {
 		_, err := Replay(context.Background(), &exec.Runner{Sandbox: "none"}, strings.NewReader(tc.in), &bytes.Buffer{}, ReplayOptions{})

@@ -1,0 +1,595 @@
+package facts
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentexec/agentexec/gate/programs"
+)
+
+// Bounds of one reading. Past them the rest is recorded as hidden, never
+// dropped silently.
+const (
+	// MaxCalls bounds the calls recorded for one text.
+	MaxCalls = 4096
+	// MaxPayloadDepth bounds how deep payloads (-c scripts, eval, trap,
+	// alias values) are parsed in turn.
+	MaxPayloadDepth = 6
+	// MaxPayloadBytes bounds the total size of payloads parsed.
+	MaxPayloadBytes = 256 << 10
+	// maxWalkDepth bounds the walk's recursion (the pre-scan keeps real
+	// input far below it).
+	maxWalkDepth = 4096
+)
+
+// Options are the inputs of a reading besides the text.
+type Options struct {
+	// POSIX parses sh text (LangPOSIX) instead of bash.
+	POSIX bool
+	// Sub reads the sub-language of a program whose table entry names a
+	// scanner (sed scripts, awk programs, sqlite dot commands) for the
+	// shell commands it runs: commands are shell texts to read in turn,
+	// opaque (when not "") says why some command cannot be read. nil
+	// means every such program is opaque when given a script.
+	Sub func(scanner programs.Scanner, args []string) (commands []string, opaque string)
+}
+
+// ErrTooLong and ErrTooDeep say why a text was not parsed.
+var (
+	ErrTooLong = errors.New("the text is longer than the gate reads")
+	ErrTooDeep = errors.New("the text is nested too deeply or has too many operators")
+)
+
+// Build parses text once and reads its facts.
+func Build(text string, opt Options) *Tree {
+	t := &Tree{Src: text, Vars: map[string][]string{}, Funcs: map[string][]*syntax.FuncDecl{}}
+	f, err := Parse(text, opt.POSIX)
+	if err != nil {
+		t.Err = err
+		return t
+	}
+	t.File, t.Parsed = f, true
+	b := &builder{t: t, opt: opt, src: text}
+	b.stmts(f.Stmts)
+	b.rebind()
+	t.finish()
+	return t
+}
+
+// Parse parses text as bash (or POSIX sh) within the pre-scan's bounds
+// (size, nesting depth, operator count). A parser panic is an error.
+func Parse(text string, posix bool) (f *syntax.File, err error) {
+	if len(text) > MaxBytes {
+		return nil, ErrTooLong
+	}
+	lim := Limits(0, 0)
+	if Prescan(text, lim).Over(lim) {
+		return nil, ErrTooDeep
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("parser panic: %v", r)
+		}
+	}()
+	lang := syntax.LangBash
+	if posix {
+		lang = syntax.LangPOSIX
+	}
+	return syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false)).Parse(strings.NewReader(text), "")
+}
+
+// builder walks one text: the decided text, or a payload parsed from it.
+type builder struct {
+	t   *Tree
+	opt Options
+	src string // the text being walked
+	// For a payload: the span in the decided text that carries it, the
+	// call that runs it and how, and the payload depth.
+	outer   *Span
+	via     *Call
+	how     string
+	depth   int
+	inSubst int
+	walk    int // recursion depth of the walk
+	pipe    *[][]*Call
+}
+
+// span returns n's span in the decided text.
+func (b *builder) span(n syntax.Node) Span {
+	if b.outer != nil {
+		return *b.outer
+	}
+	return nodeSpan(n, len(b.src))
+}
+
+// nodeSpan clamps n's byte span to a text of length max.
+func nodeSpan(n syntax.Node, max int) Span {
+	s, e := int(n.Pos().Offset()), int(n.End().Offset())
+	if s < 0 || s > max {
+		s = max
+	}
+	if e > max || e < s {
+		e = max
+	}
+	return Span{s, e}
+}
+
+func (b *builder) source(n syntax.Node) string {
+	sp := nodeSpan(n, len(b.src))
+	return b.src[sp.Start:sp.End]
+}
+
+func (b *builder) hide(k HiddenKind, sp Span, c *Call, format string, args ...any) {
+	b.t.Hidden = append(b.t.Hidden, Hidden{Kind: k, Span: sp, Why: fmt.Sprintf(format, args...), Call: c})
+}
+
+func (b *builder) enter() bool {
+	b.walk++
+	if b.walk > maxWalkDepth {
+		if !b.t.Truncated {
+			b.t.Truncated = true
+			b.hide(Unreadable, Span{0, len(b.t.Src)}, nil, "the text is nested too deeply to read whole")
+		}
+		return false
+	}
+	return true
+}
+
+func (b *builder) leave() { b.walk-- }
+
+func (b *builder) stmts(list []*syntax.Stmt) {
+	for _, s := range list {
+		b.stmt(s)
+	}
+}
+
+// stmt reads one statement: its command, then its redirections' words.
+func (b *builder) stmt(s *syntax.Stmt) {
+	if s == nil || !b.enter() {
+		return
+	}
+	defer b.leave()
+	first := len(b.t.Calls)
+	if s.Cmd != nil {
+		b.command(s, s.Cmd)
+	}
+	redirs := b.redirs(s.Redirs)
+	for _, c := range b.t.Calls[first:] {
+		if c.Stmt == s {
+			c.Redirs = redirs
+			c.WriteRedir = writesFile(redirs)
+			b.stdinFromRedirs(c, redirs)
+		}
+	}
+}
+
+// command dispatches on the command's node kind.
+func (b *builder) command(s *syntax.Stmt, cmd syntax.Command) {
+	switch c := cmd.(type) {
+	case *syntax.CallExpr:
+		b.callExpr(s, c)
+	case *syntax.BinaryCmd:
+		b.binary(c)
+	case *syntax.Subshell:
+		b.stmts(c.Stmts)
+	case *syntax.Block:
+		b.stmts(c.Stmts)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			b.stmts(ic.Cond)
+			b.stmts(ic.Then)
+		}
+	case *syntax.WhileClause:
+		b.stmts(c.Cond)
+		b.stmts(c.Do)
+	case *syntax.ForClause:
+		if wi, ok := c.Loop.(*syntax.WordIter); ok {
+			for _, w := range wi.Items {
+				b.word(w)
+			}
+		}
+		b.stmts(c.Do)
+	case *syntax.CaseClause:
+		b.word(c.Word)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				b.word(p)
+			}
+			b.stmts(it.Stmts)
+		}
+	case *syntax.FuncDecl:
+		if c.Name != nil {
+			b.t.Funcs[c.Name.Value] = append(b.t.Funcs[c.Name.Value], c)
+		}
+		if c.Body != nil {
+			b.stmt(c.Body)
+		}
+	case *syntax.DeclClause:
+		b.declClause(s, c)
+	case *syntax.TimeClause:
+		b.stmt(c.Stmt)
+	case *syntax.CoprocClause:
+		b.stmt(c.Stmt)
+	case *syntax.TestClause:
+		b.testExpr(c.X)
+	case *syntax.ArithmCmd, *syntax.LetClause:
+		syntax.Walk(c, b.substs)
+	default:
+		syntax.Walk(c, b.substs)
+	}
+}
+
+// binary reads && || | |& chains with an explicit stack, in source order,
+// and records each pipeline's elements.
+func (b *builder) binary(c *syntax.BinaryCmd) {
+	if isPipe(c) {
+		b.pipeline(c)
+		return
+	}
+	todo := []*syntax.Stmt{c.Y, c.X}
+	for len(todo) > 0 {
+		s := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if bc, ok := s.Cmd.(*syntax.BinaryCmd); ok && !isPipe(bc) && len(s.Redirs) == 0 && !s.Coprocess && !s.Disown {
+			todo = append(todo, bc.Y, bc.X)
+			continue
+		}
+		b.stmt(s)
+	}
+}
+
+func isPipe(c *syntax.BinaryCmd) bool { return c.Op == syntax.Pipe || c.Op == syntax.PipeAll }
+
+// pipeline reads a | b | c: each element's calls, and each element's
+// first call fed by the last call of the element before.
+func (b *builder) pipeline(c *syntax.BinaryCmd) {
+	var elems []*syntax.Stmt
+	var flat func(s *syntax.Stmt)
+	flat = func(s *syntax.Stmt) {
+		if bc, ok := s.Cmd.(*syntax.BinaryCmd); ok && isPipe(bc) && len(s.Redirs) == 0 {
+			flat(bc.X)
+			flat(bc.Y)
+			return
+		}
+		elems = append(elems, s)
+	}
+	flat(c.X)
+	flat(c.Y)
+	var pipe [][]*Call
+	var prev *Call
+	for _, e := range elems {
+		first := len(b.t.Calls)
+		b.stmt(e)
+		calls := append([]*Call(nil), b.t.Calls[first:]...)
+		pipe = append(pipe, calls)
+		if head := firstDirect(calls); head != nil && prev != nil && head.Stdin == nil {
+			head.Stdin = &Input{Kind: FromPipe, From: prev}
+			b.fedFromPipe(head)
+		}
+		prev = lastDirect(calls)
+	}
+	b.t.Pipes = append(b.t.Pipes, pipe)
+}
+
+// firstDirect is the first call the element's shell runs itself (not one
+// nested in a substitution or started by another call).
+func firstDirect(calls []*Call) *Call {
+	for _, c := range calls {
+		if c.Via == nil && !c.InSubst {
+			return c
+		}
+	}
+	return nil
+}
+
+func lastDirect(calls []*Call) *Call {
+	for i := len(calls) - 1; i >= 0; i-- {
+		if calls[i].Via == nil && !calls[i].InSubst {
+			return calls[i]
+		}
+	}
+	return nil
+}
+
+// callExpr records a simple command and reads what it runs.
+func (b *builder) callExpr(s *syntax.Stmt, ce *syntax.CallExpr) {
+	assigns := b.assigns(ce.Assigns, len(ce.Args) == 0)
+	for _, w := range ce.Args {
+		b.word(w)
+	}
+	if len(ce.Args) == 0 {
+		return
+	}
+	c := &Call{Argv: b.words(ce.Args), Assigns: assigns, Text: strings.TrimRight(strings.TrimSpace(b.source(s)), " \t;&"),
+		Span: b.span(s), Via: b.via, How: b.how, Depth: b.depth, InSubst: b.inSubst > 0, Stmt: s, Node: ce}
+	if !b.add(c) {
+		return
+	}
+	for _, a := range assigns {
+		b.commandVar(c, a)
+	}
+	b.runs(c)
+}
+
+// add records c, unless the bound on calls is reached.
+func (b *builder) add(c *Call) bool {
+	if len(b.t.Calls) >= MaxCalls {
+		if !b.t.Truncated {
+			b.t.Truncated = true
+			b.hide(Unreadable, c.Span, c, "the text runs more than %d commands; the rest is not read", MaxCalls)
+		}
+		return false
+	}
+	if c.Argv[0].Static && !c.Argv[0].Glob {
+		c.Name = c.Argv[0].Value
+		c.Base = path.Base(c.Name)
+		if c.Name == "" {
+			c.Base = ""
+		}
+	}
+	b.t.Calls = append(b.t.Calls, c)
+	return true
+}
+
+// words reads a command's words.
+func (b *builder) words(ws []*syntax.Word) []Word {
+	out := make([]Word, len(ws))
+	for i, w := range ws {
+		out[i] = b.wordOf(w)
+	}
+	return out
+}
+
+func (b *builder) wordOf(w *syntax.Word) Word {
+	v, ok := Static(w)
+	return Word{Value: v, Static: ok, Glob: HasGlob(w), Raw: b.source(w), Node: w}
+}
+
+// assigns reads VAR=value words and records static values.
+func (b *builder) assigns(as []*syntax.Assign, alone bool) []Assign {
+	var out []Assign
+	for _, a := range as {
+		if a.Name == nil {
+			continue
+		}
+		syntax.Walk(a, b.substs)
+		x := Assign{Name: a.Name.Value, Raw: b.source(a)}
+		if a.Value != nil {
+			x.Value = b.wordOf(a.Value)
+			if fields, ok := Resolve(a.Value, b.knownVars()); ok && len(fields) == 1 {
+				b.t.Vars[x.Name] = appendUniq(b.t.Vars[x.Name], fields[0])
+			}
+		} else if a.Array == nil && !a.Append {
+			x.Value = Word{Static: true}
+			b.t.Vars[x.Name] = appendUniq(b.t.Vars[x.Name], "")
+		}
+		out = append(out, x)
+		if alone {
+			b.commandVar(nil, x)
+		}
+	}
+	return out
+}
+
+// knownVars maps each variable to the first value the text gives it, for
+// resolving later assignments (X=/; Y=$X).
+func (b *builder) knownVars() map[string]string {
+	if len(b.t.Vars) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(b.t.Vars))
+	for k, v := range b.t.Vars {
+		m[k] = v[len(v)-1]
+	}
+	return m
+}
+
+func appendUniq(list []string, v string) []string {
+	for _, x := range list {
+		if x == v {
+			return list
+		}
+	}
+	return append(list, v)
+}
+
+// declClause reads declare/export/local/readonly/typeset: their
+// assignments, which may plant shell state.
+func (b *builder) declClause(s *syntax.Stmt, c *syntax.DeclClause) {
+	for _, a := range c.Args {
+		if a.Name == nil {
+			syntax.Walk(a, b.substs)
+			continue
+		}
+		for _, x := range b.assigns([]*syntax.Assign{a}, false) {
+			b.commandVar(nil, x)
+		}
+	}
+}
+
+// redirs reads a statement's redirections, their words' substitutions
+// included.
+func (b *builder) redirs(rs []*syntax.Redirect) []Redir {
+	out := make([]Redir, 0, len(rs))
+	for _, r := range rs {
+		if r.Word != nil {
+			b.word(r.Word)
+		}
+		if r.Hdoc != nil && !quotedDelim(r.Word) {
+			b.word(r.Hdoc)
+		}
+		x := Redir{Op: r.Op, Node: r}
+		if r.N != nil {
+			x.N = r.N.Value
+		}
+		if r.Word != nil {
+			x.Target = b.wordOf(r.Word)
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// quotedDelim reports a here-document delimiter with quotes or a
+// backslash: bash then expands nothing in the body.
+func quotedDelim(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(p.Value, `\`) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// harmlessTargets are redirection targets that write no file.
+var harmlessTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/tty": true}
+
+// writesFile reports an output redirection into a file.
+func writesFile(rs []Redir) bool {
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+			if !r.Target.Static || !harmlessTargets[r.Target.Value] {
+				return true
+			}
+		case syntax.DplOut:
+			// `>&word` with a word that is not a descriptor number or '-'
+			// opens the file word for writing (as &>word).
+			if !r.Target.Static || !IsFdWord(r.Target.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsFdWord reports whether v names a descriptor for `>&` (digits, or '-'
+// to close, optionally after digits: `>&3-` moves a descriptor).
+func IsFdWord(v string) bool {
+	v = strings.TrimSuffix(v, "-")
+	if v == "" {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// word reads the substitutions inside a word: each one's statements run.
+func (b *builder) word(w *syntax.Word) {
+	if w != nil {
+		syntax.Walk(w, b.substs)
+	}
+}
+
+// substs is a syntax.Walk visitor that reads command and process
+// substitutions (and stops there: their statements are read by stmts).
+func (b *builder) substs(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.CmdSubst:
+		b.inSubst++
+		b.stmts(n.Stmts)
+		b.inSubst--
+		return false
+	case *syntax.ProcSubst:
+		b.inSubst++
+		b.stmts(n.Stmts)
+		b.inSubst--
+		return false
+	}
+	return true
+}
+
+func (b *builder) testExpr(x syntax.TestExpr) {
+	if x != nil {
+		syntax.Walk(x, b.substs)
+	}
+}
+
+// payload parses text run by c (a -c script, eval's words, a trap) and
+// reads its calls as started by c.
+func (b *builder) payload(c *Call, text, how string) {
+	if b.depth+1 > MaxPayloadDepth || b.t.payloadBytes()+len(text) > MaxPayloadBytes {
+		b.t.Truncated = true
+		b.hide(Unreadable, c.Span, c, "%s is nested too deeply (or too large) to read", how)
+		return
+	}
+	f, err := Parse(text, b.opt.POSIX)
+	if err != nil {
+		b.hide(Unreadable, c.Span, c, "%s is text the gate cannot parse (%v)", how, err)
+		return
+	}
+	b.t.nestedBytes += len(text)
+	sp := c.Span
+	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: c, how: how, depth: b.depth + 1, walk: b.walk}
+	nb.stmts(f.Stmts)
+}
+
+// argvCall records an argv c runs directly (a launcher's operand, find
+// -exec's command) and reads what it runs in turn.
+func (b *builder) argvCall(c *Call, argv []Word, how string, tail bool) *Call {
+	if len(argv) == 0 {
+		return nil
+	}
+	if b.depth+1 > MaxPayloadDepth*4 {
+		b.t.Truncated = true
+		b.hide(Unreadable, c.Span, c, "%s is nested too deeply to read", how)
+		return nil
+	}
+	n := &Call{Argv: argv, Text: joinRaw(argv), Span: c.Span, Via: c, How: how, Depth: c.Depth + 1, Tail: tail, InSubst: c.InSubst}
+	if !b.add(n) {
+		return nil
+	}
+	saved := b.depth
+	b.depth = n.Depth
+	b.runs(n)
+	b.depth = saved
+	return n
+}
+
+// joinRaw spells argv with static words as their values and the others as
+// written.
+func joinRaw(argv []Word) string {
+	parts := make([]string, len(argv))
+	for i, w := range argv {
+		parts[i] = w.Raw
+		if w.Static && !w.Hole {
+			parts[i] = w.Value
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func (t *Tree) payloadBytes() int { return t.nestedBytes }
+
+// cdCall records the target of cd, pushd and popd for the blacklist.
+func (b *builder) cdCall(c *Call) {
+	args := c.Argv[1:]
+	for len(args) > 0 && args[0].Static && strings.HasPrefix(args[0].Value, "-") && args[0].Value != "-" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		b.cd(Home, true)
+		return
+	}
+	if vals, ok := Resolve(args[0].Node, b.knownVars()); ok && len(vals) == 1 && args[0].Node != nil {
+		b.cd(vals[0], true)
+		return
+	}
+	b.cd("", false)
+}

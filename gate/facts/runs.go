@@ -1,0 +1,814 @@
+package facts
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	p "github.com/agentexec/agentexec/gate/programs"
+)
+
+// runs reads what a call starts: by its program's entry in the table.
+func (b *builder) runs(c *Call) {
+	if c.Name == "" {
+		why := "the command name `%s` is computed at run time"
+		if c.Argv[0].Glob {
+			why = "the command name `%s` is a glob pattern, which names whatever file matches"
+		}
+		b.hide(DynamicName, c.Span, c, why, clip(c.Argv[0].Raw))
+		v, ok := Lenient(c.Argv[0].Node)
+		if !ok {
+			return
+		}
+		// $"rm" is rm to every stricter reader: read on as that name.
+		c.Name, c.Base = v, path.Base(v)
+	}
+	prog := p.Lookup(c.Base)
+	if prog == nil && c.Base != c.Name {
+		prog = nil
+	}
+	c.Prog = prog
+	if strings.Contains(c.Name, "/") && !path.IsAbs(c.Name) {
+		b.hide(ProjectCode, c.Span, c, "`%s` runs the file %s from the working directory", clip(c.Name), clip(c.Name))
+	}
+	if prog == nil {
+		return
+	}
+	args := c.Argv[1:]
+	switch {
+	case prog.Runs != nil && prog.Runs.Opaque != "":
+		if len(args) > 0 && !onlyListing(args) {
+			b.hide(ShellState, c.Span, c, "%s, which the gate cannot read", prog.Runs.Opaque)
+		}
+	case prog.Runs != nil && prog.Runs.Alias:
+		b.alias(c, args)
+	case prog.Runs != nil && prog.Runs.Rebind:
+		b.rebindDecl(c, args)
+	case prog.Runs != nil && prog.Runs.Text:
+		b.trap(c, prog, args)
+	case prog.Kind.Has(p.Shell) && prog.Opts != nil:
+		b.shell(c, prog, args)
+	case prog.Kind.Has(p.Shell) && !prog.Kind.Has(p.Launcher):
+		if len(args) > 0 || c.Stdin != nil {
+			b.hide(Unreadable, c.Span, c, "`%s` is %s whose arguments the gate does not read", c.Base, prog.Why)
+		}
+	case prog.Scanner == p.ScanGit:
+		b.git(c, args)
+	case prog.Scanner == p.ScanFind:
+		b.find(c, args)
+	case prog.Scanner == p.ScanSed || prog.Scanner == p.ScanAwk || prog.Scanner == p.ScanSqlite:
+		b.sub(c, prog, args)
+	case prog.Scanner == p.ScanTar:
+		b.options(c, prog, tarArgs(args))
+	case prog.Runs != nil && (prog.Runs.Argv || prog.Runs.Joined || prog.Runs.After != ""):
+		b.launcher(c, prog, args)
+	case prog.Kind.Has(p.Interpreter):
+		b.interpreter(c, prog, args)
+	case prog.Runs != nil && prog.Runs.Script:
+		b.sourceFile(c, args)
+	case prog.Chdir:
+		b.cdCall(c)
+	case prog.Kind.Has(p.Viewer):
+		b.viewer(c, args)
+	case prog.Runs != nil && prog.Runs.Project:
+		if !probe(prog, args) {
+			b.hide(ProjectCode, c.Span, c, "`%s` is %s: what it starts is decided by the project's files", c.Base, prog.Why)
+		}
+	case prog.Runs != nil && prog.Runs.Stdin:
+		c.script, c.ScriptStdin = true, true
+	case prog.Opts != nil:
+		b.options(c, prog, args)
+	}
+}
+
+// onlyListing reports an argument list that only lists (-l, -p) or
+// prints (fc -l).
+func onlyListing(args []Word) bool {
+	for _, a := range args {
+		if !a.Static || (a.Value != "-l" && a.Value != "-p" && a.Value != "-L" && a.Value != "-P") {
+			return false
+		}
+	}
+	return true
+}
+
+// probe reports whether args are exactly one of the program's version or
+// help forms.
+func probe(prog *p.Program, args []Word) bool {
+	vals, ok := Statics(args)
+	if !ok {
+		return false
+	}
+	joined := strings.Join(vals, " ")
+	for _, f := range prog.Probe {
+		if joined == f {
+			return true
+		}
+	}
+	return false
+}
+
+func toArgs(ws []Word) []p.Arg {
+	out := make([]p.Arg, len(ws))
+	for i, w := range ws {
+		out[i] = p.Arg{Value: w.Value, Static: w.Static && !w.Glob && !w.Hole}
+	}
+	return out
+}
+
+// options reads the option effects that run something: a shell text, a
+// program, inline code, a file, an argv after the option.
+func (b *builder) options(c *Call, prog *p.Program, args []Word) p.Parsed {
+	if prog.Opts == nil {
+		return p.Parsed{}
+	}
+	parsed := prog.Opts.Parse(toArgs(args))
+	for _, f := range parsed.Found {
+		b.effect(c, prog, f, args)
+	}
+	return parsed
+}
+
+// effect reads one option's effect.
+func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
+	what := fmt.Sprintf("the option `%s` of `%s`", optName(f), c.Base)
+	switch f.Opt.Effect {
+	case p.RunsShell, p.RunsProgram:
+		switch {
+		case !f.HasValue:
+		case !f.ValueStatic:
+			b.hide(Unreadable, c.Span, c, "%s runs a command computed at run time", what)
+		case prog.Scanner == p.ScanTar && f.Name == "checkpoint-action":
+			if cmd, ok := strings.CutPrefix(f.Value, "exec="); ok {
+				b.payload(c, cmd, what)
+			}
+		case f.Opt.Effect == p.RunsProgram && f.Name == "S" || f.Name == "split-string":
+			b.argvCall(c, append(splitWords(f.Value), args[f.Index+2-boolInt(attached(f, args)):]...), what, false)
+		case f.Opt.Effect == p.RunsProgram:
+			b.argvCall(c, splitWords(f.Value), what, false)
+		default:
+			b.payload(c, f.Value, what)
+		}
+	case p.RunsCode:
+		b.hide(InlineCode, c.Span, c, "%s runs inline code (%s), which the gate cannot read", what, clip(f.Value))
+	case p.RunsFile:
+		b.hide(ProjectCode, c.Span, c, "%s runs %s", what, clip(f.Value))
+	case p.StartsArgv:
+		end := f.Index + 1
+		for end < len(args) && !(args[end].Static && (args[end].Value == ";" || args[end].Value == "+")) {
+			end++
+		}
+		b.argvCall(c, args[f.Index+1:end], what, true)
+	case p.Unproven:
+		b.keyed(c, prog, f, what)
+	}
+}
+
+// attached reports an option value given in the same word (-Sx, --s=x).
+func attached(f p.Found, args []Word) bool {
+	return f.Index < len(args) && strings.Contains(args[f.Index].Value, f.Value) && args[f.Index].Value != f.Value
+}
+
+func boolInt(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// keyed reads a KEY=VALUE option whose key names a command (ssh -o
+// ProxyCommand=…).
+func (b *builder) keyed(c *Call, prog *p.Program, f p.Found, what string) {
+	if len(prog.CommandKeys) == 0 || !f.HasValue {
+		return
+	}
+	if !f.ValueStatic {
+		b.hide(Unreadable, c.Span, c, "%s is computed at run time and may name a command", what)
+		return
+	}
+	key, val, ok := strings.Cut(f.Value, "=")
+	if !ok {
+		key, val, _ = strings.Cut(f.Value, " ")
+	}
+	key = strings.ToLower(strings.TrimSpace(key))
+	for _, k := range prog.CommandKeys {
+		if key == k {
+			b.payload(c, strings.TrimSpace(val), what)
+		}
+	}
+}
+
+func optName(f p.Found) string {
+	if f.Long {
+		return "--" + f.Name
+	}
+	return "-" + f.Name
+}
+
+// splitWords splits a value on blanks, as env -S, tar -I and rsync -e do.
+func splitWords(v string) []Word {
+	var out []Word
+	for _, f := range strings.Fields(v) {
+		out = append(out, Word{Value: f, Static: true, Raw: f})
+	}
+	return out
+}
+
+// stdinNames are the file names that read a script from standard input.
+var stdinNames = map[string]bool{"-": true, "/dev/stdin": true, "/dev/fd/0": true, "/proc/self/fd/0": true, "/proc/thread-self/fd/0": true}
+
+// shell reads a shell's command line with bash's rules: -c makes the
+// first operand the script, whatever options come between; else the first
+// operand is a script file; else the script comes from standard input.
+func (b *builder) shell(c *Call, prog *p.Program, args []Word) {
+	parsed := prog.Opts.Parse(toArgs(args))
+	if parsed.Unknown != "" {
+		b.hide(Unreadable, c.Span, c, "`%s` is given the option `-%s`, which the gate does not know, so what it runs cannot be read", c.Base, strings.TrimLeft(parsed.Unknown, "-"))
+	}
+	if parsed.Dynamic && (len(parsed.Operands) == 0 || !args[parsed.Operands[0]].Static) {
+		b.hide(Unreadable, c.Span, c, "an argument of `%s` is computed at run time and may be an option or the script", c.Base)
+		return
+	}
+	if parsed.Has("c") {
+		if len(parsed.Operands) == 0 {
+			return
+		}
+		s := args[parsed.Operands[0]]
+		what := fmt.Sprintf("the script `%s -c` runs", c.Base)
+		if !s.Static || s.Hole {
+			b.hide(Unreadable, c.Span, c, "%s is computed at run time", what)
+			return
+		}
+		b.payload(c, s.Value, what)
+		return
+	}
+	if len(parsed.Operands) > 0 && !parsed.Has("s") {
+		b.scriptOperand(c, args[parsed.Operands[0]])
+		return
+	}
+	c.script, c.ScriptStdin = true, true
+}
+
+// scriptOperand reads the script file a shell or interpreter is given.
+func (b *builder) scriptOperand(c *Call, f Word) {
+	switch {
+	case procSubstWord(f.Node):
+		b.hide(FedScript, c.Span, c, "`%s` runs the script a process substitution prints", c.Base)
+	case !f.Static || f.Hole:
+		b.hide(Unreadable, c.Span, c, "`%s` runs a script file whose name is computed at run time", c.Base)
+	case stdinNames[f.Value]:
+		c.script, c.ScriptStdin = true, true
+	case strings.HasPrefix(f.Value, "/dev/tcp/") || strings.HasPrefix(f.Value, "/dev/udp/") || strings.HasPrefix(f.Value, "/dev/fd/") || strings.HasPrefix(f.Value, "/proc/"):
+		b.hide(FedScript, c.Span, c, "`%s` runs a script read from %s", c.Base, f.Value)
+	default:
+		b.hide(ProjectCode, c.Span, c, "`%s` runs the script file %s", c.Base, clip(f.Value))
+	}
+}
+
+func procSubstWord(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, part := range w.Parts {
+		if _, ok := part.(*syntax.ProcSubst); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// interpreter reads an interpreter's command line: inline code, a module
+// or file it runs, or a script from standard input.
+func (b *builder) interpreter(c *Call, prog *p.Program, args []Word) {
+	if probe(prog, args) {
+		return
+	}
+	if prog.Opts == nil {
+		if len(args) > 0 {
+			b.hide(InlineCode, c.Span, c, "`%s` is %s, and the gate does not read its arguments", c.Base, prog.Why)
+		} else {
+			c.script, c.ScriptStdin = true, true
+		}
+		return
+	}
+	parsed := b.options(c, prog, args)
+	for _, f := range parsed.Found {
+		if f.Opt.Effect == p.RunsCode || f.Opt.Effect == p.RunsFile {
+			return
+		}
+	}
+	if parsed.Unknown != "" {
+		b.hide(Unreadable, c.Span, c, "`%s` is given the option `-%s`, which the gate does not know", c.Base, strings.TrimLeft(parsed.Unknown, "-"))
+		return
+	}
+	if len(parsed.Operands) > 0 {
+		b.scriptOperand(c, args[parsed.Operands[0]])
+		return
+	}
+	c.script, c.ScriptStdin = true, true
+}
+
+// sourceFile reads `source FILE` and `. FILE`.
+func (b *builder) sourceFile(c *Call, args []Word) {
+	if len(args) == 0 {
+		return
+	}
+	b.scriptOperand(c, args[0])
+}
+
+// viewer reads a pager or editor: options and +commands that run editor
+// commands, which can run programs.
+func (b *builder) viewer(c *Call, args []Word) {
+	for _, a := range args {
+		if !a.Static {
+			continue
+		}
+		v := a.Value
+		if strings.HasPrefix(v, "+") || v == "-c" || v == "--cmd" || v == "-S" || v == "-x" ||
+			v == "--eval" || v == "-e" || v == "-l" || v == "-f" || v == "--batch" || v == "-P" ||
+			strings.HasPrefix(v, "--pager") || v == "-H" || strings.HasPrefix(v, "--html") || strings.HasPrefix(v, "--eval=") {
+			b.hide(InlineCode, c.Span, c, "`%s` is %s, and `%s` gives it commands to run", c.Base, whyOf(c), clip(v))
+			return
+		}
+	}
+}
+
+func whyOf(c *Call) string {
+	if c.Prog != nil {
+		return c.Prog.Why
+	}
+	return "a program"
+}
+
+// launcher reads the command a launcher runs: its options, then (VAR=value
+// words and) its own operands, then the argv.
+func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
+	r := prog.Runs
+	if r.After != "" {
+		b.after(c, prog, args)
+		return
+	}
+	parsed := p.Parsed{Rest: 0}
+	if prog.Opts != nil {
+		parsed = b.options(c, prog, args)
+	}
+	for _, d := range r.Describe {
+		if parsed.Has(d) {
+			return
+		}
+	}
+	if parsed.Unknown != "" {
+		b.hide(Unreadable, c.Span, c, "`%s` is given the option `-%s`, which the gate does not know, so the command it runs is uncertain", c.Base, strings.TrimLeft(parsed.Unknown, "-"))
+	}
+	rest := args[parsed.Rest:]
+	if r.Assigns {
+		for len(rest) > 0 && rest[0].Static && isAssignWord(rest[0].Value) {
+			b.launcherVar(c, rest[0].Value)
+			rest = rest[1:]
+		}
+	}
+	if chdir, ok := firstValue(parsed, "C", "chdir"); ok && prog.Kind.Has(p.Launcher) {
+		b.cd(chdir, true)
+	}
+	for i := 0; i < r.Skip && len(rest) > 0; i++ {
+		rest = rest[1:]
+	}
+	if r.Skip > 0 && prog.Opts != nil && len(rest) > 0 && rest[0].Static && strings.HasPrefix(rest[0].Value, "-") {
+		// Options may follow the launcher's own operands (flock FILE -c CMD).
+		again := b.options(c, prog, rest)
+		rest = rest[again.Rest:]
+		parsed.Found = append(parsed.Found, again.Found...)
+	}
+	if _, ok := parsed.First(p.RunsShell); ok && len(rest) == 0 {
+		return
+	}
+	if split, ok := parsed.First(p.RunsProgram); ok && (split.Name == "S" || split.Name == "split-string") {
+		return // env -S: the split words and the rest are one argv, read already
+	}
+	if r.Lists {
+		rest = b.parallelLists(c, rest)
+	}
+	what := fmt.Sprintf("the command `%s` runs", c.Base)
+	switch {
+	case len(rest) == 0:
+		if r.Stdin {
+			c.script, c.ScriptStdin = true, true
+		}
+	case r.Joined:
+		vals, ok := Statics(rest)
+		if !ok {
+			b.hide(Unreadable, c.Span, c, "%s is computed at run time", what)
+			return
+		}
+		b.payload(c, strings.Join(vals, " "), what)
+	default:
+		b.argvCall(c, append(prefixWords(r.Prefix), rest...), what, r.StdinArgs)
+	}
+}
+
+// firstValue returns the value of the first option found with one of names.
+func firstValue(parsed p.Parsed, names ...string) (string, bool) {
+	for _, f := range parsed.Found {
+		for _, n := range names {
+			if f.Name == n && f.HasValue {
+				return f.Value, f.ValueStatic
+			}
+		}
+	}
+	return "", false
+}
+
+func prefixWords(ws []string) []Word {
+	out := make([]Word, len(ws))
+	for i, w := range ws {
+		out[i] = Word{Value: w, Static: true, Raw: w}
+	}
+	return out
+}
+
+// after reads a launcher whose argv follows a marker (gdb --args prog …,
+// lldb -- prog …); without the marker its first operand is the program.
+func (b *builder) after(c *Call, prog *p.Program, args []Word) {
+	what := fmt.Sprintf("the program `%s` runs", c.Base)
+	for i, a := range args {
+		if a.Static && a.Value == prog.Runs.After {
+			b.argvCall(c, append(prefixWords(prog.Runs.Prefix), args[i+1:]...), what, false)
+			return
+		}
+	}
+	if prog.Kind.Has(p.Interpreter) {
+		for _, a := range args {
+			if a.Static && (a.Value == "-ex" || a.Value == "--eval-command" || a.Value == "-x" || a.Value == "--command" || a.Value == "-o" || a.Value == "--one-line") {
+				b.hide(InlineCode, c.Span, c, "`%s` is given commands to run (%s)", c.Base, a.Value)
+				return
+			}
+		}
+	}
+	for _, a := range args {
+		if !a.Static || !strings.HasPrefix(a.Value, "-") {
+			b.argvCall(c, []Word{a}, what, false)
+			return
+		}
+	}
+}
+
+// parallelLists reads GNU parallel's command as the words before the first
+// ::: marker followed by the list items, which parallel appends; with no
+// command words, each item is a command line of its own.
+func (b *builder) parallelLists(c *Call, args []Word) []Word {
+	for i, a := range args {
+		if !a.Static || !strings.HasPrefix(a.Value, ":::") {
+			continue
+		}
+		var items []Word
+		for _, x := range args[i+1:] {
+			if !(x.Static && strings.HasPrefix(x.Value, ":::")) {
+				items = append(items, x)
+			}
+		}
+		if i == 0 {
+			for _, it := range items {
+				if it.Static {
+					b.payload(c, it.Value, "a command line `parallel` runs")
+				} else {
+					b.hide(Unreadable, c.Span, c, "a command line `parallel` runs is computed at run time")
+				}
+			}
+			return nil
+		}
+		return append(append([]Word(nil), args[:i]...), items...)
+	}
+	return args
+}
+
+// launcherVar reads a VAR=value word a launcher sets for its command.
+func (b *builder) launcherVar(c *Call, kv string) {
+	name, val, _ := strings.Cut(kv, "=")
+	b.commandVar(c, Assign{Name: name, Value: Word{Value: val, Static: true, Raw: val}, Raw: kv})
+}
+
+// isAssignWord reports a NAME=value word.
+func isAssignWord(w string) bool {
+	i := 0
+	for i < len(w) && (w[i] == '_' || (w[i]|0x20 >= 'a' && w[i]|0x20 <= 'z') || (i > 0 && w[i] >= '0' && w[i] <= '9')) {
+		i++
+	}
+	return i > 0 && i < len(w) && w[i] == '='
+}
+
+// trap reads `trap CODE SIGNAL…`: CODE runs later.
+func (b *builder) trap(c *Call, prog *p.Program, args []Word) {
+	parsed := prog.Opts.Parse(toArgs(args))
+	if parsed.Has("l") || parsed.Has("p") || len(parsed.Operands) < 2 {
+		return
+	}
+	code := args[parsed.Operands[0]]
+	switch {
+	case !code.Static:
+		b.hide(ShellState, c.Span, c, "the code `trap` runs later is computed at run time")
+	case code.Value == "" || code.Value == "-":
+	default:
+		b.payload(c, code.Value, "the code `trap` runs later")
+	}
+}
+
+// alias records NAME=VALUE definitions: the value runs wherever NAME is
+// used (with expand_aliases), so it is read now and again at each use.
+func (b *builder) alias(c *Call, args []Word) {
+	for _, a := range args {
+		if !a.Static {
+			b.hide(ShellState, c.Span, c, "an alias is defined from a value computed at run time")
+			continue
+		}
+		name, val, ok := strings.Cut(a.Value, "=")
+		if !ok || strings.HasPrefix(a.Value, "-") {
+			continue
+		}
+		if b.t.aliases == nil {
+			b.t.aliases = map[string][]string{}
+		}
+		b.t.aliases[name] = append(b.t.aliases[name], val)
+		b.payload(c, val, fmt.Sprintf("the alias `%s`", name))
+	}
+}
+
+// rebindDecl records `hash -p PATH NAME`: NAME runs PATH from now on.
+func (b *builder) rebindDecl(c *Call, args []Word) {
+	for i := 0; i+2 < len(args); i++ {
+		if !args[i].Static || args[i].Value != "-p" {
+			continue
+		}
+		file, name := args[i+1], args[i+2]
+		if !file.Static || !name.Static {
+			b.hide(ShellState, c.Span, c, "`hash -p` binds a command name to a file computed at run time")
+			return
+		}
+		if b.t.hashed == nil {
+			b.t.hashed = map[string][]string{}
+		}
+		b.t.hashed[name.Value] = append(b.t.hashed[name.Value], file.Value)
+		b.hide(ShellState, c.Span, c, "`hash -p %s %s` makes `%s` run %s", clip(file.Value), clip(name.Value), clip(name.Value), clip(file.Value))
+		return
+	}
+}
+
+// rebind reads every call of a name an alias or hash -p rebound as what
+// it really runs.
+func (b *builder) rebind() {
+	if len(b.t.aliases) == 0 && len(b.t.hashed) == 0 {
+		return
+	}
+	calls := b.t.Calls
+	for _, c := range calls {
+		if c.Name == "" || c.Via != nil && c.How != "" && strings.HasPrefix(c.How, "the alias") {
+			continue
+		}
+		for _, val := range b.t.aliases[c.Name] {
+			b.payload(c, val+" "+joinRawSource(c.Argv[1:]), fmt.Sprintf("the alias `%s`", c.Name))
+		}
+		for _, file := range b.t.hashed[c.Name] {
+			argv := append([]Word{{Value: file, Static: true, Raw: file}}, c.Argv[1:]...)
+			b.argvCall(c, argv, fmt.Sprintf("`%s`, bound by hash -p", c.Name), false)
+		}
+	}
+}
+
+func joinRawSource(ws []Word) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = w.Raw
+	}
+	return strings.Join(parts, " ")
+}
+
+// commandVar reads an assignment whose variable carries or loads code.
+func (b *builder) commandVar(c *Call, a Assign) {
+	sp := Span{}
+	if c != nil {
+		sp = c.Span
+	}
+	switch p.Var(a.Name) {
+	case p.CommandVar:
+		what := fmt.Sprintf("the command in %s", a.Name)
+		switch {
+		case a.Value.Node == nil && !a.Value.Static:
+		case !a.Value.Static:
+			b.hide(Unreadable, sp, c, "%s is computed at run time", what)
+		case a.Value.Value != "" && c != nil:
+			b.payload(c, strings.TrimPrefix(strings.TrimPrefix(a.Value.Value, "||"), "|"), what)
+		case a.Value.Value != "":
+			b.hide(ShellState, sp, c, "%s (%s) runs when a program reads it", what, clip(a.Value.Value))
+		}
+	case p.PromptVar:
+		if !a.Value.Static || strings.ContainsAny(a.Value.Value, "$`") {
+			b.hide(ShellState, sp, c, "%s is expanded as a prompt, which runs the commands in it", a.Name)
+		}
+	case p.LoaderVar:
+		if a.Name == "PATH" && a.Value.Static && !relativePath(a.Value.Value) {
+			return
+		}
+		b.hide(ShellState, sp, c, "setting %s changes what code programs load or which program a name runs", a.Name)
+	}
+}
+
+// relativePath reports a PATH with an empty or relative entry.
+func relativePath(v string) bool {
+	for _, dir := range strings.Split(v, ":") {
+		if !strings.HasPrefix(dir, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// cd records a change of directory for the blacklist.
+func (b *builder) cd(dir string, static bool) {
+	if !static {
+		b.t.CdUnknown = true
+		return
+	}
+	b.t.Cds = append(b.t.Cds, dir)
+}
+
+// stdinFromRedirs records what a statement's redirections feed its first
+// call's standard input, then reads a script fed that way.
+func (b *builder) stdinFromRedirs(c *Call, rs []Redir) {
+	for _, r := range rs {
+		if r.N != "" && r.N != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.RdrIn:
+			if procSubstWord(r.Target.Node) {
+				c.Stdin = &Input{Kind: FromProcSubst, Target: r.Target, Node: r.Node}
+			} else {
+				c.Stdin = &Input{Kind: FromFile, Target: r.Target, Node: r.Node}
+			}
+		case syntax.WordHdoc:
+			in := &Input{Kind: FromHereString, Target: r.Target, Node: r.Node}
+			if r.Target.Static {
+				in.Text, in.Static = r.Target.Value, true
+			}
+			c.Stdin = in
+		case syntax.Hdoc, syntax.DashHdoc:
+			in := &Input{Kind: FromHereDoc, Node: r.Node}
+			if h := r.Node.Hdoc; h != nil {
+				if quotedDelim(r.Node.Word) {
+					in.Text, in.Static = hdocText(h), true
+				} else if v, ok := Static(h); ok {
+					in.Text, in.Static = v, true
+				}
+			} else {
+				in.Static = true
+			}
+			c.Stdin = in
+		case syntax.DplIn:
+			c.Stdin = &Input{Kind: FromFd, Target: r.Target, Node: r.Node}
+		}
+	}
+	if c.Stdin != nil && c.script {
+		b.fedScript(c)
+	}
+}
+
+// hdocText is a quoted here-document's body, verbatim.
+func hdocText(w *syntax.Word) string {
+	var sb strings.Builder
+	for _, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok {
+			sb.WriteString(l.Value)
+		}
+	}
+	return sb.String()
+}
+
+// fedFromPipe reads the script a pipe feeds a call that reads one.
+func (b *builder) fedFromPipe(c *Call) {
+	if c.script {
+		b.fedScript(c)
+	}
+}
+
+// fedScript reads the script c reads from its standard input.
+func (b *builder) fedScript(c *Call) {
+	in := c.Stdin
+	c.script = false
+	what := fmt.Sprintf("the script `%s` reads from its standard input", c.Base)
+	switch in.Kind {
+	case FromHereString, FromHereDoc:
+		if in.Static {
+			b.payload(c, in.Text, what)
+			return
+		}
+		b.hide(FedScript, c.Span, c, "%s is computed at run time", what)
+	case FromPipe:
+		if up := in.From; up != nil && up.Prog != nil && up.Prog.Echo {
+			if vals, ok := Statics(up.Argv[1:]); ok {
+				b.payload(c, strings.Join(vals, " "), what)
+				return
+			}
+		}
+		b.hide(FedScript, c.Span, c, "%s comes from the command before it in the pipe", what)
+	case FromFile:
+		if in.Target.Static && !stdinNames[in.Target.Value] && !strings.HasPrefix(in.Target.Value, "/dev/") && !strings.HasPrefix(in.Target.Value, "/proc/") {
+			b.hide(ProjectCode, c.Span, c, "`%s` runs the script file %s", c.Base, clip(in.Target.Value))
+			return
+		}
+		b.hide(FedScript, c.Span, c, "%s comes from %s", what, clip(in.Target.Raw))
+	default:
+		b.hide(FedScript, c.Span, c, "%s comes from a substitution or descriptor", what)
+	}
+}
+
+// finish reads what is left once the whole text is read: calls that read
+// a script from a standard input nothing in the text feeds.
+func (t *Tree) finish() {
+	for _, c := range t.Calls {
+		if c.script {
+			c.script = false
+			t.Hidden = append(t.Hidden, Hidden{Kind: FedScript, Span: c.Span, Call: c,
+				Why: fmt.Sprintf("`%s` reads a script from standard input", c.Base)})
+		}
+	}
+}
+
+// find reads find's actions that run a command: -exec, -execdir, -ok and
+// -okdir CMD … ; (or +), with {} standing for each file found.
+func (b *builder) find(c *Call, args []Word) {
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		if !a.Static {
+			continue
+		}
+		switch a.Value {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		j := k + 1
+		for j < len(args) && !(args[j].Static && (args[j].Value == ";" || args[j].Value == "+")) {
+			j++
+		}
+		inner := make([]Word, 0, j-k-1)
+		for _, w := range args[k+1 : j] {
+			if w.Static && strings.Contains(w.Value, "{}") {
+				w = Word{Raw: w.Value, Hole: true}
+			}
+			inner = append(inner, w)
+		}
+		plus := j < len(args) && args[j].Value == "+"
+		b.argvCall(c, inner, fmt.Sprintf("the command `find %s` runs", a.Value), plus)
+		k = j
+	}
+}
+
+// sub reads a program whose sub-language runs commands (sed's e command,
+// awk's system(), sqlite's .shell).
+func (b *builder) sub(c *Call, prog *p.Program, args []Word) {
+	vals, ok := Statics(args)
+	if !ok {
+		if len(args) > 0 {
+			b.hide(Unreadable, c.Span, c, "an argument of `%s` is computed at run time and may be a script that runs commands", c.Base)
+		}
+		return
+	}
+	if b.opt.Sub == nil {
+		if len(args) > 0 {
+			b.hide(Unreadable, c.Span, c, "`%s` is given a script, which may run commands", c.Base)
+		}
+		return
+	}
+	cmds, opaque := b.opt.Sub(prog.Scanner, vals)
+	for _, cmd := range cmds {
+		b.payload(c, cmd, fmt.Sprintf("a command `%s` runs from its script", c.Base))
+	}
+	if opaque != "" {
+		b.hide(Unreadable, c.Span, c, "`%s` %s, which the rules cannot see", c.Base, opaque)
+	}
+}
+
+// tarArgs reads tar's old-style first argument (tar xzf a.tgz) as the
+// option cluster it is.
+func tarArgs(args []Word) []Word {
+	if len(args) == 0 || !args[0].Static || strings.HasPrefix(args[0].Value, "-") || args[0].Value == "" {
+		return args
+	}
+	out := append([]Word(nil), args...)
+	out[0].Value = "-" + out[0].Value
+	return out
+}
+
+// clip shortens text quoted in a reason.
+func clip(s string) string {
+	const max = 80
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

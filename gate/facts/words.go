@@ -1,0 +1,227 @@
+package facts
+
+import (
+	"errors"
+	"io"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+var errDynamic = errors.New("dynamic word")
+
+// staticConfig expands words with nothing from the host: no environment,
+// no command or process substitution, no globbing, and unset variables are
+// errors. It is only used on words already proven structurally static. A
+// fresh config per call, because expand writes to the config it is given.
+func staticConfig(env expand.Environ) *expand.Config {
+	return &expand.Config{
+		Env:       env,
+		CmdSubst:  func(io.Writer, *syntax.CmdSubst) error { return errDynamic },
+		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", errDynamic },
+		NoUnset:   true,
+	}
+}
+
+var emptyEnv = expand.ListEnviron()
+
+// Static returns the value bash gives w after quote removal when that
+// value is known without running anything: w is made only of literals,
+// single quotes, ANSI-C $'…' quotes and double quotes holding only
+// literals, does not start with an unquoted ~, and does not brace-expand
+// into more or fewer than one word. Glob characters are kept as they are;
+// callers that care must look for them (HasGlob). ok is false for every
+// other word.
+//
+// Staticness is decided from the structure, never from expand succeeding:
+// expand turns an unset variable into "" without an error.
+func Static(w *syntax.Word) (string, bool) {
+	if w == nil || len(w.Parts) == 0 {
+		return "", false
+	}
+	if v, ok := plainStatic(w); ok {
+		return v, true
+	}
+	for i, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if i == 0 && strings.HasPrefix(p.Value, "~") {
+				return "", false
+			}
+		case *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			if p.Dollar { // $"…" is locale translation
+				return "", false
+			}
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return "", false
+				}
+			}
+		default:
+			return "", false
+		}
+	}
+	fields, err := fieldsSafe(staticConfig(emptyEnv), w)
+	if err != nil || len(fields) != 1 {
+		return "", false
+	}
+	return fields[0], true
+}
+
+// plainStatic is Static's fast path for the common single-part word whose
+// value needs no expansion at all.
+func plainStatic(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.Lit:
+		if p.Value != "" && !strings.ContainsAny(p.Value, "\\~{}$'\"`") {
+			return p.Value, true
+		}
+	case *syntax.SglQuoted:
+		if !p.Dollar {
+			return p.Value, true
+		}
+	}
+	return "", false
+}
+
+// LiteralPrefix is the plain literal text a dynamic word starts with, so a
+// rule can still see the option name of `--signal="$SIG"`; "" for a
+// static word or one whose first part needs expansion.
+func LiteralPrefix(w *syntax.Word, dyn bool) string {
+	if !dyn || w == nil || len(w.Parts) == 0 {
+		return ""
+	}
+	if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\~{}$'\"`*?[") {
+		return l.Value
+	}
+	return ""
+}
+
+// HasGlob reports whether an unquoted part of w holds a glob character or
+// an extended glob, so the word may expand to other words.
+func HasGlob(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "*?[") {
+				return true
+			}
+		case *syntax.ExtGlob:
+			return true
+		}
+	}
+	return false
+}
+
+// fieldsSafe runs expand.Fields, turning a panic inside mvdan's expander
+// into an error so a crafted word can never take the process down.
+func fieldsSafe(cfg *expand.Config, words ...*syntax.Word) (fields []string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fields, err = nil, errDynamic
+		}
+	}()
+	return expand.Fields(cfg, words...)
+}
+
+// Home is the value Resolve gives $HOME and a bare ~, and HomeOf the
+// prefix of ~user: paths that stand for a home directory whatever it is.
+const (
+	Home   = "/\x00home"
+	HomeOf = "/\x00home-of-"
+)
+
+// Resolve expands w as bash would with the variables vars knows, HOME as
+// Home, ~user as HomeOf+user, and nothing else: a command or process
+// substitution, or a variable vars does not know, makes ok false. Brace
+// expansion may give several fields; globs are kept as patterns. Only the
+// blacklist reads the result, to find targets however they are spelt.
+func Resolve(w *syntax.Word, vars map[string]string) ([]string, bool) {
+	if w == nil {
+		return nil, false
+	}
+	fields, err := fieldsSafe(staticConfig(resolveEnv(vars)), w)
+	if err != nil {
+		return nil, false
+	}
+	return fields, true
+}
+
+// resolveEnv is the environment Resolve expands with.
+type resolveEnv map[string]string
+
+func (e resolveEnv) Get(name string) expand.Variable {
+	switch {
+	case name == "HOME":
+		return strVar(Home)
+	case strings.HasPrefix(name, "HOME "):
+		return strVar(HomeOf + name[len("HOME "):])
+	}
+	if v, ok := e[name]; ok {
+		return strVar(v)
+	}
+	return expand.Variable{}
+}
+
+func (e resolveEnv) Each(f func(string, expand.Variable) bool) {
+	for k, v := range e {
+		if !f(k, strVar(v)) {
+			return
+		}
+	}
+}
+
+func strVar(s string) expand.Variable {
+	return expand.Variable{Set: true, Kind: expand.String, Str: s}
+}
+
+// Braces returns the words w brace-expands to (w itself when it has no
+// braces), at most limit of them.
+func Braces(w *syntax.Word, limit int) []*syntax.Word {
+	out := expand.Braces(w)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// Lenient reads w with every $"…" taken as "…" — bash translates it
+// through the locale catalogue, which in practice returns the text itself —
+// and returns its static value, when that makes it static. Only the
+// stricter readers (deny and ask rules, the blacklist) use it.
+func Lenient(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", false
+	}
+	s := StripLocale(w)
+	if s == w {
+		return "", false
+	}
+	return Static(s)
+}
+
+// StripLocale returns w with each top-level $"…" as "…", or w itself.
+func StripLocale(w *syntax.Word) *syntax.Word {
+	var parts []syntax.WordPart
+	for i, part := range w.Parts {
+		dq, ok := part.(*syntax.DblQuoted)
+		if !ok || !dq.Dollar {
+			continue
+		}
+		if parts == nil {
+			parts = append([]syntax.WordPart(nil), w.Parts...)
+		}
+		cp := *dq
+		cp.Dollar = false
+		parts[i] = &cp
+	}
+	if parts == nil {
+		return w
+	}
+	return &syntax.Word{Parts: parts}
+}

@@ -1,0 +1,396 @@
+package programs
+
+import (
+	"sort"
+	"strings"
+)
+
+// Arity is how many values an option takes.
+type Arity uint8
+
+// The arities, as getopt_long has them.
+const (
+	NoArg  Arity = iota // --flag
+	ReqArg              // --opt VALUE, --opt=VALUE, -oVALUE, -o VALUE
+	OptArg              // --opt[=VALUE], -o[VALUE]: a value only when attached
+)
+
+// Effect is what an option does beyond shaping the output.
+type Effect uint8
+
+// The effects. Harmless is the zero value.
+const (
+	Harmless Effect = iota
+	// Help prints help or a version and exits.
+	Help
+	// Writes writes a file (its value, when it takes one).
+	Writes
+	// RunsShell runs its value as shell text (through sh -c).
+	RunsShell
+	// RunsProgram runs its value as a program with arguments, split on
+	// blanks (tar -I 'zstd -19', rsync -e 'ssh -p 2').
+	RunsProgram
+	// RunsCode runs its value as code in the program's own language
+	// (python -c, perl -e, node -e).
+	RunsCode
+	// RunsFile runs the file or module its value names (php -f, python -m).
+	RunsFile
+	// StartsArgv: the words after it, up to a terminator word, are an argv
+	// the program runs (find -exec … ;).
+	StartsArgv
+	// ShellScript is a shell's -c: the first operand is the script.
+	ShellScript
+	// Unproven means the classifier cannot prove the option harmless.
+	Unproven
+	// Network resolves names or opens connections.
+	Network
+	// Reads names a file the program reads its instructions from (sed -f,
+	// awk -f): whatever it says is not in the text.
+	Reads
+)
+
+// Opt is one option's grammar and effect.
+type Opt struct {
+	Arity  Arity
+	Effect Effect
+	// Why completes a reason: "writes its output to %q" (the value is
+	// substituted when the phrase has a %q).
+	Why string
+}
+
+// Options is how a program reads its command line, after getopt_long:
+// short options cluster (-abc), a short option's value is the rest of its
+// cluster or the next word, long options take --name=value or (ReqArg)
+// --name value, `--` ends the options, and `-` alone is an operand.
+type Options struct {
+	short map[byte]Opt
+	long  map[string]Opt
+	// Abbrev accepts any unique prefix of a long option (getopt_long
+	// does; an exact name always wins; an ambiguous prefix is unknown).
+	Abbrev bool
+	// Stop ends the options at the first operand (a leading '+' in the
+	// optstring, as every launcher has): what follows is another command's.
+	Stop bool
+	// Digits accepts -NUMBER as an option (head -20, kill -9, nice -5).
+	Digits bool
+	// SingleDashLong reads -name as the long option name (java -version).
+	SingleDashLong bool
+	// Lenient reads an option the table does not list as a flag without a
+	// value instead of an unknown one: for programs whose options all take
+	// their values after '=' (valgrind --tool=memcheck, firejail --net=none).
+	Lenient bool
+	// HelpUnproven: the classifier does not prove --help/--version
+	// harmless for this program (the peers' own parsers of sort and tree
+	// refuse them).
+	HelpUnproven bool
+}
+
+// Opts builds an Options: flags lists short options without a value,
+// values those that take one, and longs maps long names to their grammar.
+// GNU rules (permutation, abbreviations) are on; see Launch and With.
+func Opts(flags, values string, longs map[string]Opt) *Options {
+	o := &Options{short: map[byte]Opt{}, long: map[string]Opt{}, Abbrev: true}
+	for i := 0; i < len(flags); i++ {
+		o.short[flags[i]] = Opt{}
+	}
+	for i := 0; i < len(values); i++ {
+		o.short[values[i]] = Opt{Arity: ReqArg}
+	}
+	for n, v := range longs {
+		o.long[n] = v
+	}
+	return o
+}
+
+// Launch is Opts for a program that runs the command in its operands:
+// its options stop at the first operand.
+func Launch(flags, values string, longs map[string]Opt) *Options {
+	o := Opts(flags, values, longs)
+	o.Stop = true
+	return o
+}
+
+// Short sets the grammar of short options (each byte of names).
+func (o *Options) Short(names string, opt Opt) *Options {
+	for i := 0; i < len(names); i++ {
+		o.short[names[i]] = opt
+	}
+	return o
+}
+
+// Long sets the grammar of long options.
+func (o *Options) Long(opt Opt, names ...string) *Options {
+	for _, n := range names {
+		o.long[n] = opt
+	}
+	return o
+}
+
+// AnyOption makes unlisted options flags without values (Lenient).
+func (o *Options) AnyOption() *Options { o.Lenient = true; return o }
+
+// Unproven marks --help and --version as not proven harmless.
+func (o *Options) Unproven() *Options { o.HelpUnproven = true; return o }
+
+// NoAbbrev turns long-option abbreviations off (ripgrep, tree: their
+// parsers want whole names).
+func (o *Options) NoAbbrev() *Options { o.Abbrev = false; return o }
+
+// WithDigits accepts -NUMBER.
+func (o *Options) WithDigits() *Options { o.Digits = true; return o }
+
+// Arg is one word as the parser sees it: its value when Static.
+type Arg struct {
+	Value  string
+	Static bool
+}
+
+// Found is one option read from an argv.
+type Found struct {
+	// Name is the option's canonical name: "o" for -o, "output" for
+	// --output or an abbreviation of it.
+	Name string
+	// Long reports a long option.
+	Long bool
+	// Value is its value, when it has one; ValueStatic is false when the
+	// value is computed at run time.
+	Value       string
+	HasValue    bool
+	ValueStatic bool
+	Opt         Opt
+	// Index is the position in the argument list where it starts.
+	Index int
+	// Spelled is the name as written (an abbreviation of a long option,
+	// without dashes); InCluster reports a short option that was not the
+	// first of its cluster.
+	Spelled   string
+	InCluster bool
+}
+
+// Parsed is what Parse read from an argument list.
+type Parsed struct {
+	Found []Found
+	// Operands are the indexes of the operands, in order.
+	Operands []int
+	// Rest is the index of the first word after the options when the
+	// options stop (Stop, `--`), else len(args).
+	Rest int
+	// Unknown is the first option the table does not know (or an
+	// ambiguous abbreviation), "" when none.
+	Unknown string
+	// Dynamic reports a word computed at run time where an option could
+	// stand: it may be any option.
+	Dynamic bool
+	// DashDash reports that `--` ended the options.
+	DashDash bool
+}
+
+// Parse reads args (the words after the program name) with o's grammar.
+func (o *Options) Parse(args []Arg) Parsed {
+	p := Parsed{Rest: len(args)}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.Static:
+			p.Dynamic = true
+			p.Operands = append(p.Operands, i)
+			if o.Stop {
+				for j := i + 1; j < len(args); j++ {
+					p.Operands = append(p.Operands, j)
+				}
+				p.Rest = i
+				return p
+			}
+			continue
+		case a.Value == "--":
+			p.DashDash = true
+			for j := i + 1; j < len(args); j++ {
+				p.Operands = append(p.Operands, j)
+			}
+			p.Rest = i + 1
+			return p
+		case a.Value == "-" || !strings.HasPrefix(a.Value, "-"):
+			p.Operands = append(p.Operands, i)
+			if o.Stop {
+				for j := i + 1; j < len(args); j++ {
+					p.Operands = append(p.Operands, j)
+				}
+				p.Rest = i
+				return p
+			}
+			continue
+		}
+		i = o.option(args, i, &p)
+	}
+	return p
+}
+
+// option reads the option at args[i] and returns the last index it used.
+func (o *Options) option(args []Arg, i int, p *Parsed) int {
+	v := args[i].Value
+	if strings.HasPrefix(v, "--") {
+		return o.longOpt(args, i, v[2:], p)
+	}
+	if o.SingleDashLong {
+		if name, _, _ := strings.Cut(v[1:], "="); len(name) > 1 {
+			if _, ok := o.long[name]; ok {
+				return o.longOpt(args, i, v[1:], p)
+			}
+		}
+	}
+	if o.Digits && allDigits(v[1:]) {
+		p.Found = append(p.Found, Found{Name: v[1:], Index: i})
+		return i
+	}
+	return o.shortOpts(args, i, p)
+}
+
+func (o *Options) longOpt(args []Arg, i int, body string, p *Parsed) int {
+	name, val, hasVal := strings.Cut(body, "=")
+	canon, opt, ok := o.lookupLong(name)
+	if !ok && o.Lenient {
+		canon, opt, ok = name, Opt{Arity: OptArg}, true
+	}
+	if !ok {
+		p.note(body)
+		return i
+	}
+	f := Found{Name: canon, Long: true, Opt: opt, Index: i, Spelled: name}
+	switch {
+	case hasVal && opt.Arity == NoArg && !o.Lenient:
+		p.note(body) // --flag=value: getopt_long refuses it
+	case hasVal:
+		f.Value, f.HasValue, f.ValueStatic = val, true, true
+	case opt.Arity == ReqArg && i+1 < len(args):
+		i++
+		f.Value, f.HasValue, f.ValueStatic = args[i].Value, true, args[i].Static
+	case opt.Arity == ReqArg:
+		p.note(body) // a required value is missing: the program errors out
+	}
+	p.Found = append(p.Found, f)
+	return i
+}
+
+// lookupLong resolves a long name, with unique-prefix abbreviations when
+// the program accepts them.
+func (o *Options) lookupLong(name string) (string, Opt, bool) {
+	if opt, ok := o.long[name]; ok {
+		return name, opt, true
+	}
+	if !o.Abbrev || name == "" {
+		return "", Opt{}, false
+	}
+	var hits []string
+	for n := range o.long {
+		if strings.HasPrefix(n, name) {
+			hits = append(hits, n)
+		}
+	}
+	if len(hits) == 1 {
+		return hits[0], o.long[hits[0]], true
+	}
+	if len(hits) > 1 && sameOpt(o, hits) {
+		// getopt_long accepts an ambiguous prefix whose candidates are
+		// aliases of one option. The table cannot tell aliases from
+		// options that merely look alike, so only aliases of an option
+		// with an effect count (reading them as that option is the
+		// stricter reading); the rest stay ambiguous, i.e. unknown.
+		sort.Strings(hits)
+		return hits[0], o.long[hits[0]], true
+	}
+	return "", Opt{}, false
+}
+
+func sameOpt(o *Options, names []string) bool {
+	first := o.long[names[0]]
+	if first.Effect == Harmless {
+		return false
+	}
+	for _, n := range names[1:] {
+		if o.long[n] != first {
+			return false
+		}
+	}
+	return true
+}
+
+// shortOpts reads a cluster such as -ruo FILE at args[i].
+func (o *Options) shortOpts(args []Arg, i int, p *Parsed) int {
+	v := args[i].Value
+	for j := 1; j < len(v); j++ {
+		opt, ok := o.short[v[j]]
+		if !ok && o.Lenient {
+			opt, ok = Opt{}, true
+		}
+		if !ok {
+			p.note(v[j:])
+			return i
+		}
+		f := Found{Name: v[j : j+1], Opt: opt, Index: i, Spelled: v[j : j+1], InCluster: j > 1}
+		switch opt.Arity {
+		case ReqArg:
+			if j+1 < len(v) {
+				f.Value, f.HasValue, f.ValueStatic = v[j+1:], true, true
+			} else if i+1 < len(args) {
+				i++
+				f.Value, f.HasValue, f.ValueStatic = args[i].Value, true, args[i].Static
+			} else {
+				p.note(v[j:])
+			}
+			p.Found = append(p.Found, f)
+			return i
+		case OptArg:
+			if j+1 < len(v) {
+				f.Value, f.HasValue, f.ValueStatic = v[j+1:], true, true
+			}
+			p.Found = append(p.Found, f)
+			return i
+		}
+		p.Found = append(p.Found, f)
+	}
+	return i
+}
+
+func (p *Parsed) note(opt string) {
+	if p.Unknown == "" {
+		p.Unknown = opt
+	}
+}
+
+// Has reports whether an option with one of the canonical names was found.
+func (p Parsed) Has(names ...string) bool {
+	for _, f := range p.Found {
+		for _, n := range names {
+			if f.Name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// First returns the first option with an effect other than Harmless and
+// Help, or false.
+func (p Parsed) First(e Effect) (Found, bool) {
+	for _, f := range p.Found {
+		if f.Opt.Effect == e {
+			return f, true
+		}
+	}
+	return Found{}, false
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Known reports whether o has a long option named exactly name.
+func (o *Options) Known(name string) bool { _, ok := o.long[name]; return ok }

@@ -1,0 +1,286 @@
+// Package programs is the one table of facts about the programs and shell
+// builtins a command text can run: what each one is (a shell, a launcher,
+// a writer, a reader, …), how it reads its options (GNU getopt_long rules:
+// clusters, --opt=value, optional values, unique-prefix abbreviations,
+// --), and which of its options or operands carry a command, a script or
+// code. Every consumer reads it — the classifier, the blacklist, the
+// rules' reading of nested commands, the suggestions and the vouching
+// floor — so a fact about a program is written once, here.
+//
+// The table describes programs as their GNU/Linux builds behave (checked
+// against the versions on Debian 12). A name the table does not know is
+// nil from Lookup: callers must treat it as unknown, never as harmless.
+// Facts are keyed by the literal, case-sensitive name a shell would look
+// up; Family maps versioned or suffixed spellings (python3.13t, gcc-13,
+// node20) onto the family they belong to, for the vouching floor only.
+package programs
+
+import "strings"
+
+// Kind is a set of what a program is. A program may be several things:
+// busybox is a shell and a launcher, curl a network client and a
+// downloader.
+type Kind uint32
+
+// The kinds. Reader, Writer and Viewer drive the classifier; Shell,
+// Interpreter, Launcher, Privilege, BuildTool, PackageManager, Emulator,
+// StateBuiltin and Viewer form the vouching floor (never vouched
+// read-only); the rest name what the blacklist and the suggestions look
+// for.
+const (
+	// Builtin: bash runs it itself (no PATH lookup, no exec).
+	Builtin Kind = 1 << iota
+	// Shell reads and runs shell text: -c, a script file, or stdin.
+	Shell
+	// Interpreter runs code in its own language: inline, a file, stdin.
+	Interpreter
+	// Launcher runs another program named by its operands or options.
+	Launcher
+	// Privilege runs a command as another user or with other credentials.
+	Privilege
+	// Writer changes the file system by design.
+	Writer
+	// Reader only reads and prints, whatever options it is given.
+	Reader
+	// Viewer is a pager or editor: it can run commands from its command
+	// line, its keys or its environment (LESSOPEN, PAGER).
+	Viewer
+	// BuildTool runs project code: recipes, build scripts, compilers'
+	// plugins, test runners.
+	BuildTool
+	// PackageManager installs packages and runs their scripts.
+	PackageManager
+	// NetworkClient opens network connections.
+	NetworkClient
+	// Downloader fetches a URL's content (download-to-shell).
+	Downloader
+	// Emulator runs foreign binaries or whole systems.
+	Emulator
+	// StateBuiltin changes shell state that later commands inherit.
+	StateBuiltin
+	// Signaller sends signals to processes.
+	Signaller
+	// DiskFormatter makes a file system or wipes a device's contents.
+	DiskFormatter
+	// Partitioner edits a device's partition table.
+	Partitioner
+	// PowerControl shuts down, reboots or switches the system's state.
+	PowerControl
+	// AccountTool changes the account databases (passwd, shadow, group).
+	AccountTool
+	// Compiler turns source into programs (and may run plugins, macros).
+	Compiler
+)
+
+// Floor is every kind the user can never vouch read-only: each runs code
+// or other programs, or plants state, whatever its arguments look like.
+const Floor = Shell | Interpreter | Launcher | Privilege | BuildTool | PackageManager |
+	Emulator | StateBuiltin | Viewer | Compiler
+
+// Has reports whether k includes every kind in x.
+func (k Kind) Has(x Kind) bool { return k&x == x }
+
+// Any reports whether k includes any kind in x.
+func (k Kind) Any(x Kind) bool { return k&x != 0 }
+
+// Program is one entry of the table.
+type Program struct {
+	// Name is the literal command name.
+	Name string
+	// Kind says what it is.
+	Kind Kind
+	// Opts is how it reads its options; nil means the table does not
+	// model them (a reader whose every option is harmless, or a program
+	// the classifier never proves read-only).
+	Opts *Options
+	// Runs says how it starts other programs, if it does; nil for a
+	// program that never does (or whose ways are all in Opts' effects).
+	Runs *Runs
+	// Scanner names the classifier routine for it when neither its kind
+	// nor its options decide alone (sed scripts, find expressions, git
+	// subcommands, kill signals, …); "" means the kind and Opts decide.
+	Scanner Scanner
+	// Operands says what a spec-read program (Scanner ScanSpec) does with
+	// its operands.
+	Operands Operands
+	// Probe lists the exact argument lists that only print a version or
+	// help (`--version`, `version`, `-V`): for a shell, interpreter or
+	// build tool, those forms and nothing else are read-only.
+	Probe []string
+	// Subcommand is how many words after the name a rule suggested for it
+	// keeps: 1 for git (git commit *), 2 for npm run (npm run build *) —
+	// see SubcommandDepth — and 0 for a program without subcommands.
+	Subcommand int
+	// NoPrefixRule marks writers whose prefix rule (rm *) would allow far
+	// more than one command asked for: suggestions name the exact command.
+	NoPrefixRule bool
+	// Why is a short phrase on what it is, for reasons ("a shell").
+	Why string
+	// Targets says what it does to its operands, for the blacklist.
+	Targets Targets
+	// Triggers are the words (options, subcommands or operands) that make
+	// a destructive program (a disk tool, a power or account tool) do its
+	// damage; empty means any invocation does. Defuses are the words that
+	// make it harmless whatever else is given (--help, shutdown -c), and
+	// Lists the words that make a partitioner only print.
+	Triggers []string
+	Defuses  []string
+	// Chdir: it changes the shell's working directory (cd, pushd).
+	Chdir bool
+	// Echo: it writes its operands, joined by spaces, to standard output
+	// (so `echo TEXT | sh` runs TEXT).
+	Echo bool
+	// CommandKeys are the keys of a KEY=VALUE option value whose VALUE is
+	// a command it runs (ssh -o ProxyCommand=…), lower-cased.
+	CommandKeys []string
+}
+
+// Scanner names a classifier routine. The values are owned by the
+// classifier; the table only says which one reads a program.
+type Scanner string
+
+// Lookup returns the table's entry for a literal command name, or nil.
+// Names of a family that grows with its file systems (mkfs.ext4,
+// fsck.vfat) are looked up by their prefix.
+func Lookup(name string) *Program {
+	if p := index[name]; p != nil {
+		return p
+	}
+	for prefix, base := range prefixFamilies {
+		if len(name) > len(prefix) && strings.HasPrefix(name, prefix) {
+			return index[base]
+		}
+	}
+	return nil
+}
+
+// prefixFamilies map a name prefix to the entry every name with it is.
+var prefixFamilies = map[string]string{"mkfs.": "mkfs", "mkfs_": "mkfs", "fsck.": "fsck", "mkswap.": "mkswap"}
+
+// Is reports whether name is in the table with every kind in k.
+func Is(name string, k Kind) bool {
+	p := Lookup(name)
+	return p != nil && p.Kind.Has(k)
+}
+
+// KindOf returns the kinds of name, 0 when unknown.
+func KindOf(name string) Kind {
+	if p := Lookup(name); p != nil {
+		return p.Kind
+	}
+	return 0
+}
+
+// All calls f for every entry, in table order.
+func All(f func(*Program)) {
+	for i := range table {
+		f(&table[i])
+	}
+}
+
+// SubcommandDepth returns how many words after argv[0] a suggested rule
+// keeps for argv: 1 for `git commit`, 2 for `npm run build`, 0 when the
+// program has no subcommands.
+func SubcommandDepth(argv []string) int {
+	p := index[argv[0]]
+	if p == nil || p.Subcommand == 0 || len(argv) < 2 {
+		return 0
+	}
+	if p.Subcommand > 1 && len(argv) > 2 && twoLevel[argv[0]+" "+argv[1]] {
+		return 2
+	}
+	return 1
+}
+
+// twoLevel are the program+subcommand pairs whose next word names what
+// runs (npm run build, docker compose up).
+var twoLevel = map[string]bool{
+	"npm run": true, "yarn run": true, "pnpm run": true, "bun run": true,
+	"docker compose": true, "podman compose": true, "gh pr": true, "gh issue": true,
+	"kubectl rollout": true,
+}
+
+// Family returns the entry a versioned, suffixed or differently-cased
+// spelling belongs to: python3.13t, python3.12, luajit-2.1.0-beta3,
+// ghc-9.6.6, php8.3-cli, node20, javac11, gcc-13, bash.exe, Python3. It
+// tries the name as given first. nil when no spelling is in the table.
+// Only the vouching floor uses it: a command runs by its literal name.
+func Family(name string) *Program {
+	for _, n := range familyNames(name) {
+		if p := index[n]; p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// familyNames lists the spellings Family tries, most specific first.
+func familyNames(name string) []string {
+	out := []string{name}
+	add := func(n string) {
+		if n != "" && n != out[len(out)-1] {
+			out = append(out, n)
+		}
+	}
+	n := strings.ToLower(name)
+	add(n)
+	for _, suf := range []string{".exe", ".com", ".bat", ".cmd"} {
+		n = strings.TrimSuffix(n, suf)
+	}
+	add(n)
+	for _, suf := range []string{"-cli", "-cgi", "-fpm", "-static", "-dbg", "-debug"} {
+		n = strings.TrimSuffix(n, suf)
+	}
+	add(n)
+	for i := 0; i < 4; i++ {
+		n = trimVersion(n)
+		add(n)
+	}
+	return out
+}
+
+// trimVersion drops one trailing version part: -2.1.0-beta3, a t/m/d
+// flavour letter, .12 of python3.12, the 20 of node20.
+func trimVersion(n string) string {
+	if i := strings.LastIndexAny(n, "-_"); i > 0 && hasDigit(n[i+1:]) {
+		return n[:i]
+	}
+	if k := len(n); k > 1 && strings.IndexByte("tmdu", n[k-1]) >= 0 && isDigit(n[k-2]) {
+		return n[:k-1] // python3.13t, python3.12m, python3.11d
+	}
+	if i := strings.LastIndexByte(n, '.'); i > 0 && isDigit(n[i-1]) && allDigits(n[i+1:]) {
+		return n[:i]
+	}
+	j := len(n)
+	for j > 0 && (isDigit(n[j-1]) || n[j-1] == '.') {
+		j--
+	}
+	if j == 0 {
+		return n
+	}
+	return n[:j]
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// index maps names to entries; built once from table.
+var index = func() map[string]*Program {
+	m := make(map[string]*Program, len(table))
+	for i := range table {
+		p := &table[i]
+		if _, dup := m[p.Name]; dup {
+			panic("programs: " + p.Name + " is in the table twice")
+		}
+		m[p.Name] = p
+	}
+	return m
+}()

@@ -1,0 +1,101 @@
+package programs
+
+import "testing"
+
+func TestFamily(t *testing.T) {
+	cases := map[string]string{
+		"python3.13t": "python3", "python3.12": "python3", "luajit-2.1.0-beta3": "luajit",
+		"ghc-9.6.6": "ghc", "php8.3-cli": "php", "sbcl2.4": "sbcl", "javac11": "javac",
+		"node20": "node", "osh": "osh", "posh": "posh", "rzsh": "rzsh", "rsh": "rsh",
+		"wine": "wine", "wsl.exe": "wsl.exe", "schroot": "schroot", "sudoedit": "sudoedit",
+		"run-parts": "run-parts", "just": "just", "task": "task", "scons": "scons",
+		"pants": "pants", "nx": "nx", "gulp": "gulp", "grunt": "grunt", "bunx": "bunx",
+		"pipenv": "pipenv", "rye": "rye", "nix-build": "nix-build", "zig": "zig",
+		"dart": "dart", "crystal": "crystal", "clojure": "clojure", "ocaml": "ocaml",
+		"nim": "nim", "dmd": "dmd", "tcc": "tcc", "Rscript": "Rscript", "gcc-13": "gcc",
+		"Python3": "python3", "bash.exe": "bash", "pip3.11": "pip3", "go1.22": "go",
+		"ruby3": "ruby", "python3.11d": "python3",
+	}
+	for in, want := range cases {
+		p := Family(in)
+		if p == nil || p.Name != want {
+			got := "nil"
+			if p != nil {
+				got = p.Name
+			}
+			t.Errorf("Family(%q) = %s, want %s", in, got, want)
+		}
+		if p != nil && !p.Kind.Any(Floor) {
+			t.Errorf("Family(%q) = %s is not on the floor (kind %b)", in, p.Name, p.Kind)
+		}
+	}
+	for _, in := range []string{"cat", "mytool", "ls2", "grep"} {
+		if p := Family(in); p != nil && p.Kind.Any(Floor) {
+			t.Errorf("Family(%q) = %s is on the floor", in, p.Name)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	rm := Lookup("rm").Opts
+	args := func(v ...string) []Arg {
+		out := make([]Arg, len(v))
+		for i, s := range v {
+			out[i] = Arg{Value: s, Static: true}
+		}
+		return out
+	}
+	p := rm.Parse(args("--recu", "-f", "/", "x"))
+	if !p.Has("recursive") || !p.Has("f") || len(p.Operands) != 2 {
+		t.Fatalf("rm --recu -f / x: %+v", p)
+	}
+	p = rm.Parse(args("-rf", "--", "-x"))
+	if !p.Has("r") || !p.Has("f") || len(p.Operands) != 1 {
+		t.Fatalf("rm -rf -- -x: %+v", p)
+	}
+	p = rm.Parse(args("--ver", "x"))
+	if p.Unknown == "" {
+		t.Fatalf("rm --ver is ambiguous (verbose, version): %+v", p)
+	}
+	p = rm.Parse(args("--pre", "x"))
+	if !p.Has("preserve-root") {
+		t.Fatalf("rm --pre is --preserve-root: %+v", p)
+	}
+	x := Lookup("xargs").Opts
+	p = x.Parse(args("-l", "rm", "-rf", "/"))
+	if p.Rest != 1 || !p.Has("l") {
+		t.Fatalf("xargs -l rm: %+v", p)
+	}
+	p = x.Parse(args("--arg-file", "F", "rm"))
+	if p.Rest != 2 {
+		t.Fatalf("xargs --arg-file F rm: %+v", p)
+	}
+	p = x.Parse(args("-I{}", "rm", "{}"))
+	if p.Rest != 1 {
+		t.Fatalf("xargs -I{} rm: %+v", p)
+	}
+	p = x.Parse(args("-I", "{}", "rm", "{}"))
+	if p.Rest != 2 {
+		t.Fatalf("xargs -I {} rm: %+v", p)
+	}
+	b := Lookup("bash").Opts
+	p = b.Parse(args("-c", "-e", "x", "a0"))
+	if !p.Has("c") || len(p.Operands) != 2 || p.Operands[0] != 2 {
+		t.Fatalf("bash -c -e x: %+v", p)
+	}
+	p = b.Parse(args("-o", "errexit", "-c", "--", "x"))
+	if !p.Has("c") || p.Operands[0] != 4 {
+		t.Fatalf("bash -o errexit -c -- x: %+v", p)
+	}
+}
+
+func TestLookupPrefix(t *testing.T) {
+	for _, n := range []string{"mkfs.ext4", "mkfs.vfat", "mkfs.btrfs", "mkfs"} {
+		if !Is(n, DiskFormatter) {
+			t.Errorf("%s is not a disk formatter", n)
+		}
+	}
+	if Lookup("mkfsx") != nil && Is("mkfsx", DiskFormatter) {
+		t.Errorf("mkfsx matched")
+	}
+}

@@ -1,0 +1,119 @@
+package programs
+
+// Runs says how a program starts other programs, beyond what its options'
+// effects say (RunsShell, RunsProgram, RunsCode, StartsArgv, ShellScript).
+type Runs struct {
+	// Argv: after the options, the operands are an argv it runs — first
+	// VAR=value words when Assigns, then Skip operands of its own
+	// (timeout's duration, chroot's root, flock's lock file).
+	Argv    bool
+	Assigns bool
+	Skip    int
+	// After: the argv starts after this marker word (gdb --args, lldb --)
+	// rather than at the first operand.
+	After string
+	// Joined: the operands, joined by spaces, are shell text it hands to
+	// sh -c (watch, ssh's remote command).
+	Joined bool
+	// Script: the first operand is a script in its language (a shell's,
+	// an interpreter's) when no option gave one; with no operand, or "-",
+	// it reads the script from standard input (Stdin).
+	Script bool
+	Stdin  bool
+	// Project: it runs project code found in the working directory or
+	// named by its operands: recipes, package scripts, build files, tests.
+	Project bool
+	// StdinArgs: it appends words read from standard input to the argv
+	// it runs (xargs).
+	StdinArgs bool
+	// Lists: GNU parallel's argument lists (:::, ::::) are appended to the
+	// argv it runs.
+	Lists bool
+	// Text: its first operand is shell text it runs, now or later (trap).
+	Text bool
+	// Alias: its NAME=VALUE operands define names whose values are shell
+	// text run in their place (alias).
+	Alias bool
+	// Rebind: `-p PATH NAME` makes NAME run PATH (hash).
+	Rebind bool
+	// Opaque says it runs code the gate cannot read, in which case it is
+	// the reason ("loads a builtin from a shared object").
+	Opaque string
+	// Describe lists options that make it only describe what a name is
+	// instead of running it (command -v).
+	Describe []string
+	// Prefix is prepended to the argv it finds (capsh hands its arguments
+	// after -- to bash).
+	Prefix []string
+}
+
+// The classifier scanners the table names (see Program.Scanner).
+const (
+	ScanSed        Scanner = "sed"
+	ScanAwk        Scanner = "awk"
+	ScanFind       Scanner = "find"
+	ScanGit        Scanner = "git"
+	ScanKill       Scanner = "kill"
+	ScanTest       Scanner = "test"
+	ScanPrintf     Scanner = "printf"
+	ScanDD         Scanner = "dd"
+	ScanEnv        Scanner = "env"
+	ScanCd         Scanner = "cd"
+	ScanHistory    Scanner = "history"
+	ScanUlimit     Scanner = "ulimit"
+	ScanCommand    Scanner = "command"
+	ScanSet        Scanner = "set"
+	ScanXxd        Scanner = "xxd"
+	ScanRg         Scanner = "rg"
+	ScanTar        Scanner = "tar"
+	ScanCompressor Scanner = "compressor"
+	ScanSqlite     Scanner = "sqlite"
+	ScanSystemctl  Scanner = "systemctl"
+	// ScanSpec reads the program with its Opts and Operands rule alone.
+	ScanSpec Scanner = "spec"
+)
+
+// Operands says what a spec-read program does with its operands.
+type Operands uint8
+
+// The operand rules.
+const (
+	// OperandsRead: operands are files it reads.
+	OperandsRead Operands = iota
+	// OperandsWrite: every operand is a file it writes (tee).
+	OperandsWrite
+	// SecondWrites: a second operand is a file it writes (uniq IN OUT).
+	SecondWrites
+	// NonPlusWrites: an operand not starting with '+' sets state (date).
+	NonPlusWrites
+	// AnyWrites: any operand sets state (hostname NAME, stty SETTING).
+	AnyWrites
+	// MustNotHave: the program without an operand only prints; with one
+	// it acts (mount DEV DIR, dmesg is the other way round) — unproven.
+	AnyUnproven
+	// NoOperands: any operand makes it unproven.
+	NoOperands
+)
+
+// Targets says what a program does to its operands.
+type Targets uint8
+
+// The operand roles the blacklist reads.
+const (
+	NoTargets Targets = iota
+	// Removes deletes its operands (recursively with -r, -R, --recursive).
+	Removes
+	// Destroys destroys its operands' contents (shred, truncate, unlink).
+	Destroys
+	// Moves moves every operand but the last to the last (mv).
+	Moves
+	// CopiesTo writes its last operand (cp, install, ln, rsync, scp).
+	CopiesTo
+	// WritesAll writes every operand (tee).
+	WritesAll
+	// Attrs changes its operands' owner, mode or attributes (recursively
+	// with -R or --recursive).
+	Attrs
+	// EditsInPlace rewrites its file operands with -i (sed, perl).
+	EditsInPlace
+)

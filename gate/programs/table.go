@@ -1,0 +1,756 @@
+package programs
+
+import "strings"
+
+// table is every program and builtin the gate knows, grouped by what it
+// is. Options are GNU's (Debian 12) unless a comment says otherwise.
+var table = concat(
+	builtins(),
+	readers(),
+	specReaders(),
+	writers(),
+	viewers(),
+	shells(),
+	interpreters(),
+	launchers(),
+	buildTools(),
+	packageManagers(),
+	network(),
+	system(),
+	versionControl(),
+)
+
+func concat(groups ...[]Program) []Program {
+	var out []Program
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
+
+// each makes one entry per name with the same kind and phrase.
+func each(k Kind, why string, names ...string) []Program {
+	out := make([]Program, len(names))
+	for i, n := range names {
+		out[i] = Program{Name: n, Kind: k, Why: why}
+	}
+	return out
+}
+
+// one wraps entries written out in full.
+func one(ps ...Program) []Program { return ps }
+
+// longs builds long-option grammars from space-separated names: options
+// without a value, options with a required value, options with an
+// optional one.
+func longs(none, req, opt string) map[string]Opt {
+	m := map[string]Opt{}
+	for _, n := range strings.Fields(none) {
+		m[n] = Opt{}
+	}
+	for _, n := range strings.Fields(req) {
+		m[n] = Opt{Arity: ReqArg}
+	}
+	for _, n := range strings.Fields(opt) {
+		m[n] = Opt{Arity: OptArg}
+	}
+	return m
+}
+
+// eff is an option of the given arity and effect.
+func eff(a Arity, e Effect, why string) Opt { return Opt{Arity: a, Effect: e, Why: why} }
+
+// The phrases reasons use for each kind.
+const (
+	whyReader   = "only reads and prints"
+	whyWriter   = "a file-system writer"
+	whyViewer   = "a pager or editor, which can run commands"
+	whyShell    = "a shell, which runs whatever text it is given"
+	whyInterp   = "an interpreter, which runs code"
+	whyLauncher = "a wrapper that runs another command"
+	whyBuild    = "a build tool or task runner, which runs project code and scripts"
+	whyPkg      = "a package manager, which installs packages and runs their scripts"
+	whyState    = "a builtin that changes shell state for later commands"
+	whyPriv     = "a privilege tool that runs a command as another user"
+	whyEmu      = "an emulator or compatibility layer that runs other programs"
+	whyNet      = "a network client"
+	whyCompiler = "a compiler, which can run plugins and build scripts"
+)
+
+func builtins() []Program {
+	st := func(name string, r *Runs, o *Options) Program {
+		return Program{Name: name, Kind: Builtin | StateBuiltin, Why: whyState, Runs: r, Opts: o}
+	}
+	lb := func(name string, r Runs, o *Options) Program {
+		return Program{Name: name, Kind: Builtin | Launcher, Why: whyLauncher, Runs: &r, Opts: o}
+	}
+	callback := eff(ReqArg, RunsShell, "runs %q as a callback")
+	return concat(
+		each(Builtin|Reader, whyReader, "pwd", "true", "false", ":", "type", "exit",
+			"dirs", "help", "times", "jobs", "caller"),
+		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
+		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "read", "let",
+			"declare", "typeset", "export", "local", "readonly", "unset", "compgen",
+			"compopt", "umask", "disown", "wait", "fg", "bg", "getopts",
+			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
+			"coproc", "nameref"),
+		one(
+			Program{Name: "set", Kind: Builtin | StateBuiltin, Scanner: ScanSet, Why: whyState},
+			Program{Name: "history", Kind: Builtin | StateBuiltin, Scanner: ScanHistory, Why: whyState},
+			Program{Name: "ulimit", Kind: Builtin | StateBuiltin, Scanner: ScanUlimit, Why: whyState},
+			Program{Name: "cd", Kind: Builtin | StateBuiltin, Scanner: ScanCd, Chdir: true, Why: whyState},
+			Program{Name: "pushd", Kind: Builtin | StateBuiltin, Scanner: ScanCd, Chdir: true, Why: whyState},
+			Program{Name: "popd", Kind: Builtin | StateBuiltin, Scanner: ScanCd, Chdir: true, Why: whyState},
+			st("alias", &Runs{Alias: true}, nil),
+			st("hash", &Runs{Rebind: true}, nil),
+			st("trap", &Runs{Text: true}, Launch("lp", "", nil)),
+			st("enable", &Runs{Opaque: "`enable -f` loads a builtin from a shared object"}, nil),
+			st("fc", &Runs{Opaque: "`fc` runs commands again from the history"}, nil),
+			st("bind", &Runs{Opaque: "`bind -x` binds a key to a command"}, nil),
+			st("complete", nil, Opts("abcdefgjksuvDEI", "AGWFPSXo", nil).Short("C", callback)),
+			st("mapfile", nil, Opts("t", "dnOsu", nil).Short("c", Opt{Arity: ReqArg}).Short("C", callback)),
+			st("readarray", nil, Opts("t", "dnOsu", nil).Short("c", Opt{Arity: ReqArg}).Short("C", callback)),
+			st("source", &Runs{Script: true}, nil),
+			st(".", &Runs{Script: true}, nil),
+			lb("eval", Runs{Joined: true}, nil),
+			lb("exec", Runs{Argv: true}, Launch("cl", "a", nil)),
+			func() Program {
+				p := lb("command", Runs{Argv: true, Describe: []string{"v", "V"}}, Launch("pvV", "", nil))
+				p.Scanner = ScanCommand
+				return p
+			}(),
+			lb("builtin", Runs{Argv: true}, nil),
+			lb("time", Runs{Argv: true}, Launch("apqv", "fo", longs("append portability quiet verbose help version", "format output", ""))),
+			Program{Name: "test", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
+			Program{Name: "[", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
+			Program{Name: "[[", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
+			Program{Name: "printf", Kind: Builtin | Reader, Scanner: ScanPrintf, Why: whyReader},
+			Program{Name: "kill", Kind: Builtin | Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
+		),
+	)
+}
+
+func readers() []Program {
+	return each(Reader, whyReader,
+		"cat", "head", "tail", "ls", "wc", "basename", "dirname", "realpath", "readlink",
+		"whoami", "id", "groups", "uname", "printenv", "tr", "cut", "paste", "comm", "cmp",
+		"diff", "nl", "od", "hexdump", "strings", "column", "seq", "sleep", "tac", "rev",
+		"fold", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
+		"b2sum", "cksum", "sum", "nproc", "arch", "grep", "egrep", "fgrep", "ps", "du", "df",
+		"stat", "which", "jq", "getconf", "uptime", "free", "join",
+		// Text filters and formatters that print to standard output.
+		"expand", "unexpand", "fmt", "pr", "numfmt", "look", "tsort", "factor", "expr",
+		"base32", "basenc", "colrm", "ptx", "diff3",
+		// Decompressors and archive listers that write to standard output.
+		"zcat", "bzcat", "xzcat", "zstdcat", "lzcat", "lz4cat", "zgrep", "zegrep", "zfgrep",
+		"bzgrep", "xzgrep", "zstdgrep", "zcmp", "zdiff", "zipinfo",
+		// System inspectors.
+		"lscpu", "lsblk", "locale", "getfacl", "lsattr", "lsmod", "lspci", "lsusb",
+		"findmnt", "blkid", "who", "w", "users", "last", "lastlog", "tty", "logname",
+		"hostid", "vmstat", "iostat", "mpstat", "pstree", "pgrep", "pidof", "cal", "ncal",
+		"lsipc", "lslocks", "lsns", "lsirq", "lsmem", "nstat", "uname26", "readelf", "nm",
+		"size", "objdump", "whereis", "env-update-check", "tree-sitter-version",
+	)
+}
+
+func specReaders() []Program {
+	return one(
+		Program{Name: "sort", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("bcCdfghiMmnRrsuVz", "ktST", longs(
+			"ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting month-sort human-numeric-sort numeric-sort random-sort reverse version-sort merge stable unique zero-terminated debug help version",
+			"key field-separator buffer-size temporary-directory random-source files0-from parallel sort batch-size",
+			"check")).
+			Short("o", eff(ReqArg, Writes, "sort writes its output to %q")).Long(eff(ReqArg, Writes, "sort writes its output to %q"), "output").
+			Long(eff(ReqArg, RunsProgram, "sort --compress-program runs %q on its temporary files"), "compress-program").Unproven()},
+		Program{Name: "tree", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("adlfxqNQpugshDFvtcUrCnASJXi", "LPIHT", longs(
+			"help version inodes device noreport nolinks dirsfirst filesfirst du si prune matchdirs metafirst gitignore ignore-case info fflinks",
+			"charset filelimit timefmt sort hintro houtro gitfile infofile", "")).
+			Short("o", eff(ReqArg, Writes, "tree writes its output to %q")).
+			Short("R", eff(NoArg, Writes, "tree -R writes an 00Tree.html file into every directory%s")).NoAbbrev().Unproven()},
+		Program{Name: "uniq", Kind: Reader, Scanner: ScanSpec, Operands: SecondWrites, Why: whyReader, Opts: Opts("cdDuiz", "fsw", longs(
+			"count repeated unique ignore-case zero-terminated help version", "skip-fields skip-chars check-chars", "all-repeated group"))},
+		Program{Name: "tee", Kind: Reader | Writer, Scanner: ScanSpec, Operands: OperandsWrite, Targets: WritesAll, NoPrefixRule: true, Why: "copies its input to files", Opts: Opts("aip", "", longs(
+			"append ignore-interrupts help version", "", "output-error"))},
+		Program{Name: "date", Kind: Reader, Scanner: ScanSpec, Operands: NonPlusWrites, Why: whyReader, Opts: Opts("uR", "dfr", longs(
+			"utc universal rfc-email rfc-2822 debug resolution help version", "date file reference rfc-3339", "iso-8601")).
+			Short("I", eff(OptArg, Harmless, "")).
+			Short("s", eff(ReqArg, Writes, "`date -s %q` sets the system clock")).Long(eff(ReqArg, Writes, "`date -s %q` sets the system clock"), "set")},
+		// The long name, aliases, domain and addresses are looked up through
+		// NSS: with the name missing from /etc/hosts, a DNS query goes out
+		// (gate's TestHostnameResolveConfirm). -s, -y and -I do not resolve.
+		Program{Name: "hostname", Kind: Reader, Scanner: ScanSpec, Operands: AnyWrites, Why: whyReader, Opts: Opts("Isy", "", longs(
+			"all-ip-addresses short yp nis help version", "", "")).
+			Short("b", eff(NoArg, Writes, "`hostname` sets the host name%s")).Long(eff(NoArg, Writes, "`hostname` sets the host name%s"), "boot").
+			Short("F", eff(ReqArg, Writes, "`hostname -F %q` sets the host name from a file")).Long(eff(ReqArg, Writes, "`hostname -F %q` sets the host name from a file"), "file").
+			Short("aAdfi", eff(NoArg, Network, "`hostname` looks the host name up through the resolver, which may query DNS over the network%s")).
+			Long(eff(NoArg, Network, "`hostname` looks the host name up through the resolver, which may query DNS over the network%s"), "alias", "all-fqdns", "domain", "fqdn", "long", "ip-address")},
+		Program{Name: "file", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("bcdEhiklLNnrsSv0", "eFfmP", longs(
+			"brief checking-printout debug extension mime mime-type mime-encoding keep-going list no-dereference dereference no-pad no-buffer raw special-files print0 apple help version",
+			"exclude exclude-quiet files-from separator magic-file parameter", "")).
+			Short("C", eff(NoArg, Writes, "`file -C` compiles a magic file and writes it%s")).Long(eff(NoArg, Writes, "`file -C` compiles a magic file and writes it%s"), "compile").
+			Short("zZp", eff(NoArg, Unproven, "`file` runs decompressors or changes access times%s")).
+			Long(eff(NoArg, Unproven, "`file` runs decompressors or changes access times%s"), "uncompress", "uncompress-noreport", "preserve-date", "no-sandbox")},
+		Program{Name: "base64", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("dDi", "wb", longs(
+			"decode ignore-garbage help version", "wrap break input", "")).
+			Short("o", eff(ReqArg, Writes, "`base64 -o` writes its output to %q")).Long(eff(ReqArg, Writes, "`base64 -o` writes its output to %q"), "output")},
+		Program{Name: "shuf", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("erz", "inR", longs(
+			"echo repeat zero-terminated help version", "input-range head-count random-source", "")).
+			Short("o", eff(ReqArg, Writes, "`shuf -o` writes its output to %q")).Long(eff(ReqArg, Writes, "`shuf -o` writes its output to %q"), "output")},
+		Program{Name: "iconv", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("lcs", "ft", longs(
+			"list silent verbose help version usage", "from-code to-code", "")).
+			Short("o", eff(ReqArg, Writes, "`iconv -o` writes its output to %q")).Long(eff(ReqArg, Writes, "`iconv -o` writes its output to %q"), "output")},
+		Program{Name: "sdiff", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("abBdEHilstWZ", "Iw", longs(
+			"text ignore-blank-lines ignore-space-change minimal ignore-tab-expansion speed-large-files ignore-case left-column suppress-common-lines expand-tabs ignore-all-space ignore-trailing-space strip-trailing-cr help version",
+			"ignore-matching-lines width tabsize", "")).
+			Short("o", eff(ReqArg, Writes, "`sdiff -o` writes the merged file %q")).Long(eff(ReqArg, Writes, "`sdiff -o` writes the merged file %q"), "output").
+			Long(eff(ReqArg, RunsProgram, "`sdiff --diff-program` runs %q"), "diff-program")},
+		Program{Name: "dmesg", Kind: Reader, Scanner: ScanSpec, Operands: NoOperands, Why: "prints the kernel log", Opts: Opts("dehHkLPrStTuxw", "fFlsp", longs(
+			"show-delta reltime human kernel nopager raw syslog ctime notime userspace decode follow follow-new help version noescape json",
+			"facility file level buffer-size since until time-format", "color")).
+			Short("cCDEn", eff(NoArg, Writes, "`dmesg` clears or reconfigures the kernel log%s")).
+			Long(eff(NoArg, Writes, "`dmesg` clears or reconfigures the kernel log%s"), "clear", "read-clear", "console-off", "console-on").
+			Long(eff(ReqArg, Writes, "`dmesg` sets the console level to %q"), "console-level")},
+		Program{Name: "stty", Kind: Reader, Scanner: ScanSpec, Operands: AnyWrites, Why: "prints terminal settings", Opts: Opts("ag", "F", longs("all save help version", "file", ""))},
+		Program{Name: "mount", Kind: Reader, Scanner: ScanSpec, Operands: AnyWrites, Why: "lists mounts", Opts: Opts("lhV", "t", longs("show-labels help version", "types", ""))},
+		Program{Name: "gofmt", Kind: Reader, Scanner: ScanSpec, Why: "prints formatted Go source", Opts: func() *Options {
+			o := Opts("", "", longs("l d e s", "r", ""))
+			o.SingleDashLong = true
+			return o.Short("ldes", Opt{}).Short("r", Opt{Arity: ReqArg}).
+				Short("w", eff(NoArg, Writes, "`gofmt -w` rewrites the files%s")).Long(eff(NoArg, Writes, "`gofmt -w` rewrites the files%s"), "w").
+				Long(eff(ReqArg, Writes, "`gofmt -cpuprofile` writes %q"), "cpuprofile")
+		}()},
+		Program{Name: "shfmt", Kind: Reader, Scanner: ScanSpec, Why: "prints formatted shell source", Opts: Opts("ldsfkbn", "ip", longs(
+			"list diff simplify minify keep-padding binary-next-line switch-case space-redirects func-next-line find help version to-json from-json",
+			"indent language-dialect filename apply-ignore", "")).
+			Short("w", eff(NoArg, Writes, "`shfmt -w` rewrites the files%s")).Long(eff(NoArg, Writes, "`shfmt -w` rewrites the files%s"), "write")},
+		Program{Name: "clang-format", Kind: Reader, Scanner: ScanSpec, Why: "prints formatted C source", Opts: func() *Options {
+			o := Opts("n", "", longs("dry-run Werror help version dump-config sort-includes verbose output-replacements-xml", "style fallback-style assume-filename lines offset length cursor qualifier-alignment files ferror-limit", ""))
+			o.SingleDashLong = true
+			return o.Short("i", eff(NoArg, Writes, "`clang-format -i` rewrites the files%s")).Long(eff(NoArg, Writes, "`clang-format -i` rewrites the files%s"), "i")
+		}()},
+		Program{Name: "rg", Kind: Reader, Scanner: ScanRg, Why: "searches files", Opts: rgOpts},
+		Program{Name: "ripgrep", Kind: Reader, Scanner: ScanRg, Why: "searches files", Opts: rgOpts},
+		Program{Name: "xxd", Kind: Reader, Scanner: ScanXxd, Why: "prints a hex dump"},
+		Program{Name: "dd", Kind: Reader | Writer, Scanner: ScanDD, NoPrefixRule: true, Why: "copies and converts data"},
+		Program{Name: "sed", Kind: Reader, Scanner: ScanSed, Targets: EditsInPlace, Why: "edits text; its script can write files and run commands"},
+		Program{Name: "awk", Kind: Interpreter, Scanner: ScanAwk, Why: whyInterp},
+		Program{Name: "gawk", Kind: Interpreter, Scanner: ScanAwk, Why: whyInterp},
+		Program{Name: "mawk", Kind: Interpreter, Scanner: ScanAwk, Why: whyInterp},
+		Program{Name: "nawk", Kind: Interpreter, Scanner: ScanAwk, Why: whyInterp},
+		Program{Name: "busybox-awk", Kind: Interpreter, Scanner: ScanAwk, Why: whyInterp},
+		Program{Name: "find", Kind: Reader, Scanner: ScanFind, Why: "lists files; its actions can delete, write and run commands"},
+		Program{Name: "fd", Kind: Reader, Scanner: ScanSpec, Why: "lists files", Opts: fdOpts},
+		Program{Name: "fdfind", Kind: Reader, Scanner: ScanSpec, Why: "lists files", Opts: fdOpts},
+		Program{Name: "env", Kind: Launcher, Scanner: ScanEnv, Why: whyLauncher,
+			Opts: Launch("i0v", "uCP", longs("ignore-environment null debug help version", "unset chdir", "")).
+				Short("S", eff(ReqArg, RunsProgram, "`env -S` splits %q into a command it runs")).
+				Long(eff(ReqArg, RunsProgram, "`env --split-string` splits %q into a command it runs"), "split-string").
+				Long(eff(OptArg, Harmless, ""), "block-signal", "default-signal", "ignore-signal", "list-signal-handling"),
+			Runs: &Runs{Argv: true, Assigns: true}},
+	)
+}
+
+var rgOpts = Opts("abcFHhIiLlnNopPqsSUuvVwx0.", "ABCeEfgjmMrtTd", longs(
+	"text byte-offset count count-matches fixed-strings with-filename no-filename ignore-case follow no-follow files-with-matches files-without-match files line-number no-line-number only-matching pretty pcre2 no-pcre2 quiet case-sensitive smart-case multiline no-multiline multiline-dotall unrestricted invert-match version help word-regexp line-regexp null null-data hidden no-hidden no-ignore ignore no-ignore-vcs no-ignore-dot no-ignore-global no-ignore-parent no-ignore-exclude no-ignore-files no-ignore-messages no-messages messages json no-json vimgrep heading no-heading column no-column stats no-stats sort-files trim no-trim type-list debug trace crlf no-crlf glob-case-insensitive ignore-file-case-insensitive one-file-system binary no-binary passthru no-unicode include-zero line-buffered block-buffered mmap no-mmap no-require-git no-search-zip pcre2-version no-encoding max-columns-preview no-config auto-hybrid-regex no-auto-hybrid-regex",
+	"after-context before-context context regexp encoding file glob iglob threads max-count max-columns replace type type-not max-depth maxdepth max-filesize colors color path-separator sort sortr type-add type-clear ignore-file context-separator field-context-separator field-match-separator dfa-size-limit regex-size-limit engine generate hyperlink-format pre-glob", "")).
+	Long(eff(ReqArg, RunsProgram, "ripgrep runs the preprocessor %q on every file"), "pre").
+	Long(eff(ReqArg, RunsProgram, "ripgrep runs %q to learn the host name"), "hostname-bin").
+	Short("z", eff(NoArg, Unproven, "ripgrep -z runs decompression programs on compressed files%s")).
+	Long(eff(NoArg, Unproven, "ripgrep -z runs decompression programs on compressed files%s"), "search-zip").NoAbbrev()
+
+var fdOpts = Opts("HIuspiFagLl0qS1", "dtEecj", longs(
+	"hidden no-ignore no-ignore-vcs no-ignore-parent unrestricted case-sensitive ignore-case glob regex fixed-strings absolute-path list-details follow full-path print0 quiet show-errors prune one-file-system help version strip-cwd-prefix no-require-git",
+	"max-depth min-depth exact-depth type extension exclude ignore-file color threads size changed-within changed-before owner base-directory path-separator search-path max-results format hyperlink", "")).
+	Short("x", eff(NoArg, StartsArgv, "`fd -x` runs a command for every match%s")).Long(eff(NoArg, StartsArgv, "`fd --exec` runs a command for every match%s"), "exec").
+	Short("X", eff(NoArg, StartsArgv, "`fd -X` runs a command with the matches%s")).Long(eff(NoArg, StartsArgv, "`fd --exec-batch` runs a command with the matches%s"), "exec-batch")
+
+func writers() []Program {
+	return concat(
+		each(Writer, whyWriter, "mkdir", "mkfifo", "mknod", "rename", "rmdir", "touch",
+			"csplit", "fallocate", "mktemp", "patch", "split", "link", "chcon", "sponge",
+			"restorecon", "setfattr"),
+		one(
+			Program{Name: "rm", Kind: Writer, Targets: Removes, NoPrefixRule: true, Why: whyWriter, Opts: Opts("dfiIrRv", "", longs(
+				"force one-file-system no-preserve-root recursive dir verbose help version", "", "interactive preserve-root"))},
+			Program{Name: "cp", Kind: Writer, Targets: CopiesTo, NoPrefixRule: true, Why: whyWriter},
+			Program{Name: "mv", Kind: Writer, Targets: Moves, NoPrefixRule: true, Why: whyWriter},
+			Program{Name: "unlink", Kind: Writer, Targets: Destroys, NoPrefixRule: true, Why: whyWriter},
+			Program{Name: "truncate", Kind: Writer, Targets: Destroys, NoPrefixRule: true, Why: whyWriter},
+			Program{Name: "shred", Kind: Writer, Targets: Destroys, NoPrefixRule: true, Why: "overwrites files or devices"},
+			Program{Name: "install", Kind: Writer, Targets: CopiesTo, Why: whyWriter},
+			Program{Name: "ln", Kind: Writer, Targets: CopiesTo, Why: whyWriter},
+			Program{Name: "chgrp", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
+				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "reference", ""))},
+			Program{Name: "chattr", Kind: Writer, Targets: Attrs, Why: whyWriter, Opts: Opts("RVf", "vp", nil)},
+			Program{Name: "setfacl", Kind: Writer, Targets: Attrs, Why: whyWriter, Opts: Opts("bkndRLPtv", "mMxX", longs("remove-all remove-default no-mask mask default recursive logical physical test version help", "modify modify-file remove remove-file set set-file restore", ""))},
+			Program{Name: "chmod", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvR", "", longs(
+				"changes silent quiet verbose no-preserve-root preserve-root recursive help version", "reference", ""))},
+			Program{Name: "chown", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
+				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
+			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts},
+			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"}},
+			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Opts: Opts("", "", longs("", "", "")).
+				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
+			Program{Name: "7z", Kind: Writer, Why: "an archiver"},
+			Program{Name: "ar", Kind: Writer, Why: "an archiver"},
+			Program{Name: "cpio", Kind: Writer, Why: "an archiver"},
+		),
+		func() []Program {
+			out := each(Writer, "compresses or decompresses files in place", "gzip", "gunzip", "bzip2",
+				"bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma", "unlzma", "compress",
+				"uncompress", "pigz", "pbzip2", "lzip", "brotli")
+			for i := range out {
+				// To standard output, listing or testing: nothing is written.
+				out[i].Defuses = []string{"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"}
+			}
+			return out
+		}(),
+	)
+}
+
+// tarOpts is GNU tar's grammar, the options that run programs marked.
+var tarOpts = Opts("AcdrtuxfbBCGhiklmMOpPrsSvwWzZjJ", "fbCFgHKLNTVX", longs(
+	"catenate concatenate create diff compare delete append list update extract get verbose gzip bzip2 xz lzip lzma lzop zstd compress keep-old-files overwrite skip-old-files unlink-first recursive-unlink absolute-names preserve-permissions same-permissions same-owner no-same-owner no-same-permissions numeric-owner sparse dereference hard-dereference ignore-zeros interactive confirmation to-stdout check-links multi-volume verify totals help version usage show-defaults wildcards no-wildcards anchored no-anchored recursion no-recursion auto-compress no-auto-compress ignore-failed-read one-file-system full-time remove-files",
+	"file blocking-factor directory tape-length group owner mode mtime newer newer-mtime after-date exclude exclude-from files-from label starting-file suffix format record-size xattrs-include xattrs-exclude transform xform strip-components", "backup occurrence checkpoint")).
+	Long(eff(ReqArg, RunsShell, "`tar --to-command` runs %q for every member"), "to-command").
+	Long(eff(ReqArg, RunsShell, "`tar --checkpoint-action` can run %q"), "checkpoint-action").
+	Short("I", eff(ReqArg, RunsProgram, "`tar -I` runs %q as the compressor")).
+	Long(eff(ReqArg, RunsProgram, "`tar --use-compress-program` runs %q"), "use-compress-program").
+	Long(eff(ReqArg, RunsProgram, "`tar --rsh-command` runs %q"), "rsh-command").
+	Short("F", eff(ReqArg, RunsShell, "`tar -F` runs %q at the end of each volume")).
+	Long(eff(ReqArg, RunsShell, "`tar --info-script` runs %q at the end of each volume"), "info-script", "new-volume-script")
+
+func viewers() []Program {
+	return concat(
+		each(Viewer, whyViewer, "less", "more", "most", "pg", "man", "vi", "vim", "nvim",
+			"view", "nano", "emacs", "emacsclient", "ed", "ex", "info", "pico", "joe", "mcedit",
+			"micro", "helix", "hx", "kak", "code", "subl", "gedit", "kate", "bat", "batcat",
+			"w3m", "lynx", "links", "elinks", "mutt", "neomutt", "vimdiff", "gvim", "red",
+			"sensible-pager", "sensible-editor", "editor", "pager", "xdg-open", "open",
+			"zless", "zmore", "bzless", "xzless", "lesspipe", "ag", "ack"),
+		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"}),
+	)
+}
+
+// shellOpts is bash's command line: -c makes the first operand the
+// script (bash -c -e 'x' and bash -c -- 'x' run x), -o/-O take a value.
+var shellOpts = Opts("abefhkmnptuvxBCHPilrsDEIT", "oO", longs(
+	"norc noprofile login posix restricted verbose version help debugger dump-strings dump-po-strings noediting wordexp pretty-print",
+	"rcfile init-file", "")).
+	Short("c", eff(NoArg, ShellScript, "")).NoAbbrev()
+
+func shells() []Program {
+	names := []string{"sh", "bash", "zsh", "dash", "ksh", "ksh93", "mksh", "pdksh", "oksh",
+		"loksh", "ash", "yash", "fish", "csh", "tcsh", "rc", "es", "xonsh", "nu", "elvish",
+		"rbash", "osh", "ysh", "posh", "rzsh", "rksh", "sash", "scsh", "bash-static",
+		"zsh-static", "hush", "lksh", "jsh"}
+	out := make([]Program, 0, len(names)+8)
+	for _, n := range names {
+		out = append(out, Program{Name: n, Kind: Shell, Why: whyShell, Opts: shellOpts,
+			Runs: &Runs{Script: true, Stdin: true}, Probe: []string{"--version"}})
+	}
+	return append(out,
+		Program{Name: "busybox", Kind: Shell | Launcher, Why: "a multi-call binary that is a shell and every tool", Runs: &Runs{Argv: true}},
+		Program{Name: "toybox", Kind: Shell | Launcher, Why: "a multi-call binary that runs every tool", Runs: &Runs{Argv: true}},
+		Program{Name: "pwsh", Kind: Shell, Why: whyShell, Runs: &Runs{Script: true, Stdin: true}},
+		Program{Name: "powershell", Kind: Shell, Why: whyShell, Runs: &Runs{Script: true, Stdin: true}},
+		Program{Name: "cmd", Kind: Shell, Why: whyShell},
+		Program{Name: "screen", Kind: Shell | Launcher, Why: "a terminal multiplexer that runs commands", Runs: &Runs{Argv: true}},
+		Program{Name: "tmux", Kind: Shell | Launcher, Why: "a terminal multiplexer that runs commands"},
+		Program{Name: "rsh", Kind: Shell | NetworkClient, Why: "a remote shell", Runs: &Runs{Argv: true, Skip: 1}},
+	)
+}
+
+// interp builds an interpreter entry: inline lists the options whose
+// value is code, probe its version and help forms.
+func interp(name, flags, values, inline string, probe ...string) Program {
+	o := Opts(flags, values, nil)
+	for _, f := range strings.Fields(inline) {
+		if strings.HasPrefix(f, "--") {
+			o.Long(eff(ReqArg, RunsCode, "runs the inline code %q"), f[2:])
+		} else {
+			o.Short(f[1:], eff(ReqArg, RunsCode, "runs the inline code %q"))
+		}
+	}
+	o.Stop = true
+	return Program{Name: name, Kind: Interpreter, Why: whyInterp, Opts: o,
+		Runs: &Runs{Script: true, Stdin: true}, Probe: probe}
+}
+
+func interpreters() []Program {
+	py := func(n string) Program {
+		p := interp(n, "bBdEhiIOqsSuvVxR", "WXQ", "-c", "--version", "-V", "--help", "-h")
+		p.Opts.Short("m", eff(ReqArg, RunsFile, "runs the module %q"))
+		return p
+	}
+	out := []Program{
+		py("python"), py("python2"), py("python3"), py("pypy"), py("pypy3"), py("ipython"), py("ipython3"),
+		interp("node", "hivc", "r", "-e -p --eval --print", "--version", "-v", "--help", "-h"),
+		interp("nodejs", "hivc", "r", "-e -p --eval --print", "--version", "-v", "--help", "-h"),
+		interp("deno", "", "", "", "--version", "-V", "--help", "-h"),
+		interp("bun", "", "", "-e --eval -p --print", "--version", "-v", "--help", "-h"),
+		interp("tsx", "", "", "-e --eval -p --print", "--version", "-v", "--help", "-h"),
+		interp("ts-node", "", "", "-e --eval -p --print", "--version", "-v", "--help", "-h"),
+		func() Program {
+			p := interp("perl", "acnpsStTuUvwWX", "MmlFDCdx0", "-e -E", "--version", "-v", "-V", "--help", "-h")
+			p.Opts.Short("I", Opt{Arity: ReqArg}).Short("i", Opt{Arity: OptArg})
+			p.Targets = EditsInPlace
+			return p
+		}(),
+		interp("perl6", "", "", "-e", "--version", "-v"),
+		interp("raku", "", "", "-e", "--version", "-v"),
+		interp("ruby", "acdlnpsSvwWyU", "IrCEFKTx0", "-e", "--version", "-v", "--help", "-h"),
+		interp("irb", "", "", "", "--version", "-v"),
+		interp("php", "ahHiqsvw", "cdfnz", "-r -B -R -E -F", "--version", "-v", "--help", "-h"),
+		interp("lua", "iEvW", "l", "-e", "-v"),
+		interp("luajit", "ibv", "ljO", "-e", "-v"),
+		interp("tclsh", "", "", "", ""),
+		interp("wish", "", "", "", ""),
+		interp("expect", "dDinNv", "f", "-c", "-v"),
+		interp("java", "", "", "", "--version", "-version", "--help", "-help", "-h"),
+		interp("jshell", "", "", "", "--version"),
+		interp("groovy", "", "", "-e", "--version", "-v"),
+		interp("scala", "", "", "-e", "--version", "-version"),
+		interp("kotlin", "", "", "-e", "-version"),
+		interp("Rscript", "", "", "-e --eval", "--version"),
+		interp("R", "", "", "-e", "--version"),
+		interp("julia", "", "", "-e --eval -E --print", "--version", "-v"),
+		interp("guile", "", "", "-c -e", "--version", "-v"),
+		interp("racket", "", "", "-e --eval", "--version", "-v"),
+		interp("osascript", "", "", "-e", ""),
+		interp("swift", "", "", "-e", "--version"),
+		interp("erl", "", "", "-eval", ""),
+		interp("escript", "", "", "", ""),
+		interp("elixir", "", "", "-e", "--version", "-v"),
+		interp("iex", "", "", "", "--version", "-v"),
+		interp("ghci", "", "", "-e", "--version"),
+		interp("runghc", "", "", "", "--version"),
+		interp("runhaskell", "", "", "", "--version"),
+		interp("clojure", "", "", "-e", "--version"),
+		interp("clj", "", "", "-e", "--version"),
+		interp("ocaml", "", "", "", "-version", "--version"),
+		interp("sbcl", "", "", "--eval", "--version"),
+		interp("clisp", "", "", "-x", "--version"),
+		interp("ecl", "", "", "-eval", "--version"),
+		interp("gforth", "", "", "-e", "--version"),
+		interp("pike", "", "", "-e", "--version"),
+		interp("hhvm", "", "", "", "--version"),
+		interp("octave", "", "", "--eval", "--version"),
+		interp("gnuplot", "", "", "-e", "--version", "-V"),
+		interp("jruby", "", "", "-e", "--version", "-v"),
+		interp("jython", "", "", "-c", "--version"),
+		interp("mongosh", "", "", "--eval", "--version"),
+		interp("mongo", "", "", "--eval", "--version"),
+		interp("dc", "", "", "-e --expression", "--version", "-V"),
+		interp("bc", "", "", "", "--version", "-v"),
+		interp("crystal", "", "", "eval", "--version", "-v"),
+		interp("nim", "", "", "", "--version", "-v"),
+		interp("dart", "", "", "", "--version"),
+	}
+	for i := range out {
+		if out[i].Name == "bc" {
+			out[i].Why = "a calculator language"
+		}
+	}
+	return append(out,
+		Program{Name: "sqlite3", Kind: Interpreter, Scanner: ScanSqlite, Why: "a database shell whose dot commands run programs", Probe: []string{"--version", "-version"}},
+		Program{Name: "duckdb", Kind: Interpreter, Scanner: ScanSqlite, Why: "a database shell whose dot commands run programs", Probe: []string{"--version", "-version"}},
+		Program{Name: "psql", Kind: Interpreter | NetworkClient, Why: "a database shell that can run programs (\\!)", Probe: []string{"--version", "-V"}},
+		Program{Name: "mysql", Kind: Interpreter | NetworkClient, Why: "a database shell that can run programs (system)", Probe: []string{"--version", "-V"}},
+		Program{Name: "mariadb", Kind: Interpreter | NetworkClient, Why: "a database shell that can run programs (system)", Probe: []string{"--version", "-V"}},
+	)
+}
+
+func launchers() []Program {
+	l := func(name string, o *Options, r Runs, k Kind, why string) Program {
+		if o == nil {
+			o = Launch("", "", nil)
+		}
+		return Program{Name: name, Kind: Launcher | k, Why: why, Opts: o, Runs: &r}
+	}
+	argv := Runs{Argv: true}
+	return one(
+		l("sudo", Launch("AbEHiKklnPSsVv", "ugCDhprtUT", longs(
+			"askpass background preserve-env set-home login remove-timestamp reset-timestamp list non-interactive preserve-groups stdin shell validate version help",
+			"user group close-from chdir host prompt role type other-user command-timeout", "")).
+			Short("e", eff(NoArg, Unproven, "`sudo -e` edits files as root%s")).Long(eff(NoArg, Unproven, "`sudo --edit` edits files as root%s"), "edit"),
+			Runs{Argv: true, Assigns: true}, Privilege, whyPriv),
+		l("doas", Launch("ns", "uC", nil), argv, Privilege, whyPriv),
+		l("su", Launch("lmpfP", "gGsw", longs("login preserve-environment pty fast", "group supp-group shell whitelist-environment", "")).
+			Short("c", eff(ReqArg, RunsShell, "`su -c` runs %q as another user")).Long(eff(ReqArg, RunsShell, "`su --command` runs %q as another user"), "command", "session-command"),
+			Runs{}, Privilege, whyPriv),
+		l("runuser", Launch("lmpfP", "ugGsw", longs("login preserve-environment pty fast", "user group supp-group shell whitelist-environment", "")).
+			Short("c", eff(ReqArg, RunsShell, "`runuser -c` runs %q as another user")).Long(eff(ReqArg, RunsShell, "`runuser --command` runs %q as another user"), "command", "session-command"),
+			argv, Privilege, whyPriv),
+		l("pkexec", Launch("", "", longs("disable-internal-agent keep-cwd version help", "user", "")), argv, Privilege, whyPriv),
+		l("run0", Launch("", "uDg", longs("no-ask-password", "user chdir group property description slice setenv nice", "")), argv, Privilege, whyPriv),
+		l("sg", nil, Runs{Joined: true, Skip: 1}, Privilege, whyPriv),
+		l("newgrp", nil, Runs{}, Privilege, whyPriv),
+		l("setuidgid", nil, Runs{Argv: true, Skip: 1}, Privilege, whyPriv),
+		l("s6-setuidgid", nil, Runs{Argv: true, Skip: 1}, Privilege, whyPriv),
+		l("chpst", Launch("PvV0123456789", "uUbe/nlLmdofpcrt", nil), argv, Privilege, whyPriv),
+		l("setpriv", Launch("dV", "", longs("dump no-new-privs nnp keep-groups clear-groups init-groups reset-env help version",
+			"reuid regid ruid rgid euid egid groups inh-caps ambient-caps bounding-set securebits pdeathsig selinux-label apparmor-profile landlock-access landlock-rule", "")), argv, Privilege, whyPriv),
+		l("capsh", Launch("", "", nil).AnyOption(), Runs{After: "--", Prefix: []string{"bash"}}, Privilege, whyPriv),
+		l("nice", Launch("", "n", longs("help version", "adjustment", "")).WithDigits(), argv, 0, whyLauncher),
+		l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher),
+		l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		l("xargs", Launch("0prtx", "adEPsn", longs("null interactive no-run-if-empty verbose exit open-tty show-limits help version process-slot-var",
+			"arg-file delimiter max-procs max-chars max-args", "")).
+			Short("ilLe", Opt{Arity: OptArg}).Short("LI", Opt{Arity: ReqArg}).
+			Long(Opt{Arity: OptArg}, "replace", "max-lines", "eof"),
+			Runs{Argv: true, StdinArgs: true}, 0, whyLauncher),
+		l("setsid", Launch("cfw", "", longs("ctty fork wait help version", "", "")), argv, 0, whyLauncher),
+		l("nohup", Launch("", "", longs("help version", "", "")), argv, 0, whyLauncher),
+		l("stdbuf", Launch("", "ioe", longs("help version", "input output error", "")), argv, 0, whyLauncher),
+		l("unbuffer", Launch("p", "", nil), argv, 0, whyLauncher),
+		l("chroot", Launch("", "", longs("skip-chdir help version", "userspec groups", "")), Runs{Argv: true, Skip: 1}, Privilege, whyLauncher),
+		l("schroot", Launch("", "cdup", longs("preserve-environment", "chroot directory user", "")), Runs{Argv: true}, Privilege, whyLauncher),
+		l("flock", Launch("sxunoFhV", "wE", longs("shared exclusive unlock nonblock nb close no-fork help version verbose", "timeout wait conflict-exit-code", "")).
+			Short("c", eff(ReqArg, RunsShell, "`flock -c` runs %q under the lock")).Long(eff(ReqArg, RunsShell, "`flock --command` runs %q under the lock"), "command"),
+			Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		l("script", Launch("aeEfqkTB", "IOtm", longs("append return flush quiet log-timing timing force echo", "log-in log-out log-io log-timing logging-format command-timeout", "")).
+			Short("c", eff(ReqArg, RunsShell, "`script -c` runs %q")).Long(eff(ReqArg, RunsShell, "`script --command` runs %q"), "command"),
+			Runs{}, 0, whyLauncher),
+		l("watch", Launch("bcegptx", "dnq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")),
+			Runs{Joined: true}, 0, whyLauncher),
+		l("parallel", Launch("0qkuvX", "jPSaIdEnNlL", longs("null quote keep-order ungroup verbose xargs pipe halt-on-error no-notice bar eta progress dry-run",
+			"jobs sshlogin joblog results delay timeout max-args max-lines colsep arg-file tmpdir workdir basefile", "")),
+			Runs{Argv: true, Lists: true}, 0, whyLauncher),
+		l("strace", Launch("cCdDfFhiqrtTvVwxyzZk", "abeEIoOpPsSuXU", longs("daemonize follow-forks output-separately summary-only summary-wall-clock help version",
+			"attach output trace signal env user string-limit", "")), argv, 0, "a tracer that runs another command"),
+		l("ltrace", Launch("bcCfhiLrStTV", "aAeDFlnopsSuwx", longs("help version demangle", "output", "")), argv, 0, "a tracer that runs another command"),
+		l("valgrind", Launch("hqv", "", longs("help version quiet verbose trace-children", "tool log-file xml-file suppressions", "")).AnyOption(), argv, 0, "a debugger that runs another command"),
+		l("perf", nil, Runs{Argv: true, Skip: 1}, 0, "a profiler that runs another command"),
+		l("taskset", Launch("ap", "c", longs("all-tasks pid help version", "cpu-list", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		l("chrt", Launch("bdefiormRpavh", "TPD", longs("batch deadline fifo idle other rr reset-on-fork all-tasks max pid verbose help version", "sched-runtime sched-period sched-deadline", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		l("firejail", Launch("", "", nil).AnyOption(), argv, 0, "a sandbox that runs another command"),
+		l("bwrap", Launch("", "", nil), Runs{}, 0, "a sandbox that runs another command"),
+		l("systemd-run", Launch("qPGtSr", "upEMHd", longs("user system scope pty pipe quiet wait collect shell no-block same-dir",
+			"unit property setenv machine host description slice uid gid nice working-directory service-type on-active on-calendar", "")), argv, 0, "runs a command as a systemd unit"),
+		l("systemd-nspawn", nil, Runs{}, Emulator, "runs a container"),
+		l("fakeroot", Launch("uh", "lfsib", longs("unknown-is-real help version", "lib faked", "")), argv, 0, whyLauncher),
+		l("fakechroot", nil, argv, 0, whyLauncher),
+		l("proot", nil, Runs{}, Emulator, whyLauncher),
+		l("unshare", Launch("mutipnUCTfcrh", "SGRw", longs("mount uts ipc net pid user cgroup time fork mount-proc map-root-user map-current-user keep-caps help version",
+			"setuid setgid root wd map-user map-group map-users map-groups propagation kill-child setgroups", "")), argv, Privilege, "runs a command in new namespaces"),
+		l("nsenter", Launch("amuinpUCTrwFZ", "tSG", longs("all mount uts ipc net pid user cgroup time root wd no-fork preserve-credentials follow-context help version", "target setuid setgid", "")), argv, Privilege, "runs a command in other namespaces"),
+		l("prlimit", Launch("o", "p", longs("noheadings raw verbose help version", "pid output", "")).AnyOption(), argv, 0, whyLauncher),
+		l("cgexec", Launch("", "g", longs("sticky", "", "")), argv, 0, whyLauncher),
+		l("numactl", Launch("ashS", "CNmpi", longs("all show hardware localalloc help", "physcpubind cpunodebind membind preferred interleave", "")), argv, 0, whyLauncher),
+		l("setarch", Launch("RFZLXBIST3v", "", longs("addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb uname-2.6 verbose list help version", "", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		l("linux32", nil, argv, 0, whyLauncher),
+		l("linux64", nil, argv, 0, whyLauncher),
+		l("eatmydata", nil, argv, 0, whyLauncher),
+		l("nocache", nil, argv, 0, whyLauncher),
+		l("tini", Launch("svgwWlh", "pe", nil), argv, 0, whyLauncher),
+		l("dumb-init", Launch("cvVh", "r", longs("single-child verbose version help", "rewrite", "")), argv, 0, whyLauncher),
+		l("catchsegv", nil, argv, 0, whyLauncher),
+		l("faketime", Launch("", "mfp", nil), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		l("torsocks", Launch("diqh", "upaP", nil), argv, NetworkClient, whyLauncher),
+		l("proxychains", Launch("q", "f", nil), argv, NetworkClient, whyLauncher),
+		l("proxychains4", Launch("q", "f", nil), argv, NetworkClient, whyLauncher),
+		l("xvfb-run", Launch("ah", "nsfep", longs("auto-servernum help", "server-num server-args auth-file error-file xauth-protocol", "")), argv, 0, whyLauncher),
+		l("dbus-launch", nil, argv, 0, whyLauncher),
+		l("dbus-run-session", Launch("", "", longs("help version", "config-file dbus-daemon", "")), argv, 0, whyLauncher),
+		l("trickle", Launch("hsvV", "udwtln", nil), argv, NetworkClient, whyLauncher),
+		l("cpulimit", Launch("kfvzbqh", "lpe", longs("kill verbose lazy background quiet help", "limit pid exe cpu", "")), argv, 0, whyLauncher),
+		l("entr", Launch("acdnprsz", "", nil), argv, 0, "reruns a command when files change"),
+		l("caffeinate", Launch("dimsu", "tw", nil), argv, 0, whyLauncher),
+		l("start-stop-daemon", nil, Runs{}, 0, whyLauncher),
+		l("daemonize", nil, argv, 0, whyLauncher),
+		l("at", nil, Runs{Stdin: true}, 0, "schedules commands it reads"),
+		l("batch", nil, Runs{Stdin: true}, 0, "schedules commands it reads"),
+		l("crontab", nil, Runs{}, 0, "installs scheduled commands"),
+		l("run-parts", nil, Runs{Project: true}, 0, "runs every script in a directory"),
+		// agentexec itself: `agentexec run [flags] -- CMD …` and `run -c TEXT`
+		// (its other subcommands run nothing, read as run: the stricter).
+		l("agentexec", Launch("", "", longs("json pty help version", "policy policy-format mode shell cwd dir timeout sandbox audit from-hook network env project", "")).
+			Short("c", eff(ReqArg, RunsShell, "`agentexec run -c` runs %q")), Runs{Argv: true, Skip: 1}, 0, "agentexec, which runs a command under its own gate"),
+		l("gdb", Launch("nqx", "", nil), Runs{After: "--args"}, Interpreter, "a debugger that runs programs and commands"),
+		l("lldb", nil, Runs{After: "--"}, Interpreter, "a debugger that runs programs and commands"),
+		l("machinectl", nil, Runs{}, Emulator, "runs commands in containers"),
+		func() Program {
+			p := l("ssh", Launch("46AaCfGgKkMNnqsTtVvXxYy", "BbcDEeFIiJLlmOoPpQRSWw", nil).
+				Short("o", eff(ReqArg, Unproven, "`ssh -o %q` can name a command ssh runs (ProxyCommand, LocalCommand)")),
+				Runs{Joined: true, Skip: 1}, NetworkClient, "a remote shell that also runs local commands")
+			p.CommandKeys = []string{"proxycommand", "localcommand", "knownhostscommand", "remotecommand"}
+			return p
+		}(),
+		l("wine", nil, argv, Emulator, whyEmu),
+		l("wine64", nil, argv, Emulator, whyEmu),
+		l("wsl", nil, Runs{Argv: true}, Emulator, whyEmu),
+		l("wsl.exe", nil, Runs{Argv: true}, Emulator, whyEmu),
+		l("qemu-x86_64", nil, argv, Emulator, whyEmu),
+		l("qemu-aarch64", nil, argv, Emulator, whyEmu),
+		l("box64", nil, argv, Emulator, whyEmu),
+		l("rosetta", nil, argv, Emulator, whyEmu),
+	)
+}
+
+func buildTools() []Program {
+	b := func(names ...string) []Program {
+		out := each(BuildTool, whyBuild, names...)
+		for i := range out {
+			out[i].Runs = &Runs{Project: true}
+			out[i].Probe = []string{"--version", "--help"}
+		}
+		return out
+	}
+	c := func(names ...string) []Program {
+		out := each(Compiler|BuildTool, whyCompiler, names...)
+		for i := range out {
+			out[i].Runs = &Runs{Project: true}
+			out[i].Probe = []string{"--version", "-v", "--help"}
+		}
+		return out
+	}
+	out := concat(
+		b("make", "gmake", "bmake", "cmake", "ninja", "meson", "bazel", "bazelisk", "buck", "buck2",
+			"pants", "scons", "just", "task", "go-task", "nx", "gulp", "grunt", "lerna", "turbo",
+			"earthly", "mage", "invoke", "doit", "rake", "gradle", "gradlew", "mvn", "mvnw", "ant",
+			"sbt", "lein", "mix", "rebar3", "stack", "cabal", "dub", "nimble", "tox", "nox",
+			"pytest", "py.test", "jest", "vitest", "mocha", "karma", "phpunit", "rspec", "cucumber",
+			"ctest", "xcodebuild", "msbuild", "dotnet", "flutter", "xmake", "premake5", "waf",
+			"redo", "tup", "please", "bitbake", "autoreconf", "configure", "webpack", "vite",
+			"rollup", "esbuild", "parcel", "tsc", "eslint", "prettier", "black", "ruff", "mypy",
+			"pylint", "flake8", "rubocop", "golangci-lint", "staticcheck", "terraform",
+			"terragrunt", "pulumi", "ansible", "ansible-playbook", "vagrant", "packer", "helm",
+			"skaffold", "tilt", "docker-compose", "earthly"),
+		c("gcc", "g++", "c++", "cc", "clang", "clang++", "ld", "rustc", "javac", "kotlinc",
+			"scalac", "ghc", "zig", "dmd", "ldc2", "gdc", "tcc", "gfortran", "nvcc", "swiftc",
+			"fpc", "gnat", "valac", "as", "nasm", "yasm", "cpp"),
+		one(
+			Program{Name: "go", Kind: BuildTool | Compiler | PackageManager, Why: whyBuild, Runs: &Runs{Project: true}, Probe: []string{"version", "help", "--help"}, Subcommand: 1},
+			Program{Name: "cargo", Kind: BuildTool | PackageManager, Why: whyBuild, Runs: &Runs{Project: true}, Probe: []string{"--version", "-V", "--help"}, Subcommand: 1},
+		),
+	)
+	return dedupe(out)
+}
+
+// dedupe drops a second entry of the same name (lists above may repeat a
+// name for readability; the index refuses duplicates).
+func dedupe(ps []Program) []Program {
+	seen := map[string]bool{}
+	out := ps[:0]
+	for _, p := range ps {
+		if !seen[p.Name] {
+			seen[p.Name] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func packageManagers() []Program {
+	out := each(PackageManager, whyPkg,
+		"npm", "npx", "pnpm", "pnpx", "yarn", "yarnpkg", "corepack", "bunx", "pip", "pip3",
+		"pipx", "uv", "uvx", "poetry", "pdm", "hatch", "pipenv", "rye", "conda", "mamba",
+		"micromamba", "gem", "bundle", "bundler", "composer", "cpan", "cpanm", "apt", "apt-get",
+		"aptitude", "dpkg", "yum", "dnf", "rpm", "zypper", "apk", "pacman", "yay", "paru", "brew",
+		"port", "snap", "flatpak", "nix", "nix-shell", "nix-build", "nix-env", "nix-store",
+		"guix", "vcpkg", "conan", "opam", "luarocks", "pkg", "pkgin", "emerge", "xbps-install",
+		"swupd", "eopkg", "scoop", "choco", "winget", "asdf", "mise", "rtx", "nvm", "pyenv",
+		"rbenv", "sdk", "volta", "fnm", "docker", "podman", "buildah", "nerdctl", "kubectl",
+		"crictl", "ctr", "lxc", "incus", "gh", "glab")
+	for i := range out {
+		out[i].Runs = &Runs{Project: true}
+		out[i].Probe = []string{"--version", "-v", "--help"}
+		switch out[i].Name {
+		case "npm", "yarn", "pnpm", "bun", "docker", "podman", "pip", "pip3", "kubectl", "gh",
+			"helm", "terraform", "dotnet", "brew", "apt", "apt-get", "uv", "poetry", "composer":
+			out[i].Subcommand = 2
+		}
+		if out[i].Subcommand == 0 {
+			out[i].Subcommand = 1
+		}
+	}
+	return out
+}
+
+func network() []Program {
+	d := func(names ...string) []Program {
+		out := each(NetworkClient|Downloader, "downloads from the network", names...)
+		for i := range out {
+			out[i].NoPrefixRule = true
+		}
+		return out
+	}
+	return concat(
+		d("curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie", "wget2"),
+		each(NetworkClient, whyNet, "nc", "ncat", "netcat", "socat", "telnet", "ftp", "lftp",
+			"sftp", "tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
+			"host", "whois", "nmap", "openssl", "aws", "gcloud", "az", "redis-cli", "mosquitto_pub",
+			"getent", "ssh-keyscan", "ssh-copy-id", "rclone", "s3cmd", "gsutil", "ldapsearch",
+			"snmpget", "arping", "ip", "ifconfig", "route", "iptables", "nft", "ufw", "tcpdump",
+			"tshark", "ss", "netstat", "iw", "nmcli"),
+		one(
+			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: Opts("", "", nil).
+				Short("e", eff(ReqArg, RunsProgram, "`rsync -e` runs %q as its remote shell")).Long(eff(ReqArg, RunsProgram, "`rsync --rsh` runs %q as its remote shell"), "rsh").
+				Long(eff(ReqArg, RunsShell, "`rsync --rsync-path` runs %q on the other side"), "rsync-path")},
+			Program{Name: "scp", Kind: NetworkClient | Writer, Targets: CopiesTo, NoPrefixRule: true, Why: "copies files to other hosts"},
+		),
+	)
+}
+
+func system() []Program {
+	help := []string{"--help", "--version"}
+	dt := func(name string, triggers ...string) Program {
+		return Program{Name: name, Kind: DiskFormatter, Why: "makes a file system or wipes a device", Triggers: triggers, Defuses: help}
+	}
+	part := func(name string, lists ...string) Program {
+		return Program{Name: name, Kind: Partitioner, Why: "edits a partition table", Defuses: help, Triggers: lists}
+	}
+	pw := func(name string, defuses []string, triggers ...string) Program {
+		return Program{Name: name, Kind: PowerControl, Why: "shuts down or reboots the system", Triggers: triggers, Defuses: append(defuses, help...)}
+	}
+	acct := func(name string, defuses []string, triggers ...string) Program {
+		return Program{Name: name, Kind: AccountTool, Why: "changes the account databases", Triggers: triggers, Defuses: append(defuses, help...)}
+	}
+	return concat(
+		one(
+			Program{Name: "pkill", Kind: Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
+			Program{Name: "killall", Kind: Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
+			Program{Name: "killall5", Kind: Signaller, Why: "signals every process", Defuses: help},
+			Program{Name: "systemctl", Kind: PowerControl, Scanner: ScanSystemctl, Why: "controls services and the system's state", Subcommand: 1,
+				Triggers: []string{"poweroff", "reboot", "halt", "kexec", "soft-reboot", "emergency", "rescue"}, Defuses: help},
+			dt("mkfs"), dt("mke2fs"), dt("mkdosfs"), dt("mkswap"), dt("mkntfs"), dt("mkexfatfs"),
+			dt("mkreiserfs"), dt("mkudffs"),
+			dt("wipefs"),
+			dt("blkdiscard"), dt("badblocks", "-w"),
+			dt("cryptsetup", "luksFormat", "erase", "luksErase", "reencrypt", "luksKillSlot"),
+			dt("zpool", "destroy", "labelclear"), dt("zfs", "destroy"),
+			dt("lvremove"), dt("vgremove"), dt("pvremove"),
+			dt("mdadm", "--zero-superblock"),
+			dt("hdparm", "--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--write-sector", "--fwdownload"),
+			dt("nvme", "format", "sanitize"), dt("sg_format"), dt("sg_sanitize"),
+			part("fdisk", "-l", "--list"), part("sfdisk", "-l", "--list", "-d", "--dump", "-J", "--json", "-s", "--show-size"),
+			part("cfdisk"), part("parted", "-l", "--list", "print", "p"), part("gdisk", "-l"),
+			part("sgdisk", "-p", "--print", "-i", "--info", "-v", "--verify"), part("cgdisk"), part("gparted"),
+			pw("shutdown", []string{"-c", "-k", "--show"}), pw("reboot", nil), pw("halt", nil), pw("poweroff", nil),
+			pw("telinit", nil, "0", "6", "1", "s", "S", "single", "emergency"),
+			pw("init", nil, "0", "6", "1", "s", "S", "single", "emergency"),
+			pw("kexec", nil, "-e", "--exec", "-f", "--force"),
+			pw("loginctl", nil, "poweroff", "reboot", "halt", "kexec"),
+			acct("passwd", nil, "-d", "--delete", "-u", "--unlock", "--stdin", "-e", "--expire"),
+			acct("usermod", nil), acct("userdel", nil), acct("chpasswd", nil), acct("chgpasswd", nil),
+			acct("vipw", nil), acct("vigr", nil), acct("newusers", nil), acct("pwunconv", nil), acct("grpunconv", nil),
+			acct("visudo", []string{"-c", "--check"}),
+			acct("useradd", nil, "-o", "--non-unique"),
+			acct("gpasswd", nil, "-a", "--add", "-A", "--administrators", "-M", "--members"),
+		),
+		each(Signaller, "sends signals to processes", "skill", "snice", "renice", "xkill"),
+		each(Writer, "changes the account databases", "pwck", "grpck", "chage", "groupmod",
+			"groupdel", "groupadd", "pwconv", "grpconv", "chsh", "chfn", "deluser", "adduser"),
+	)
+}
+
+func versionControl() []Program {
+	return one(
+		Program{Name: "git", Kind: NetworkClient, Scanner: ScanGit, Subcommand: 1, Why: "version control"},
+		Program{Name: "gitk", Kind: Viewer, Why: "a git viewer"},
+		Program{Name: "hg", Kind: NetworkClient | Writer, Subcommand: 1, Why: "version control"},
+		Program{Name: "svn", Kind: NetworkClient | Writer, Subcommand: 1, Why: "version control"},
+		Program{Name: "tig", Kind: Viewer, Why: "a git viewer"},
+		Program{Name: "lazygit", Kind: Viewer, Why: "a git interface"},
+	)
+}
