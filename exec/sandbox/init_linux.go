@@ -43,48 +43,63 @@ const initName = "agentexec-init"
 
 //go:generate initsrc/gen.sh
 
-// initImage returns the path of this process's copy of agentexec-init:
-// a sealed memfd, kept open at a high descriptor number so that os/exec's
-// child, which moves descriptors only among the first few, leaves it in
-// place until its exec.
-var initImage = sync.OnceValues(func() (string, error) {
+// initImage returns the descriptor of this process's copy of
+// agentexec-init, a sealed memfd made once, kept at a number above the few
+// that os/exec's child moves descriptors to (initPath).
+var initImage = sync.OnceValues(func() (int, error) {
 	if initELF == "" {
-		return "", fmt.Errorf("no agentexec-init is built for %s", runtime.GOARCH)
+		return -1, fmt.Errorf("no agentexec-init is built for %s", runtime.GOARCH)
 	}
 	fd, err := unix.MemfdCreate(initName, unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING|unix.MFD_EXEC)
 	if err == unix.EINVAL { // before Linux 6.3, which has no MFD_EXEC
 		fd, err = unix.MemfdCreate(initName, unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
 	}
 	if err != nil {
-		return "", fmt.Errorf("memfd: %w", err)
+		return -1, fmt.Errorf("memfd: %w", err)
 	}
 	defer unix.Close(fd)
 	if err := writeAll(fd, []byte(initELF)); err != nil {
-		return "", fmt.Errorf("writing agentexec-init: %w", err)
+		return -1, fmt.Errorf("writing agentexec-init: %w", err)
 	}
 	if err := unix.Fchmod(fd, 0o500); err != nil {
-		return "", err
+		return -1, err
 	}
 	seals := unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
 	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
-		return "", fmt.Errorf("sealing agentexec-init: %w", err)
+		return -1, fmt.Errorf("sealing agentexec-init: %w", err)
 	}
-	var lim unix.Rlimit
-	low := initFDMin
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) == nil && lim.Cur <= initFDMin {
-		low = int(lim.Cur) / 2 // a trampoline with a low open-files limit execs it directly
-	}
-	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, low)
+	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, initFDMin)
 	if err != nil {
-		return "", fmt.Errorf("moving agentexec-init's descriptor: %w", err)
+		return -1, fmt.Errorf("moving agentexec-init's descriptor: %w", err)
 	}
-	return "/proc/self/fd/" + strconv.Itoa(high), nil
+	return high, nil
 })
 
-// initFDMin is the lowest descriptor number initImage keeps its memfd at:
-// os/exec's child moves descriptors to numbers from the count of files
-// it passes on, and a run passes a few.
-const initFDMin = 512
+// initFDMin is the lowest descriptor number initImage keeps its memfd at.
+// It stays inside a process's first descriptor table (64 entries): a
+// multi-threaded process that grows its table waits for an RCU grace
+// period (10-20 ms measured here, on every CLI run).
+const initFDMin = 40
+
+// initPath returns the path a child started with nfiles files (os/exec's
+// stdio and ExtraFiles) executes agentexec-init by, and a function to
+// call once it has started. os/exec's child moves descriptors to the
+// numbers from nfiles to 2*nfiles+1 before its exec: the memfd must lie
+// above, and is copied higher for a child with that many files.
+func initPath(nfiles int) (string, func(), error) {
+	fd, err := initImage()
+	if err != nil {
+		return "", nil, err
+	}
+	if fd > 2*nfiles+1 {
+		return "/proc/self/fd/" + strconv.Itoa(fd), func() {}, nil
+	}
+	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 2*nfiles+2)
+	if err != nil {
+		return "", nil, fmt.Errorf("copying agentexec-init's descriptor: %w", err)
+	}
+	return "/proc/self/fd/" + strconv.Itoa(high), func() { unix.Close(high) }, nil
+}
 
 func writeAll(fd int, b []byte) error {
 	for len(b) > 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,5 +219,22 @@ func TestInitGenerated(t *testing.T) {
 	want, _ := os.ReadFile("init_amd64.go")
 	if !bytes.Equal(got, want) {
 		t.Error("init_amd64.go is stale: run go generate ./exec/sandbox")
+	}
+}
+
+// TestInitPathManyFiles checks that a start with more files than the
+// memfd's number leaves room for gets its own copy, high enough.
+func TestInitPathManyFiles(t *testing.T) {
+	requireInit(t)
+	for _, n := range []int{4, 60} {
+		path, done, err := initPath(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fd int
+		if _, err := fmt.Sscanf(path, "/proc/self/fd/%d", &fd); err != nil || fd <= 2*n+1 {
+			t.Errorf("%d files: %s, want a descriptor above %d", n, path, 2*n+1)
+		}
+		done()
 	}
 }

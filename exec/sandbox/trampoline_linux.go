@@ -84,10 +84,11 @@ func trampoline(args []string) int {
 		}
 	}
 	if w.InitCtl > 0 {
-		path, err := initImage()
+		fd, err := initImage()
 		if err != nil {
 			return fail("agentexec-init", err)
 		}
+		path := "/proc/self/fd/" + strconv.Itoa(fd)
 		return fail("exec agentexec-init", syscall.Exec(path, initArgs(w.InitCtl, w.Path, w.Args), w.Env))
 	}
 	err = syscall.Exec(w.Path, w.Args, w.Env)
