@@ -558,7 +558,7 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 	return nil
 }
 
-// inPlaceCluster reports a short cluster holding i (sed -ni, perl -pi.bak).
+// inPlaceCluster reports a short cluster holding i (sed -ni, -pi.bak).
 func inPlaceCluster(args []facts.Word) bool {
 	for _, a := range args {
 		if a.Static && strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "i") {

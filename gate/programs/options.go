@@ -31,7 +31,7 @@ const (
 	// blanks (tar -I 'zstd -19', rsync -e 'ssh -p 2').
 	RunsProgram
 	// RunsCode runs its value as code in the program's own language
-	// (python -c, perl -e, node -e).
+	// (an interpreter's -c or -e).
 	RunsCode
 	// RunsFile runs the file or module its value names (php -f, python -m).
 	RunsFile
