@@ -261,7 +261,6 @@ func strVar(s string) expand.Variable {
 	return expand.Variable{Set: true, Kind: expand.String, Str: s}
 }
 
-
 // Lenient reads w with every $"…" taken as "…" — bash translates it
 // through the locale catalogue, which in practice returns the text itself —
 // and returns its static value, when that makes it static. Only the
