@@ -44,6 +44,9 @@ type Rule struct {
 	// (agentexec's {"rule": ..., "network": [...]} form; network.go).
 	Network []string
 	re      *regexp.Regexp // nil for a bare Bash: matches everything
+	// prefix is the literal text every match starts with (the pattern up
+	// to its first "*", blanks normalized): a cheap test before the regexp.
+	prefix string
 }
 
 // Meaning is how a rule pattern without any "*" reads. Patterns with a
@@ -127,6 +130,7 @@ func ParseRuleAs(text string, action Action, source string, m Meaning) (r Rule, 
 	}
 	r.Pattern = legacyPrefix(pat)
 	r.re = compilePattern(r.Pattern, m)
+	r.prefix = literalPrefix(r.Pattern)
 	return r, true, nil
 }
 
@@ -253,7 +257,21 @@ func (r Rule) Match(candidate string) bool {
 	if r.re == nil {
 		return true
 	}
+	if !strings.HasPrefix(candidate, r.prefix) {
+		return false
+	}
 	return r.re.MatchString(candidate)
+}
+
+// literalPrefix is a glob pattern's text before its first "*", with blanks
+// normalized as candidates are.
+func literalPrefix(pat string) string {
+	pat = normalizeBlanks(pat)
+	if i := strings.IndexByte(pat, '*'); i >= 0 {
+		// "x *" also matches the bare "x": the space is optional.
+		return strings.TrimRight(pat[:i], " ")
+	}
+	return pat
 }
 
 // ruleSet is a policy's compiled rules per action.
@@ -348,6 +366,9 @@ func firstMatch(rules []Rule, candidates []string) (Rule, bool) {
 // unquoted spaces and tabs into one space. Blanks inside quotes are kept:
 // `grep "a  b"` and `grep "a b"` are different commands.
 func normalizeBlanks(s string) string {
+	if blanksNormal(s) {
+		return s
+	}
 	s = strings.ReplaceAll(s, "\\\n", "")
 	s = strings.Trim(s, " \t")
 	var b strings.Builder
@@ -369,6 +390,33 @@ func normalizeBlanks(s string) string {
 		i += n - 1
 	}
 	return b.String()
+}
+
+// blanksNormal reports a text normalizeBlanks would return unchanged: no
+// tab, no line continuation, no run of two spaces, no blank at either end
+// (blanks inside quotes then need no care either).
+func blanksNormal(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\t':
+			return false
+		case ' ':
+			if s[i+1] == ' ' {
+				return false
+			}
+		case '\\':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // quoteStep reads the byte (or escape pair) at s[i] in quote state quote
@@ -692,7 +740,8 @@ func bestMatch(rules []Rule, cands []spelling) (Rule, ruleMatch) {
 	return maybe, found
 }
 
-// strictCandidates lists what deny and ask rules are matched against.
+// strictCandidates lists what deny and ask rules are matched against,
+// each spelling once.
 func strictCandidates(segs []string, t *facts.Tree) []spelling {
 	var out []spelling
 	add := func(s string) {
@@ -711,6 +760,22 @@ func strictCandidates(segs []string, t *facts.Tree) []spelling {
 	if t != nil {
 		for _, c := range t.Calls {
 			out = append(out, spellings(c)...)
+		}
+	}
+	return dedupeSpellings(out)
+}
+
+// dedupeSpellings drops repeated spellings, keeping the first of each.
+func dedupeSpellings(in []spelling) []spelling {
+	if len(in) < 2 {
+		return in
+	}
+	seen := make(map[spelling]bool, len(in))
+	out := in[:0]
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
 		}
 	}
 	return out
