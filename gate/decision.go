@@ -233,6 +233,9 @@ func (d Decision) allow(reason string) Decision {
 // cannot read (the blacklist could not see it) and too many segments;
 // everything else runs.
 func decideMode(d Decision, rv ruleVerdict, fa modeFacts, p *Policy) Decision {
+	if rv.outsideOnly != "" {
+		return d.deny(reasonOutsideOnly(rv.outsideOnly, rv.rule))
+	}
 	if rv.decision == string(Deny) {
 		return d.deny(reasonDenyRule(rv.rule))
 	}

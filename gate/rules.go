@@ -44,6 +44,10 @@ type Rule struct {
 	// (agentexec's {"rule": ..., "network": [...]} form; network.go).
 	Network []string
 	re      *regexp.Regexp // nil for a bare Bash: matches everything
+	// Only marks a rule of the policy's allowlist of the only commands the
+	// shell may run (Gemini's tools.core): Action is Allow, and a command
+	// none of them covers is denied.
+	Only bool
 	// prefix is the literal text every match starts with (the pattern up
 	// to its first "*", blanks normalized): a cheap test before the regexp.
 	prefix string
@@ -277,6 +281,10 @@ func literalPrefix(pat string) string {
 // ruleSet is a policy's compiled rules per action.
 type ruleSet struct {
 	deny, ask, allow []Rule
+	// only, when not empty, are the only commands the shell may run at
+	// all (Gemini CLI's tools.core shell allowlist): anything else is
+	// denied, whatever the other rules say.
+	only []Rule
 }
 
 // compileRules parses every Bash-family rule; strictOther makes a rule of
@@ -329,6 +337,11 @@ func (rs *ruleSet) setLines(lines map[Action][]int) {
 func groupRules(rules []Rule) *ruleSet {
 	rs := &ruleSet{}
 	for _, r := range rules {
+		switch {
+		case r.Only:
+			rs.only = append(rs.only, r)
+			continue
+		}
 		switch r.Action {
 		case Deny:
 			rs.deny = append(rs.deny, r)
@@ -347,6 +360,7 @@ func (rs *ruleSet) merge(extra *ruleSet) *ruleSet {
 	out.deny = append(append(out.deny, rs.deny...), extra.deny...)
 	out.ask = append(append(out.ask, rs.ask...), extra.ask...)
 	out.allow = append(append(out.allow, rs.allow...), extra.allow...)
+	out.only = append(append(out.only, rs.only...), extra.only...)
 	return out
 }
 
@@ -540,6 +554,9 @@ type ruleVerdict struct {
 	// readOnlyRest: the allow rules cover some parts (rule is the first
 	// that does) and the rest is proven read-only.
 	readOnlyRest bool
+	// outsideOnly is the part of the command outside the policy's only
+	// commands (a deny), "" otherwise.
+	outsideOnly string
 }
 
 func (rv ruleVerdict) ref() *RuleRef {
@@ -580,6 +597,11 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 		return ruleVerdict{decision: string(Deny), rule: r}
 	} else if m == mayMatch {
 		return ruleVerdict{decision: string(Ask), rule: r, mayDeny: true}
+	}
+	if len(rs.only) > 0 {
+		if _, outside := allowAll(rs.only, in.shell, in.seg, in.tree); outside != "" || !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
+			return ruleVerdict{decision: string(Deny), rule: rs.only[0], outsideOnly: firstNonEmpty(outside, in.text)}
+		}
 	}
 	if r, m := bestMatch(rs.ask, cands); m != noMatch {
 		return ruleVerdict{decision: string(Ask), rule: r}
@@ -829,4 +851,11 @@ func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts
 func coversCall(allow []Rule, c *facts.Call) bool {
 	_, ok := coveringRule(allow, c)
 	return ok
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
