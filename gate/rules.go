@@ -348,9 +348,18 @@ func firstMatch(rules []Rule, candidates []string) (Rule, bool) {
 // unquoted spaces and tabs into one space. Blanks inside quotes are kept:
 // `grep "a  b"` and `grep "a b"` are different commands.
 func normalizeBlanks(s string) string {
-	s = strings.ReplaceAll(s, "\\\n", "")
+	if strings.Contains(s, "\\\n") {
+		s = strings.ReplaceAll(s, "\\\n", "")
+	}
 	s = strings.Trim(s, " \t")
+	if !foldsBlanks(s) {
+		// The common case, and the one that matters for long input: every
+		// nested substitution is a segment of its own, so the segments
+		// of a deep text add up to many times its length.
+		return s
+	}
 	var b strings.Builder
+	b.Grow(len(s))
 	var quote byte
 	blank := false
 	for i := 0; i < len(s); i++ {
@@ -369,6 +378,22 @@ func normalizeBlanks(s string) string {
 		i += n - 1
 	}
 	return b.String()
+}
+
+// foldsBlanks reports whether normalizeBlanks changes the trimmed s: an
+// unquoted tab, or an unquoted run of blanks.
+func foldsBlanks(s string) bool {
+	var quote byte
+	for i := 0; i < len(s); {
+		c := s[i]
+		if quote == 0 && (c == '\t' || c == ' ' && i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '\t')) {
+			return true
+		}
+		var n int
+		quote, n = quoteStep(s, i, quote)
+		i += n
+	}
+	return false
 }
 
 // quoteStep reads the byte (or escape pair) at s[i] in quote state quote
@@ -524,17 +549,21 @@ type ruleInput struct {
 // match; none may cover a hidden execution while a deny or ask rule
 // exists.
 func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
-	cands := strictCandidates(in.seg.Segments, in.tree)
-	// The whole text is a candidate too: a deny rule may name a whole
-	// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
-	cands = append(cands, spelling{text: normalizeBlanks(in.text)})
-	if r, m := bestMatch(rs.deny, cands); m == sureMatch {
-		return ruleVerdict{decision: string(Deny), rule: r}
-	} else if m == mayMatch {
-		return ruleVerdict{decision: string(Ask), rule: r, mayDeny: true}
-	}
-	if r, m := bestMatch(rs.ask, cands); m != noMatch {
-		return ruleVerdict{decision: string(Ask), rule: r}
+	if len(rs.deny)+len(rs.ask) > 0 {
+		// Only deny and ask rules read the candidates (allowAll has its
+		// own): without them, the spellings are not built at all.
+		cands := strictCandidates(in.seg.Segments, in.tree)
+		// The whole text is a candidate too: a deny rule may name a whole
+		// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
+		cands = append(cands, spelling{text: normalizeBlanks(in.text)})
+		if r, m := bestMatch(rs.deny, cands); m == sureMatch {
+			return ruleVerdict{decision: string(Deny), rule: r}
+		} else if m == mayMatch {
+			return ruleVerdict{decision: string(Ask), rule: r, mayDeny: true}
+		}
+		if r, m := bestMatch(rs.ask, cands); m != noMatch {
+			return ruleVerdict{decision: string(Ask), rule: r}
+		}
 	}
 	rv := ruleVerdict{decision: RuleNone, total: in.seg.Total}
 	rv.blocked, rv.detail = allowBlocked(in.text, in.shell, in.seg, in.tree)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -70,17 +71,40 @@ func Parse(text string, posix bool) (f *syntax.File, err error) {
 	if Prescan(text, lim).Over(lim) {
 		return nil, ErrTooDeep
 	}
+	pool := &parsers[0]
+	if posix {
+		pool = &parsers[1]
+	}
+	p, _ := pool.Get().(*pooledParser)
+	if p == nil {
+		lang := syntax.LangBash
+		if posix {
+			lang = syntax.LangPOSIX
+		}
+		p = &pooledParser{p: syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false))}
+	}
 	defer func() {
 		if r := recover(); r != nil {
+			// A parser that panicked may hold broken state: not reused.
 			f, err = nil, fmt.Errorf("parser panic: %v", r)
+			return
 		}
+		p.r.Reset("")
+		pool.Put(p)
 	}()
-	lang := syntax.LangBash
-	if posix {
-		lang = syntax.LangPOSIX
-	}
-	return syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false)).Parse(strings.NewReader(text), "")
+	p.r.Reset(text)
+	return p.p.Parse(&p.r, "")
 }
+
+// pooledParser is a parser and its reader, reused across decisions: a
+// syntax.Parser is several kilobytes, allocated per parse otherwise.
+type pooledParser struct {
+	p *syntax.Parser
+	r strings.Reader
+}
+
+// parsers pools parsers for bash ([0]) and POSIX sh ([1]).
+var parsers [2]sync.Pool
 
 // builder walks one text: the decided text, or a payload parsed from it.
 type builder struct {
