@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/agentexec/agentexec/internal/hostile"
 )
 
 // BenchmarkDecideCorpus is one pass over the agent corpus per op, every
@@ -24,16 +26,16 @@ func BenchmarkDecideCorpus(b *testing.B) {
 // cap, so refused unparsed, but still split and checked).
 func BenchmarkDecideMix(b *testing.B) {
 	var mix []string
-	for _, s := range hostileShapes() {
-		switch s.name {
+	for _, s := range hostile.Shapes() {
+		switch s.Name {
 		case "heredoc-write", "heredoc-expanding":
-			mix = append(mix, s.build(2<<10), s.build(8<<10))
+			mix = append(mix, s.Build(2<<10), s.Build(8<<10))
 		case "python-c":
-			mix = append(mix, s.build(1<<10), s.build(4<<10))
+			mix = append(mix, s.Build(1<<10), s.Build(4<<10))
 		case "pipeline", "and-chain":
-			mix = append(mix, s.build(4<<10))
+			mix = append(mix, s.Build(4<<10))
 		case "find-exec":
-			mix = append(mix, s.build(4<<10), s.build(100<<10))
+			mix = append(mix, s.Build(4<<10), s.Build(100<<10))
 		}
 	}
 	benchDecideSet(b, mix)
