@@ -454,6 +454,9 @@ func (c *Cmd) cancel() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.tree.started(c.inner.Process.Pid) // os/exec set Process before it watches ctx
+	if c.sb != nil {
+		c.sb.Kill() // the namespace and cgroup as a unit
+	}
 	c.tree.kill()
 	return nil
 }

@@ -82,3 +82,24 @@ func TestSandboxedMemoryHog(t *testing.T) {
 // approveAll answers yes to every ask: the tests that use it are about
 // what the kernel holds, whatever the gate would have asked.
 func approveAll(context.Context, Request, gate.Decision) (bool, error) { return true, nil }
+
+// A library Cmd's context deadline ends a SIGTERM-ignoring fork bomb as a
+// unit too.
+func TestCmdContextEndsForkBomb(t *testing.T) {
+	r := sandboxedRunner(t)
+	r.Approver = approveAll
+	m := uniqueSleep()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	c := CommandContext(ctx, "python3", "-c", bomb, m)
+	c.Runner = r
+	if err := c.Run(); err == nil {
+		t.Fatal("the bomb exited by itself")
+	}
+	for i := 0; i < 100 && len(leftovers(m)) > 0; i++ {
+		sleepMS(20)
+	}
+	if left := leftovers(m); len(left) > 0 {
+		t.Fatalf("%d bomb processes survived", len(left))
+	}
+}

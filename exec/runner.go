@@ -445,31 +445,51 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 // to find what it names at the start of a run.
 const fileRuleMaxDirs = 10000
 
-// fileRules turns the policy's deny and ask file rules into the sandbox's
-// masks: what a Read rule names is hidden, what an Edit or Write rule names
-// is bound read-only (inside a writable root). An ask rule cannot be asked
-// about from inside a run, so it counts as a deny here; allow rules widen
-// nothing. Patterns are expanded now, against the filesystem as it is.
+// fileRules applies the policy's file rules to spec (FileMasks).
 func fileRules(spec *sandbox.Spec, rules []gate.FileRule, home string) {
+	masks, notes := FileMasks(rules, home)
+	for _, m := range masks {
+		if m.Hide {
+			spec.HiddenPaths = append(spec.HiddenPaths, m.Path)
+		} else {
+			spec.ProtectedPaths = append(spec.ProtectedPaths, m.Path)
+		}
+	}
+	spec.Notes = append(spec.Notes, notes...)
+}
+
+// FileMask is what one file rule does to one path in the sandbox.
+type FileMask struct {
+	Path string `json:"path"`
+	Hide bool   `json:"hide,omitempty"` // hidden (a Read rule); else bound read-only inside a writable root
+	Rule string `json:"rule"`           // the rule, as written
+}
+
+// FileMasks turns deny and ask file rules into the sandbox's masks, with
+// home for ~ rules: what a Read rule names is hidden, what an Edit or
+// Write rule names is bound read-only. An ask rule cannot be asked about
+// from inside a run, so it counts as a deny here; allow rules widen
+// nothing. Patterns are expanded now, against the filesystem as it is;
+// notes say where that fell short.
+func FileMasks(rules []gate.FileRule, home string) (masks []FileMask, notes []string) {
 	for _, fr := range rules {
 		if fr.Action == gate.Allow {
 			continue
 		}
 		pat, ok := fr.Path(home)
 		if !ok {
-			spec.Notes = append(spec.Notes, fmt.Sprintf("%s: no HOME, so it hides nothing in the sandbox", fr.Text))
+			notes = append(notes, fmt.Sprintf("%s: no HOME, so it hides nothing in the sandbox", fr.Text))
 			continue
 		}
 		paths, complete := sandbox.Expand(pat, fileRuleMaxDirs)
 		if !complete {
-			spec.Notes = append(spec.Notes, fmt.Sprintf("%s: the search for what it names stopped after %d directories", fr.Text, fileRuleMaxDirs))
+			notes = append(notes, fmt.Sprintf("%s: the search for what it names stopped after %d directories", fr.Text, fileRuleMaxDirs))
 		}
-		if fr.Writes() {
-			spec.ProtectedPaths = append(spec.ProtectedPaths, paths...)
-		} else {
-			spec.HiddenPaths = append(spec.HiddenPaths, paths...)
+		for _, p := range paths {
+			masks = append(masks, FileMask{Path: p, Hide: !fr.Writes(), Rule: fr.Text})
 		}
 	}
+	return masks, notes
 }
 
 // expandHome replaces a leading ~ of each path with home (the command's

@@ -124,10 +124,18 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 }
 
 // hiddenUnseen names the first hidden execution the blacklist could not
-// look into.
+// look into that could hide a shell command: a computed command name, a
+// launcher's unreadable command, a shell script fed on stdin, code stored
+// in shell state. Code in another language (an interpreter's inline code
+// or script, a build tool's project files) is not a shell spelling the
+// blacklist reads: the run-time exec gate and the sandbox watch what it
+// does, and yolo runs it.
 func hiddenUnseen(t *facts.Tree, execGate bool) string {
 	for _, h := range t.Hidden {
-		if h.Kind == facts.ProjectCode && execGate {
+		switch {
+		case h.Kind == facts.ProjectCode, h.Kind == facts.InlineCode:
+			continue
+		case h.Kind == facts.FedScript && h.Call != nil && h.Call.Prog != nil && h.Call.Prog.Kind.Has(p.Interpreter):
 			continue
 		}
 		return fmt.Sprintf("%s (at byte %d)", h.Why, h.Span.Start)
@@ -501,9 +509,41 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 // recursive reports -r, -R or --recursive (any abbreviation).
 func (bc *blCall) recursive() bool { return bc.has("r", "R", "recursive") }
 
+// stdinOperands are the words a call receives at run time from its
+// launcher's standard input (xargs appends what it reads): the words an
+// echo upstream prints, or a hole when the input cannot be read.
+func stdinOperands(c *facts.Call) []facts.Word {
+	if !c.Tail || c.Via == nil || c.Via.Prog == nil || c.Via.Prog.Runs == nil || !c.Via.Prog.Runs.StdinArgs {
+		return nil
+	}
+	hole := []facts.Word{{Raw: "(the words " + c.Via.Base + " reads)", Hole: true}}
+	in := c.Via.Stdin
+	switch {
+	case in == nil:
+		return hole
+	case in.Kind == facts.FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.Echo:
+		vals, ok := facts.Statics(in.From.Argv[1:])
+		if !ok {
+			return hole
+		}
+		var out []facts.Word
+		for _, f := range strings.Fields(strings.Join(vals, " ")) {
+			out = append(out, facts.Word{Value: f, Static: true, Raw: f})
+		}
+		return out
+	case (in.Kind == facts.FromHereString || in.Kind == facts.FromHereDoc) && in.Static:
+		var out []facts.Word
+		for _, f := range strings.Fields(in.Text) {
+			out = append(out, facts.Word{Value: f, Static: true, Raw: f})
+		}
+		return out
+	}
+	return hole
+}
+
 // targetsCheck applies the program's operand role.
 func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
-	ops := bc.operands
+	ops := append(append([]facts.Word(nil), bc.operands...), stdinOperands(bc.c)...)
 	switch bc.prog.Targets {
 	case p.Removes:
 		if bc.recursive() && b.anyCatastrophic(bc.c, b.targets(ops)) {
@@ -550,7 +590,7 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 	return nil
 }
 
-// inPlaceCluster reports a short cluster holding i (sed -ni, perl -pi.bak).
+// inPlaceCluster reports a short cluster holding i (sed -ni, -pi.bak).
 func inPlaceCluster(args []facts.Word) bool {
 	for _, a := range args {
 		if a.Static && strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "i") {

@@ -133,10 +133,10 @@ func Decide(in Input) Decision {
 	tree := facts.Build(in.Text, facts.Options{POSIX: shell == shellcfg.Sh, Sub: subCommands})
 	copt := ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, RequestEnv: in.RequestEnv, ReadOnlyCommands: in.readOnly()}
 	if shell.IsPOSIX() {
-		copt.tree = tree
+		copt.Tree = tree
 	}
 	d.Class = Classify(in.Text, copt)
-	d.Safety = d.Class.Safety.norm()
+	d.Safety = d.Class.Safety.Norm()
 	bl := in.blacklist(tree, seg, cp.extras)
 	if bl.hit == nil && !shell.IsPOSIX() {
 		// The bash reading of cmd or PowerShell text can deny (names
@@ -276,6 +276,9 @@ func decideYolo(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 		return d.ask(reasonYoloUnparsed())
 	case fa.unseen != "":
 		return d.ask(reasonUnseen(fa.unseen))
+	case rv.blocked == blockHidden:
+		// Deny and ask rules hold in yolo too: what they cannot see asks.
+		return d.ask(reasonHidden(rv.detail, rv.rule))
 	}
 	return d.allow(reasonYolo(d))
 }

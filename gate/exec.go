@@ -78,7 +78,7 @@ func DecideExec(in ExecInput) Decision {
 	if in.ReadOnly {
 		text, _ := shellcfg.Quote(shellcfg.Bash, in.Argv)
 		d.Class = Classify(text, ClassifyOptions{Cwd: in.Cwd, Env: in.Env})
-		d.Safety = d.Class.Safety.norm()
+		d.Safety = d.Class.Safety.Norm()
 		if d.Safety != ReadOnly {
 			return d.deny(fmt.Sprintf("Denied: this run was allowed as read-only, and it started %s, which is %s (%s).", strings.Join(in.Argv, " "), d.Safety, d.Class.Reason))
 		}

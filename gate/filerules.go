@@ -298,7 +298,7 @@ func (ft targetFinder) call(c *facts.Call) []fileTarget {
 	ro := false
 	if ft.classify {
 		cl := Classify(c.Text, ClassifyOptions{Shell: ft.in.shell(), Cwd: ft.in.Cwd, Env: ft.in.Env, ReadOnlyCommands: ft.in.readOnly()})
-		ro = cl.Safety.norm() == ReadOnly
+		ro = cl.Safety.Norm() == ReadOnly
 	}
 	add := func(v string) {
 		if p, ok := targetPath(v, ft.in.Cwd, ft.home); ok {

@@ -627,7 +627,7 @@ func allowWithReadOnly(allow []Rule, in ruleInput) (Rule, bool) {
 		return Rule{}, false
 	}
 	for _, e := range in.class.Evidence {
-		if e.Safety.norm() != ReadOnly && !insideAny(e, spans) {
+		if e.Safety.Norm() != ReadOnly && !insideAny(e, spans) {
 			return Rule{}, false
 		}
 	}
@@ -635,7 +635,7 @@ func allowWithReadOnly(allow []Rule, in ruleInput) (Rule, bool) {
 		if _, ok := firstMatch(allow, []string{normalizeBlanks(s)}); ok {
 			continue
 		}
-		if Classify(s, ClassifyOptions{Shell: in.shell}).Safety.norm() != ReadOnly {
+		if Classify(s, ClassifyOptions{Shell: in.shell}).Safety.Norm() != ReadOnly {
 			return Rule{}, false
 		}
 	}
@@ -648,7 +648,7 @@ func provenReadOnly(r Result, sp facts.Span) bool {
 	found := false
 	for _, e := range r.Evidence {
 		if e.Offset >= sp.Start && e.End <= sp.End && e.End > e.Offset {
-			if e.Safety.norm() != ReadOnly {
+			if e.Safety.Norm() != ReadOnly {
 				return false
 			}
 			found = true

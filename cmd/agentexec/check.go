@@ -26,8 +26,8 @@ const (
 	checkDeny  = 3
 )
 
-// maxBatchLine bounds one --batch input line; a longer line is an error
-// line and the batch goes on.
+// maxBatchLine bounds one --batch input line by default
+// (--max-line-bytes); a longer line is an error line and the batch goes on.
 const maxBatchLine = 1 << 20
 
 const checkDesc = `Print the gate's decision for a command without running it.
@@ -42,7 +42,7 @@ stdin instead, one JSON object per line:
 to the loaded policy for that line only) and one JSON object is written per
 line, in order (blank lines are skipped):
   {"command", "safety", "decision", "rule_decision", "rule", "segments", "reason"}
-A malformed line (not JSON, not valid UTF-8, over 1 MiB) gives
+A malformed line (not JSON, not valid UTF-8, over --max-line-bytes) gives
 {"error": "..."} and the batch goes on.
 
 Exit status: 0 allow, 1 ask, 3 deny, 2 usage or policy error. --batch exits 0
@@ -52,6 +52,7 @@ type checkFlags struct {
 	policyFlags
 	shell, cwd, mode     string
 	json, explain, batch bool
+	maxLine              int
 	env                  envFlag
 }
 
@@ -83,6 +84,7 @@ func checkMain(_ context.Context, c *cli, args []string) int {
 	fs.BoolVar(&f.json, "json", false, "print the decision as one JSON object")
 	fs.BoolVar(&f.explain, "explain", false, "also print the classifier's evidence")
 	fs.BoolVar(&f.batch, "batch", false, "read JSON-lines requests from stdin, write one JSON decision per line")
+	fs.IntVar(&f.maxLine, "max-line-bytes", maxBatchLine, "with --batch, answer a line longer than `BYTES` with an error instead of reading it")
 	if code, ok := parseFlags(c, fs, args); !ok {
 		return code
 	}
@@ -93,13 +95,15 @@ func checkMain(_ context.Context, c *cli, args []string) int {
 		return usageError(c, "check", "want exactly one argument, the command text (got %d); quote it", fs.NArg())
 	case !f.batch && strings.TrimSpace(fs.Arg(0)) == "":
 		return usageError(c, "check", "the command text is blank")
+	case f.maxLine < 1:
+		return usageError(c, "check", "--max-line-bytes: %d is not a positive number", f.maxLine)
 	}
 	base, err := f.input(c)
 	if err != nil {
 		return usageError(c, "check", "%v", err)
 	}
 	if f.batch {
-		return checkBatch(c, base)
+		return checkBatch(c, base, f.maxLine)
 	}
 	base.Text = fs.Arg(0)
 	d := gate.Decide(base)
@@ -289,8 +293,8 @@ type batchIn struct {
 // checkBatch answers every stdin line in order; a bad line gets an error
 // object and the batch goes on. Blank lines are skipped, as serve skips
 // them.
-func checkBatch(c *cli, base gate.Input) int {
-	lines := surface.NewLineReader(c.stdin, maxBatchLine)
+func checkBatch(c *cli, base gate.Input, maxLine int) int {
+	lines := surface.NewLineReader(c.stdin, maxLine)
 	w := bufio.NewWriter(c.stdout)
 	for {
 		l, err := lines.Next()
@@ -307,7 +311,7 @@ func checkBatch(c *cli, base gate.Input) int {
 		}
 		var out any
 		if l.TooLong {
-			out = batchError{fmt.Sprintf("line %d: %d bytes, longer than the limit of %d", l.N, l.Size, maxBatchLine)}
+			out = batchError{fmt.Sprintf("line %d: %d bytes, longer than the limit of %d (--max-line-bytes)", l.N, l.Size, maxLine)}
 		} else {
 			out = batchLine(base, l.Text, l.N)
 		}

@@ -32,7 +32,7 @@ func TestCheckBatchLines(t *testing.T) {
 	if len(lines) != 4 {
 		t.Fatalf("%d output lines, want 4:\n%s", len(lines), out)
 	}
-	want := []string{`"command":"ls"`, `"error":"line 2: 1048596 bytes, longer than the limit of 1048576"`, `"command":"rm x"`, `"command":"git status"`}
+	want := []string{`"command":"ls"`, `"error":"line 2: 1048596 bytes, longer than the limit of 1048576 (--max-line-bytes)"`, `"command":"rm x"`, `"command":"git status"`}
 	for i, w := range want {
 		if !strings.Contains(lines[i], w) {
 			t.Errorf("line %d = %.120s, want it to contain %s", i+1, lines[i], w)

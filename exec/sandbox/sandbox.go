@@ -52,7 +52,15 @@
 //   - the number of processes is bounded: the launcher thread joins a v1
 //     pids cgroup alone for the fork; the trampoline sets its PID
 //     namespace's pid_max (per namespace since Linux 6.14), or is moved
-//     into a pids cgroup (v1 or v2) by the parent before it is released;
+//     into a pids cgroup (v1 or v2) by the parent before it is released.
+//     Where the host has them, the run's cgroup also carries the memory
+//     controller (Limits.Memory, default [DefaultMemory]; an OOM kill is
+//     reported by [Handle.OOMKilled]) and the cpu controller (the run
+//     weighs as one task); [Handle.Kill] ends the namespace and the
+//     cgroup as a unit;
+//   - only the standard files and cmd.ExtraFiles reach the command:
+//     every start marks this process's other descriptors close-on-exec
+//     ([CloseInherited]);
 //   - makes every mount read-only except the writable roots (bind mounts of
 //     themselves); the protected paths (.git, a worktree's gitdir and its
 //     commondir, Spec.ProtectedPaths) are bound read-only again on top, and
@@ -64,7 +72,17 @@
 //     /dev/shm, so POSIX shared memory works without touching the host's;
 //   - masks well-known host daemon sockets (docker, containerd, podman,
 //     D-Bus, systemd) with /dev/null, whatever the network: talking to
-//     them can start a privileged container, a write anywhere;
+//     them can start a privileged container, a write anywhere; with the
+//     network off (or behind the proxy), no pathname Unix socket outside
+//     the writable roots answers: Landlock refuses the connect (ABI 9),
+//     else every socket bound outside them when the run starts
+//     (/proc/net/unix) is masked, and the variables naming agent and bus
+//     sockets (SSH_AUTH_SOCK, DBUS_SESSION_BUS_ADDRESS, DOCKER_HOST,
+//     XDG_RUNTIME_DIR, ...) are dropped;
+//   - hides Spec.HiddenPaths (an empty read-only file or tmpfs in place);
+//     the .git of every repository found under a writable root (a
+//     bounded search, remembered between runs) is protected with
+//     ProtectGit;
 //   - mounts a fresh read-only /proc for its PID namespace (the launcher
 //     thread always, with proc's pidns= option, while the command is held
 //     at its exec; the trampoline best effort);
@@ -137,16 +155,18 @@
 // # Sharp edges
 //
 //   - Landlock before ABI 9 does not govern connect(2) to a pathname Unix
-//     socket: with the network off, a host daemon socket outside the masked
-//     list stays reachable when file permissions allow it. Unix sockets in
-//     the workspace work.
+//     socket, so the masks stand in: a socket bound by a relative path, in
+//     another network namespace, or after the run started stays reachable
+//     there. Unix sockets in the workspace work.
 //   - RLIMIT_NPROC does nothing for root; the process limit is the pids
 //     cgroup or pid_max. Moving a process into a cgroup costs 40-100 ms on
 //     a loaded host (an RCU grace period); moving one thread (the launcher)
 //     does not, and pid_max costs nothing, which is why the trampoline
 //     prefers pid_max.
-//   - A protected path that does not exist when the run starts is not
-//     protected: a command may create .git in a workspace that had none.
+//   - A protected or hidden path that does not exist when the run starts
+//     is not protected: a command may create .git in a workspace that had
+//     none (the next run protects it). The search for nested .git stops
+//     after 10000 directories per root, with a note in the Report.
 //   - Without a user namespace as non-root, or a mount namespace, the
 //     profiles are refused rather than weakened: Landlock alone would let a
 //     root command chmod, chown and utime any file, and could not protect

@@ -31,8 +31,10 @@ func (b *builder) git(c *Call, args []Word) {
 			i++
 			val, hasVal = args[i].Value, args[i].Static
 			if !args[i].Static {
-				b.hide(Unreadable, c.Span, c, "the value of `git %s` is computed at run time", name)
-				i++
+				if name == "-c" {
+					b.hide(Unreadable, c.Span, c, "the value of `git %s` is computed at run time and may name a program git runs", name)
+				}
+				i++ // -C, --git-dir, …: where git works, not what it runs
 				continue
 			}
 		}

@@ -31,7 +31,7 @@ const (
 	// blanks (tar -I 'zstd -19', rsync -e 'ssh -p 2').
 	RunsProgram
 	// RunsCode runs its value as code in the program's own language
-	// (python -c, perl -e, node -e).
+	// (an interpreter's -c or -e).
 	RunsCode
 	// RunsFile runs the file or module its value names (php -f, python -m).
 	RunsFile
@@ -196,6 +196,9 @@ func (o *Options) Parse(args []Arg) Parsed {
 			p.Dynamic = true
 			p.Operands = append(p.Operands, i)
 			if o.Stop {
+				for j := i + 1; j < len(args); j++ {
+					p.Operands = append(p.Operands, j)
+				}
 				p.Rest = i
 				return p
 			}
@@ -210,6 +213,9 @@ func (o *Options) Parse(args []Arg) Parsed {
 		case a.Value == "-" || !strings.HasPrefix(a.Value, "-"):
 			p.Operands = append(p.Operands, i)
 			if o.Stop {
+				for j := i + 1; j < len(args); j++ {
+					p.Operands = append(p.Operands, j)
+				}
 				p.Rest = i
 				return p
 			}
@@ -252,6 +258,8 @@ func (o *Options) longOpt(args []Arg, i int, body string, p *Parsed) int {
 	}
 	f := Found{Name: canon, Long: true, Opt: opt, Index: i, Spelled: name}
 	switch {
+	case hasVal && opt.Arity == NoArg && !o.Lenient:
+		p.note(body) // --flag=value: getopt_long refuses it
 	case hasVal:
 		f.Value, f.HasValue, f.ValueStatic = val, true, true
 	case opt.Arity == ReqArg && i+1 < len(args):

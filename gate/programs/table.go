@@ -109,12 +109,15 @@ func builtins() []Program {
 		each(Builtin|Reader, whyReader, "pwd", "true", "false", ":", "type", "exit",
 			"dirs", "help", "times", "jobs", "caller"),
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
-		each(Builtin|StateBuiltin, whyState, "unalias", "set", "shopt", "read", "let",
+		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "read", "let",
 			"declare", "typeset", "export", "local", "readonly", "unset", "compgen",
-			"compopt", "ulimit", "umask", "history", "disown", "wait", "fg", "bg", "getopts",
+			"compopt", "umask", "disown", "wait", "fg", "bg", "getopts",
 			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
 			"coproc", "nameref"),
 		one(
+			Program{Name: "set", Kind: Builtin | StateBuiltin, Scanner: ScanSet, Why: whyState},
+			Program{Name: "history", Kind: Builtin | StateBuiltin, Scanner: ScanHistory, Why: whyState},
+			Program{Name: "ulimit", Kind: Builtin | StateBuiltin, Scanner: ScanUlimit, Why: whyState},
 			Program{Name: "cd", Kind: Builtin | StateBuiltin, Scanner: ScanCd, Chdir: true, Why: whyState},
 			Program{Name: "pushd", Kind: Builtin | StateBuiltin, Scanner: ScanCd, Chdir: true, Why: whyState},
 			Program{Name: "popd", Kind: Builtin | StateBuiltin, Scanner: ScanCd, Chdir: true, Why: whyState},
@@ -131,7 +134,11 @@ func builtins() []Program {
 			st(".", &Runs{Script: true}, nil),
 			lb("eval", Runs{Joined: true}, nil),
 			lb("exec", Runs{Argv: true}, Launch("cl", "a", nil)),
-			lb("command", Runs{Argv: true, Describe: []string{"v", "V"}}, Launch("pvV", "", nil)),
+			func() Program {
+				p := lb("command", Runs{Argv: true, Describe: []string{"v", "V"}}, Launch("pvV", "", nil))
+				p.Scanner = ScanCommand
+				return p
+			}(),
 			lb("builtin", Runs{Argv: true}, nil),
 			lb("time", Runs{Argv: true}, Launch("apqv", "fo", longs("append portability quiet verbose help version", "format output", ""))),
 			Program{Name: "test", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
@@ -153,7 +160,7 @@ func readers() []Program {
 		"stat", "which", "jq", "getconf", "uptime", "free", "join",
 		// Text filters and formatters that print to standard output.
 		"expand", "unexpand", "fmt", "pr", "numfmt", "look", "tsort", "factor", "expr",
-		"yes", "base32", "basenc", "colrm", "ptx", "diff3",
+		"base32", "basenc", "colrm", "ptx", "diff3",
 		// Decompressors and archive listers that write to standard output.
 		"zcat", "bzcat", "xzcat", "zstdcat", "lzcat", "lz4cat", "zgrep", "zegrep", "zfgrep",
 		"bzgrep", "xzgrep", "zstdgrep", "zcmp", "zdiff", "zipinfo",
@@ -187,10 +194,15 @@ func specReaders() []Program {
 			"utc universal rfc-email rfc-2822 debug resolution help version", "date file reference rfc-3339", "iso-8601")).
 			Short("I", eff(OptArg, Harmless, "")).
 			Short("s", eff(ReqArg, Writes, "`date -s %q` sets the system clock")).Long(eff(ReqArg, Writes, "`date -s %q` sets the system clock"), "set")},
-		Program{Name: "hostname", Kind: Reader, Scanner: ScanSpec, Operands: AnyWrites, Why: whyReader, Opts: Opts("aAdfiIsy", "", longs(
-			"alias all-fqdns domain fqdn long all-ip-addresses ip-address short yp nis help version", "", "")).
+		// The long name, aliases, domain and addresses are looked up through
+		// NSS: with the name missing from /etc/hosts, a DNS query goes out
+		// (gate's TestHostnameResolveConfirm). -s, -y and -I do not resolve.
+		Program{Name: "hostname", Kind: Reader, Scanner: ScanSpec, Operands: AnyWrites, Why: whyReader, Opts: Opts("Isy", "", longs(
+			"all-ip-addresses short yp nis help version", "", "")).
 			Short("b", eff(NoArg, Writes, "`hostname` sets the host name%s")).Long(eff(NoArg, Writes, "`hostname` sets the host name%s"), "boot").
-			Short("F", eff(ReqArg, Writes, "`hostname -F %q` sets the host name from a file")).Long(eff(ReqArg, Writes, "`hostname -F %q` sets the host name from a file"), "file")},
+			Short("F", eff(ReqArg, Writes, "`hostname -F %q` sets the host name from a file")).Long(eff(ReqArg, Writes, "`hostname -F %q` sets the host name from a file"), "file").
+			Short("aAdfi", eff(NoArg, Network, "`hostname` looks the host name up through the resolver, which may query DNS over the network%s")).
+			Long(eff(NoArg, Network, "`hostname` looks the host name up through the resolver, which may query DNS over the network%s"), "alias", "all-fqdns", "domain", "fqdn", "long", "ip-address")},
 		Program{Name: "file", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("bcdEhiklLNnrsSv0", "eFfmP", longs(
 			"brief checking-printout debug extension mime mime-type mime-encoding keep-going list no-dereference dereference no-pad no-buffer raw special-files print0 apple help version",
 			"exclude exclude-quiet files-from separator magic-file parameter", "")).
@@ -299,16 +311,23 @@ func writers() []Program {
 			Program{Name: "chown", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
 			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts()},
-			Program{Name: "unzip", Kind: Writer, Why: "extracts archives"},
+			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"}},
 			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Opts: Opts("", "", longs("", "", "")).
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
 			Program{Name: "7z", Kind: Writer, Why: "an archiver"},
 			Program{Name: "ar", Kind: Writer, Why: "an archiver"},
 			Program{Name: "cpio", Kind: Writer, Why: "an archiver"},
 		),
-		each(Writer, "compresses or decompresses files in place", "gzip", "gunzip", "bzip2",
-			"bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma", "unlzma", "compress",
-			"uncompress", "pigz", "pbzip2", "lzip", "brotli"),
+		func() []Program {
+			out := each(Writer, "compresses or decompresses files in place", "gzip", "gunzip", "bzip2",
+				"bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma", "unlzma", "compress",
+				"uncompress", "pigz", "pbzip2", "lzip", "brotli")
+			for i := range out {
+				// To standard output, listing or testing: nothing is written.
+				out[i].Defuses = []string{"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"}
+			}
+			return out
+		}(),
 	)
 }
 

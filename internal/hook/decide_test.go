@@ -200,18 +200,20 @@ func TestPatchPaths(t *testing.T) {
 // unknown tools and other events are no opinion.
 func TestPayloadShapes(t *testing.T) {
 	bad := map[string]string{
-		"claude no cwd":       `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
-		"claude relative cwd": `{"hook_event_name":"PreToolUse","cwd":"ws","tool_name":"Bash","tool_input":{"command":"ls"}}`,
-		"claude no input":     `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash"}`,
-		"claude input array":  `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":["ls"]}`,
-		"claude no command":   `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"cmd":"ls"}}`,
-		"claude bad timeout":  `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"command":"ls","timeout":"soon"}}`,
-		"claude read no path": `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Read","tool_input":{}}`,
-		"claude trailing":     `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"command":"ls"}} {}`,
-		"codex bad patch":     `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"apply_patch","tool_input":{"command":"rm -rf /"}}`,
-		"gemini dir number":   `{"hook_event_name":"BeforeTool","cwd":"/","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":3}}`,
-		"crush no event":      `{"cwd":"/","tool_name":"bash","tool_input":{"command":"ls"}}`,
-		"empty":               ``,
+		"claude no cwd":         `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		"claude relative cwd":   `{"hook_event_name":"PreToolUse","cwd":"ws","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		"claude no input":       `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash"}`,
+		"claude input array":    `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":["ls"]}`,
+		"claude no command":     `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"cmd":"ls"}}`,
+		"claude bad timeout":    `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"command":"ls","timeout":"soon"}}`,
+		"claude read no path":   `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Read","tool_input":{}}`,
+		"claude trailing":       `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"command":"ls"}} {}`,
+		"codex bad patch":       `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"apply_patch","tool_input":{"command":"rm -rf /"}}`,
+		"gemini dir number":     `{"hook_event_name":"BeforeTool","cwd":"/","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":3}}`,
+		"crush no event":        `{"cwd":"/","tool_name":"bash","tool_input":{"command":"ls"}}`,
+		"claude invalid utf-8":  "{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo \xff\"}}",
+		"claude lone surrogate": `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"Bash","tool_input":{"command":"echo \udc00"}}`,
+		"empty":                 ``,
 	}
 	for name, payload := range bad {
 		a, _ := Lookup(strings.Fields(name)[0])

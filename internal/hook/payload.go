@@ -7,6 +7,8 @@ import (
 	"math"
 	"path/filepath"
 	"time"
+
+	"github.com/agentexec/agentexec/internal/jsontext"
 )
 
 // toolSpec says how to read one tool's input: which keys hold the command,
@@ -25,8 +27,13 @@ type toolSpec struct {
 }
 
 // object decodes one JSON object into its fields, refusing anything else
-// (an array, a string, trailing data).
+// (an array, a string, trailing data) and text that is not valid Unicode,
+// which decoding would turn into U+FFFD: the gate would judge other bytes
+// than the agent runs.
 func object(agent, field string, data []byte) (map[string]json.RawMessage, error) {
+	if err := jsontext.Check(data); err != nil {
+		return nil, &PayloadError{Agent: agent, Field: field, Reason: err.Error()}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var m map[string]json.RawMessage
 	if err := dec.Decode(&m); err != nil || m == nil {

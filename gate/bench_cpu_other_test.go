@@ -1,6 +1,0 @@
-//go:build !linux
-
-package gate
-
-// processCPUTime is not measured off Linux.
-func processCPUTime() (int64, bool) { return 0, false }
