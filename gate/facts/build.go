@@ -71,40 +71,31 @@ func Parse(text string, posix bool) (f *syntax.File, err error) {
 	if Prescan(text, lim).Over(lim) {
 		return nil, ErrTooDeep
 	}
-	pool := &parsers[0]
+	pool := &bashParsers
 	if posix {
-		pool = &parsers[1]
+		pool = &posixParsers
 	}
-	p, _ := pool.Get().(*pooledParser)
-	if p == nil {
-		lang := syntax.LangBash
-		if posix {
-			lang = syntax.LangPOSIX
-		}
-		p = &pooledParser{p: syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false))}
-	}
+	parser := pool.Get().(*syntax.Parser)
 	defer func() {
 		if r := recover(); r != nil {
-			// A parser that panicked may hold broken state: not reused.
+			// A parser that panicked is dropped: its state may be poisoned.
 			f, err = nil, fmt.Errorf("parser panic: %v", r)
 			return
 		}
-		p.r.Reset("")
-		pool.Put(p)
+		pool.Put(parser)
 	}()
-	p.r.Reset(text)
-	return p.p.Parse(&p.r, "")
+	return parser.Parse(strings.NewReader(text), "")
 }
 
-// pooledParser is a parser and its reader, reused across decisions: a
-// syntax.Parser is several kilobytes, allocated per parse otherwise.
-type pooledParser struct {
-	p *syntax.Parser
-	r strings.Reader
-}
+// Parsers are pooled: building one allocates more than most parses.
+var (
+	bashParsers  = sync.Pool{New: func() any { return newParser(syntax.LangBash) }}
+	posixParsers = sync.Pool{New: func() any { return newParser(syntax.LangPOSIX) }}
+)
 
-// parsers pools parsers for bash ([0]) and POSIX sh ([1]).
-var parsers [2]sync.Pool
+func newParser(lang syntax.LangVariant) *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false))
+}
 
 // builder walks one text: the decided text, or a payload parsed from it.
 type builder struct {
