@@ -1081,6 +1081,9 @@ func (b *blChecker) fdOnNet(fd string) bool {
 // other functions) at least twice, one of those in a pipeline or in the
 // background: :(){ :|:& };: and every renamed or mutually recursive form.
 func forkBombs(t *facts.Tree) *BlacklistEntry {
+	if len(t.Funcs) == 0 {
+		return nil // the common case: no function, no maps to make
+	}
 	calls := map[string][]string{} // function → functions its body calls
 	spawns := map[string]bool{}    // its body calls a function in a pipe or background
 	counts := map[string]int{}

@@ -589,10 +589,15 @@ type ruleInput struct {
 // match; none may cover a hidden execution while a deny or ask rule
 // exists.
 func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
-	cands := strictCandidates(in.seg.Segments, in.tree)
-	// The whole text is a candidate too: a deny rule may name a whole
-	// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
-	cands = append(cands, spelling{text: normalizeBlanks(in.text)})
+	var cands []spelling
+	if len(rs.deny)+len(rs.ask) > 0 {
+		// Only deny and ask rules read the candidates (allowAll has its
+		// own): without them, the spellings are not built at all.
+		cands = strictCandidates(in.seg.Segments, in.tree)
+		// The whole text is a candidate too: a deny rule may name a whole
+		// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
+		cands = append(cands, spelling{text: normalizeBlanks(in.text)})
+	}
 	if r, m := bestMatch(rs.deny, cands); m == sureMatch {
 		return ruleVerdict{decision: string(Deny), rule: r}
 	} else if m == mayMatch {
