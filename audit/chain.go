@@ -116,13 +116,6 @@ func isHexHash(s string) bool {
 func redactRecord(rec *Record) {
 	rec.Command = Redact(rec.Command)
 	rec.Argv = RedactArgv(rec.Argv)
-	if rec.Segments != nil {
-		segs := make([]string, len(rec.Segments))
-		for i, s := range rec.Segments {
-			segs[i] = Redact(s)
-		}
-		rec.Segments = segs
-	}
 	rec.Reason = Redact(rec.Reason)
 	rec.Output = Redact(rec.Output)
 	rec.Caller = Redact(rec.Caller)

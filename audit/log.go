@@ -76,6 +76,8 @@ type Log struct {
 	alg  string
 	base string // the file name written into anchors
 
+	// mu is held by the writer committing a batch (and by Close): it
+	// guards the files and the state below it.
 	mu      sync.Mutex
 	f       *os.File // the current file, O_RDWR|O_APPEND
 	lock    *os.File // PATH.lock
@@ -83,7 +85,23 @@ type Log struct {
 	head    head     // what this Log last knew of f's tail
 	dirty   bool     // appended since the last anchor this Log wrote
 	unsync  bool     // written without fsync (NoSync)
-	closed  bool
+	pending bool     // written since the last sync of f
+	syncs   int      // syncs of f that flush did (tests count them)
+	shut    bool     // the files are closed
+
+	// qmu guards the queue of records waiting for the next commit: one
+	// appender commits everything queued with one sync (group commit),
+	// the others wait for it.
+	qmu     sync.Mutex
+	queue   []*waiting
+	leading bool // an appender is committing
+	closed  bool // Close was called: no more records are queued
+}
+
+// waiting is one record queued for a commit and where its outcome goes.
+type waiting struct {
+	rec  *Record
+	done chan error
 }
 
 // head is the state of a file's tail: its size and last whole record.
@@ -177,21 +195,102 @@ func openPrivate(path string, flag int) (*os.File, error) {
 }
 
 // Append writes rec, filling Seq, Time, Alg, Prev and Hash. Command, Argv,
-// Segments, Reason and Output are redacted first (see Redact) and the
-// redacted values are stored back into rec in fresh slices, so after
-// Append rec is exactly the record on disk. An error means the record may
-// not be on disk; a partial write leaves a torn line that the next writer
-// repairs.
+// Reason and Output are redacted first (see Redact) and bounded (see
+// MaxCommandBytes; Segments become SegmentCount), and the results are
+// stored back into rec in fresh slices, so after Append rec is exactly the
+// record on disk. An error means the record may not be on disk; a partial
+// write leaves a torn line that the next writer repairs.
+//
+// Append returns once the record is durable (unless NoSync). Concurrent
+// Appends share the work: while one writer syncs, the records that arrive
+// queue up, and the next of them writes them all, in order, and syncs once
+// (group commit), so N concurrent records cost one sync instead of N.
 func (l *Log) Append(rec *Record) error {
 	if rec == nil {
 		return errors.New("audit: Append: nil record")
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	if err := prepare(rec); err != nil {
+		return err
+	}
+	w := &waiting{rec: rec, done: make(chan error, 1)}
+	l.qmu.Lock()
 	if l.closed {
+		l.qmu.Unlock()
 		return ErrClosed
 	}
-	return l.locked(func() error { return l.appendLocked(rec) })
+	l.queue = append(l.queue, w)
+	if l.leading {
+		l.qmu.Unlock()
+		return <-w.done
+	}
+	l.leading = true
+	l.qmu.Unlock()
+	l.mu.Lock()
+	for {
+		l.qmu.Lock()
+		batch := l.queue
+		l.queue = nil
+		if len(batch) == 0 {
+			l.leading = false
+			l.qmu.Unlock()
+			break
+		}
+		l.qmu.Unlock()
+		l.commit(batch)
+	}
+	l.mu.Unlock()
+	return <-w.done
+}
+
+// commit writes batch, in order, under the file lock and syncs once; every
+// record's outcome goes to its waiter. Call it holding l.mu.
+func (l *Log) commit(batch []*waiting) {
+	if l.shut {
+		for _, w := range batch {
+			w.done <- ErrClosed
+		}
+		return
+	}
+	var written []*waiting // since the last sync
+	settle := func(err error) {
+		for _, w := range written {
+			w.done <- err
+		}
+		written = written[:0]
+	}
+	next := 0
+	err := l.locked(func() error {
+		for ; next < len(batch); next++ {
+			w := batch[next]
+			synced, err := l.appendLocked(w.rec)
+			if synced {
+				settle(nil)
+			}
+			if err != nil {
+				w.done <- err
+				continue
+			}
+			written = append(written, w)
+		}
+		return l.flush()
+	})
+	settle(err)
+	for _, w := range batch[next:] { // the lock was not taken
+		w.done <- err
+	}
+}
+
+// prepare redacts, sanitizes and bounds rec: the work of a record that
+// needs no lock, done by each appender before it queues.
+func prepare(rec *Record) error {
+	dropSegments(rec)
+	if n := textBytes(rec); n > MaxRecordBytes {
+		return fmt.Errorf("audit: record: %d bytes of text, over the limit of %d (a command text this long is not audited, so it does not run)", n, MaxRecordBytes)
+	}
+	redactRecord(rec)
+	sanitize(rec)
+	bound(rec)
+	return nil
 }
 
 // locked runs fn holding the file lock.
@@ -207,39 +306,45 @@ func (l *Log) locked(fn func() error) (err error) {
 	return fn()
 }
 
-func (l *Log) appendLocked(rec *Record) error {
+// appendLocked writes one prepared record after the head, without
+// syncing it unless an anchor or a rotation needs what came before on
+// disk first; synced reports that such a sync covered the records written
+// before this one.
+func (l *Log) appendLocked(rec *Record) (synced bool, err error) {
 	h, err := l.current()
 	if err != nil {
-		return err
+		return false, err
 	}
 	if l.opt.RotateBytes > 0 && h.size >= l.opt.RotateBytes {
+		synced = l.pending
 		if err := l.rotate(h); err != nil {
-			return err
+			return false, err
 		}
+		l.pending = false
 		h.size = 0
 	}
 	line, err := l.seal(rec, h)
 	if err != nil {
-		return err
+		return synced, err
 	}
 	if err := l.write(line); err != nil {
-		return err
+		return synced, err
 	}
 	l.head = head{valid: true, size: h.size + int64(len(line)), seq: rec.Seq, hash: rec.Hash}
 	l.dirty = true
 	if rec.Seq == 1 || rec.Seq%uint64(l.opt.AnchorEvery) == 0 {
-		return l.anchor(l.head)
+		// An anchor must never be ahead of the records on disk.
+		if err := l.flush(); err != nil {
+			return synced, err
+		}
+		return true, l.anchor(l.head)
 	}
-	return nil
+	return synced, nil
 }
 
-// seal fills the chain fields of rec after h and returns its line.
+// seal fills the chain fields of the prepared rec after h and returns its
+// line.
 func (l *Log) seal(rec *Record, h head) ([]byte, error) {
-	if n := textBytes(rec); n > MaxRecordBytes {
-		return nil, fmt.Errorf("audit: record %d: %d bytes of text, over the limit of %d (a command text this long is not audited, so it does not run)", h.seq+1, n, MaxRecordBytes)
-	}
-	redactRecord(rec)
-	sanitize(rec)
 	rec.Seq = h.seq + 1
 	rec.Time = time.Now().UTC().Format(timeLayout)
 	rec.Alg = l.alg
@@ -262,9 +367,6 @@ func textBytes(rec *Record) int {
 	for _, s := range rec.Argv {
 		n += len(s)
 	}
-	for _, s := range rec.Segments {
-		n += len(s)
-	}
 	return n
 }
 
@@ -272,7 +374,7 @@ func textBytes(rec *Record) int {
 // sort as text.
 const timeLayout = "2006-01-02T15:04:05.000000000Z"
 
-// write appends one line with a single write(2) and fsyncs it.
+// write appends one line with a single write(2); flush makes it durable.
 func (l *Log) write(line []byte) error {
 	if _, err := l.f.Write(line); err != nil {
 		l.head.valid = false
@@ -282,7 +384,18 @@ func (l *Log) write(line []byte) error {
 		l.unsync = true
 		return nil
 	}
-	if err := l.f.Sync(); err != nil {
+	l.pending = true
+	return nil
+}
+
+// flush syncs what write appended since the last sync, if anything.
+func (l *Log) flush() error {
+	if !l.pending {
+		return nil
+	}
+	l.pending = false
+	l.syncs++
+	if err := syncData(l.f); err != nil {
 		l.head.valid = false
 		return fmt.Errorf("audit: %w", err)
 	}
@@ -293,12 +406,16 @@ func (l *Log) write(line []byte) error {
 // fsyncs what NoSync left unsynced, and closes the files. Close is
 // idempotent.
 func (l *Log) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	l.qmu.Lock()
 	if l.closed {
+		l.qmu.Unlock()
 		return nil
 	}
 	l.closed = true
+	l.qmu.Unlock()
+	l.mu.Lock() // after the batch being committed, if any
+	defer l.mu.Unlock()
+	l.shut = true
 	var err error
 	if l.dirty {
 		err = l.locked(func() error {

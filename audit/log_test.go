@@ -594,6 +594,26 @@ func BenchmarkAppend(b *testing.B) {
 	}
 }
 
+// BenchmarkAppendParallel appends with fsync from GOMAXPROCS×4
+// goroutines at once, as serve --parallel and mcp do: group commit lets
+// them share syncs.
+func BenchmarkAppendParallel(b *testing.B) {
+	l := openLog(b, Options{Path: filepath.Join(b.TempDir(), "audit.jsonl")})
+	defer l.Close()
+	b.SetParallelism(4)
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			rec := Record{Kind: "run", RunID: "r", Command: "go test ./... -run TestX", Shell: "bash", Cwd: "/work", Decision: "allow"}
+			if err := l.Append(&rec); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "records/s")
+}
+
 // TestOpenExisting: a writer extends a log whose head verifies, repairs a
 // torn-only file, and refuses anything else.
 func TestOpenExisting(t *testing.T) {

@@ -8,15 +8,23 @@ type Record struct {
 	Kind  string `json:"kind"`
 	RunID string `json:"run_id"`
 
-	// The request.
-	Command string   `json:"command,omitempty"` // redacted before it is written
-	Argv    []string `json:"argv,omitempty"`    // redacted before it is written
-	Shell   string   `json:"shell,omitempty"`
-	Cwd     string   `json:"cwd,omitempty"`
-	Mode    string   `json:"mode,omitempty"`
+	// The request. Command and Argv are redacted before they are written,
+	// and kept to MaxCommandBytes: past it the record holds the first
+	// MaxCommandBytes, and CommandBytes and CommandSHA256 describe the
+	// whole redacted text (for Argv, its words each followed by a NUL).
+	Command       string   `json:"command,omitempty"`
+	Argv          []string `json:"argv,omitempty"`
+	CommandBytes  int64    `json:"command_bytes,omitempty"`  // only when truncated
+	CommandSHA256 string   `json:"command_sha256,omitempty"` // only when truncated
+	Shell         string   `json:"shell,omitempty"`
+	Cwd           string   `json:"cwd,omitempty"`
+	Mode          string   `json:"mode,omitempty"`
 
-	// The decision.
+	// The decision. Segments is what older writers stored (one copy of
+	// the text per segment, which a deep command multiplied): read, never
+	// written; SegmentCount replaces it.
 	Segments     []string `json:"segments,omitempty"`
+	SegmentCount int      `json:"segment_count,omitempty"`
 	Safety       string   `json:"safety,omitempty"`
 	Decision     string   `json:"decision,omitempty"`
 	RuleDecision string   `json:"rule_decision,omitempty"`

@@ -199,15 +199,17 @@ func assignSpans(a *syntax.Assign, wordAt func(*syntax.Word) word) []span {
 // reads well enough so.
 func plainSpans(text string) []span {
 	out := wantedPatterns(text).spans(text, false)
-	var words []word
+	// Only the values go to the rules; a word's map back to the text is
+	// built for the few words a rule edits.
+	var at []span
 	var values []string
 	flush := func() {
 		for _, e := range commandEdits(values) {
 			if !e.code {
-				out = append(out, words[e.word].source(e.from, e.to))
+				out = append(out, plainWord(text, at[e.word].start, at[e.word].end).source(e.from, e.to))
 			}
 		}
-		words, values = words[:0], values[:0]
+		at, values = at[:0], values[:0]
 	}
 	for i := 0; i < len(text); {
 		switch c := text[i]; {
@@ -221,8 +223,7 @@ func plainSpans(text string) []span {
 			for j < len(text) && strings.IndexByte(" \t\r;|&()`\n", text[j]) < 0 {
 				j++
 			}
-			w := plainWord(text, i, j)
-			words, values = append(words, w), append(values, w.value)
+			at, values = append(at, span{i, j}), append(values, plainValue(text[i:j]))
 			i = j
 		}
 	}
@@ -230,8 +231,20 @@ func plainSpans(text string) []span {
 	return out
 }
 
+// plainValue is s with quotes and backslashes dropped, as plainWord reads
+// it.
+func plainValue(s string) string {
+	if strings.IndexAny(s, `'"\\`) < 0 {
+		return s
+	}
+	return unquoter.Replace(s)
+}
+
 // plainWord is text[i:j] with quotes and backslashes dropped.
 func plainWord(text string, i, j int) word {
+	if strings.IndexAny(text[i:j], `'"\`) < 0 {
+		return literalWord(text[i:j], i)
+	}
 	var w word
 	var b strings.Builder
 	w.parts = []wordPart{{span: span{i, j}}}
@@ -256,7 +269,7 @@ type patternSet []*pattern
 func wantedPatterns(text string) patternSet {
 	var ps patternSet
 	lower := strings.ToLower(text)
-	joined := strings.NewReplacer("\\", "", "'", "", `"`, "").Replace(lower)
+	joined := unquoter.Replace(lower)
 	for i := range patterns {
 		if patterns[i].wanted(lower) || patterns[i].wanted(joined) {
 			ps = append(ps, &patterns[i])
@@ -264,6 +277,10 @@ func wantedPatterns(text string) patternSet {
 	}
 	return ps
 }
+
+// unquoter drops quotes and backslashes. A Replacer is safe for
+// concurrent use and costly to build: one serves every call.
+var unquoter = strings.NewReplacer("\\", "", "'", "", `"`, "")
 
 // spans finds the secret of every pattern in s; with blanks, only of the
 // patterns whose matches may span blanks (header values), as run over a

@@ -19,6 +19,9 @@ type edit struct {
 type command struct {
 	words []string
 	edits []edit
+	// setting is the index of the first set/config/configure word, -1
+	// when there is none (found once: settingKey asks for every word).
+	setting int
 }
 
 // commandEdits finds the secrets in the words of one simple command.
@@ -26,7 +29,13 @@ type command struct {
 // not) apply after the program's name, wherever it is: after sudo, env,
 // nice or a path.
 func commandEdits(words []string) []edit {
-	c := &command{words: words}
+	c := &command{words: words, setting: -1}
+	for i, w := range words {
+		if w == "set" || w == "config" || w == "configure" {
+			c.setting = i
+			break
+		}
+	}
 	tool := ""
 	for i := 0; i < len(words); i++ {
 		if t := toolOf(tool, words[i]); t != "" {
@@ -86,13 +95,7 @@ func (c *command) word(tool string, i int) int {
 // sets: aws configure set KEY VALUE, git config user.password VALUE, npm
 // config set //registry/:_authToken VALUE.
 func (c *command) settingKey(i int) bool {
-	for _, w := range c.words[:i] {
-		switch w {
-		case "set", "config", "configure":
-			return true
-		}
-	}
-	return false
+	return c.setting >= 0 && c.setting < i
 }
 
 // toolRules are the programs whose options carry secrets in their own way:

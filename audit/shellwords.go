@@ -1,11 +1,14 @@
 package audit
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentexec/agentexec/gate/facts"
 )
 
 // span is a byte range [start, end) of a text.
@@ -23,9 +26,13 @@ const opaque = 0
 // the word was spelled: 'a b', "a b", a\ b.
 type word struct {
 	value string
-	src   []span // per byte of value
+	src   []span // per byte of value; nil when the word is plain
 	part  []int  // per byte of value: the index of its part in parts
 	parts []wordPart
+	// plain: the value is the text at parts[0].start byte for byte (no
+	// quote, no escape), so src and part are implied, not stored: most
+	// words are plain, and a map per byte costs 24 bytes per byte.
+	plain bool
 }
 
 // wordPart is one top-level part of a word: where it is and whether it is
@@ -38,23 +45,23 @@ type wordPart struct {
 // literalWord is a word whose text is its value: an argv element, or a
 // word of text that did not parse.
 func literalWord(s string, at int) word {
-	w := word{value: s, parts: []wordPart{{span: span{at, at + len(s)}}}}
-	w.src = make([]span, len(s))
-	w.part = make([]int, len(s))
-	for i := range s {
-		w.src[i] = span{at + i, at + i + 1}
-	}
-	return w
+	return word{value: s, parts: []wordPart{{span: span{at, at + len(s)}}}, plain: true}
 }
 
 // wordOf reads a parsed word of text.
 func wordOf(text string, sw *syntax.Word) word {
+	if len(sw.Parts) == 1 {
+		if x, ok := sw.Parts[0].(*syntax.Lit); ok && strings.IndexByte(x.Value, '\\') < 0 {
+			if at := int(x.Pos().Offset()); at >= 0 && at+len(x.Value) <= len(text) && text[at:at+len(x.Value)] == x.Value {
+				return literalWord(x.Value, at)
+			}
+		}
+	}
 	var w word
 	var b strings.Builder
-	if n := int(sw.End().Offset() - sw.Pos().Offset()); n > 0 && n <= len(text) {
-		b.Grow(n)
-		w.src, w.part = make([]span, 0, n), make([]int, 0, n)
-	}
+	// Not presized by the word's span: a word that is one substitution
+	// spans all the text inside it but has a one-byte value, and sizing
+	// every level of a deep nest by its span is quadratic.
 	for _, p := range sw.Parts {
 		ps := span{int(p.Pos().Offset()), int(p.End().Offset())}
 		idx := len(w.parts)
@@ -206,6 +213,10 @@ func numEscape(s string, from, max, base int) (string, int) {
 // first byte's source to the last's, widened to whole quoted parts when it
 // spans several parts, so the quoting stays balanced.
 func (w word) source(from, to int) span {
+	if w.plain {
+		at := w.parts[0].start
+		return span{at + from, at + to}
+	}
 	s := span{w.src[from].start, w.src[to-1].end}
 	if first, last := w.part[from], w.part[to-1]; first != last {
 		if w.parts[first].quoted {
@@ -221,10 +232,25 @@ func (w word) source(from, to int) span {
 // parsers reuses shell parsers, which are not safe for concurrent use.
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.KeepComments(true)) }}
 
-// parse reads text as bash, the shell whose grammar the gate reads.
-func parse(text string) (*syntax.File, error) {
+// parse reads text as bash, the shell whose grammar the gate reads,
+// within the gate's bounds: longer or deeper text (whose parse would cost
+// hundreds of megabytes of stack) is an error, so it is read word by word.
+func parse(text string) (f *syntax.File, err error) {
+	if len(text) > facts.MaxBytes {
+		return nil, facts.ErrTooLong
+	}
+	if lim := facts.Limits(0, 0); facts.Prescan(text, lim).Over(lim) {
+		return nil, facts.ErrTooDeep
+	}
 	p := parsers.Get().(*syntax.Parser)
-	defer parsers.Put(p)
+	defer func() {
+		if r := recover(); r != nil {
+			// A parser that panicked may hold broken state: not reused.
+			f, err = nil, fmt.Errorf("parser panic: %v", r)
+			return
+		}
+		parsers.Put(p)
+	}()
 	return p.Parse(strings.NewReader(text), "")
 }
 

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -31,6 +32,10 @@ type NetworkReport struct {
 func (r *Runner) netRules(p *plan, prof sandbox.Profile) (mode gate.NetworkMode, rules *egress.Rules, err error) {
 	np := p.pol.Sandbox.Network
 	switch {
+	case prof == sandbox.None && !r.Network && (np.Proxied() || len(p.dec.Network) > 0 || len(r.NetworkHosts) > 0):
+		// Without the sandbox nothing confines the command to the proxy:
+		// an allowlist that cannot be kept refuses the run, never opens up.
+		return "", nil, errors.New("network: the allowlist needs a sandbox profile (read-only or workspace-write); under none nothing would hold the command to it")
 	case prof == sandbox.None || r.Network || np.Open():
 		return gate.NetworkOpen, nil, nil
 	case !np.Proxied() && len(p.dec.Network) == 0 && len(r.NetworkHosts) == 0:

@@ -33,7 +33,7 @@ func requestRecord(kind string, p *plan, approved string) *audit.Record {
 	rec := &audit.Record{
 		Kind: kind, RunID: p.runID, Command: p.req.Command, Argv: p.req.Argv,
 		Shell: string(p.shell), Cwd: p.cwd, Mode: string(d.Mode),
-		Segments: d.Segments, Safety: string(d.Safety), Decision: string(d.Action),
+		SegmentCount: len(d.Segments), Safety: string(d.Safety), Decision: string(d.Action),
 		RuleDecision: d.RuleDecision, Reason: d.Reason, Approved: approved,
 		PolicyDigest: p.pol.Digest(),
 	}

@@ -509,9 +509,41 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 // recursive reports -r, -R or --recursive (any abbreviation).
 func (bc *blCall) recursive() bool { return bc.has("r", "R", "recursive") }
 
+// stdinOperands are the words a call receives at run time from its
+// launcher's standard input (xargs appends what it reads): the words an
+// echo upstream prints, or a hole when the input cannot be read.
+func stdinOperands(c *facts.Call) []facts.Word {
+	if !c.Tail || c.Via == nil || c.Via.Prog == nil || c.Via.Prog.Runs == nil || !c.Via.Prog.Runs.StdinArgs {
+		return nil
+	}
+	hole := []facts.Word{{Raw: "(the words " + c.Via.Base + " reads)", Hole: true}}
+	in := c.Via.Stdin
+	switch {
+	case in == nil:
+		return hole
+	case in.Kind == facts.FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.Echo:
+		vals, ok := facts.Statics(in.From.Argv[1:])
+		if !ok {
+			return hole
+		}
+		var out []facts.Word
+		for _, f := range strings.Fields(strings.Join(vals, " ")) {
+			out = append(out, facts.Word{Value: f, Static: true, Raw: f})
+		}
+		return out
+	case (in.Kind == facts.FromHereString || in.Kind == facts.FromHereDoc) && in.Static:
+		var out []facts.Word
+		for _, f := range strings.Fields(in.Text) {
+			out = append(out, facts.Word{Value: f, Static: true, Raw: f})
+		}
+		return out
+	}
+	return hole
+}
+
 // targetsCheck applies the program's operand role.
 func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
-	ops := bc.operands
+	ops := append(append([]facts.Word(nil), bc.operands...), stdinOperands(bc.c)...)
 	switch bc.prog.Targets {
 	case p.Removes:
 		if bc.recursive() && b.anyCatastrophic(bc.c, b.targets(ops)) {
@@ -558,7 +590,7 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 	return nil
 }
 
-// inPlaceCluster reports a short cluster holding i (sed -ni, perl -pi.bak).
+// inPlaceCluster reports a short cluster holding i (sed -ni, -pi.bak).
 func inPlaceCluster(args []facts.Word) bool {
 	for _, a := range args {
 		if a.Static && strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "i") {
@@ -1049,6 +1081,9 @@ func (b *blChecker) fdOnNet(fd string) bool {
 // other functions) at least twice, one of those in a pipeline or in the
 // background: :(){ :|:& };: and every renamed or mutually recursive form.
 func forkBombs(t *facts.Tree) *BlacklistEntry {
+	if len(t.Funcs) == 0 {
+		return nil // the common case: no function, no maps to make
+	}
 	calls := map[string][]string{} // function → functions its body calls
 	spawns := map[string]bool{}    // its body calls a function in a pipe or background
 	counts := map[string]int{}

@@ -132,7 +132,12 @@ func (r Rule) match(s spelling) ruleMatch {
 		return noMatch
 	}
 	// A hole replaced by a byte no pattern spells can only be absorbed by
-	// a `*`: if the pattern still matches, any value would.
+	// a `*`: if the pattern still matches, any value would. A hole before
+	// the rule's literal prefix ends could stand for any of it.
+	if h := strings.IndexByte(s.text, 0); h >= 0 && r.re != nil && r.Meaning != Regex &&
+		!strings.HasPrefix(s.text[:h], r.prefix[:min(h, len(r.prefix))]) {
+		return noMatch
+	}
 	if r.Match(strings.ReplaceAll(s.text, hole, "\x01")) {
 		return sureMatch
 	}

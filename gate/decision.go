@@ -165,7 +165,10 @@ func Decide(in Input) Decision {
 // blacklist checks the text and, when shellcfg's normalized copy reads
 // differently (invisible characters), that copy too.
 func (in Input) blacklist(tree *facts.Tree, seg Segmentation, extras []blacklistExtra) blResult {
-	bi := blInput{cwd: in.Cwd, segs: seg.Segments, cands: callTexts(tree), extras: extras, execGate: in.ExecGate}
+	bi := blInput{cwd: in.Cwd, segs: seg.Segments, extras: extras, execGate: in.ExecGate}
+	if len(extras) > 0 {
+		bi.cands = callTexts(tree)
+	}
 	r := checkBlacklist(tree, bi)
 	if r.hit != nil {
 		return r
@@ -230,6 +233,9 @@ func (d Decision) allow(reason string) Decision {
 // cannot read (the blacklist could not see it) and too many segments;
 // everything else runs.
 func decideMode(d Decision, rv ruleVerdict, fa modeFacts, p *Policy) Decision {
+	if rv.outsideOnly != "" {
+		return d.deny(reasonOutsideOnly(rv.outsideOnly, rv.rule))
+	}
 	if rv.decision == string(Deny) {
 		return d.deny(reasonDenyRule(rv.rule))
 	}

@@ -65,6 +65,10 @@ func reasonBlacklist(e *BlacklistEntry) string {
 	return fmt.Sprintf("Denied in every mode by the blacklist entry %q: %s. No rule or approval can run it. Do not retry it in another spelling or through a wrapper; if the goal is legitimate, explain it to the user and let them run it themselves.", e.Name, e.Reason)
 }
 
+func reasonOutsideOnly(part string, r Rule) string {
+	return fmt.Sprintf("Denied: the policy makes only some commands available to the shell (%s, from %s), and %q is not one of them. Use one of the available commands, or ask the user.", r.Text, r.Source, clipText(part))
+}
+
 func reasonMayDeny(r Rule) string {
 	return fmt.Sprintf("Needs the user's approval: the deny rule %s may match this command, depending on words known only when it runs. Do not retry it in another spelling; use literal arguments the rules can read, or ask the user.", quoteRule(r))
 }

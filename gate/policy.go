@@ -411,5 +411,5 @@ func (p *Policy) InForce() ([]Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(append(append([]Rule(nil), c.rules.deny...), c.rules.ask...), c.rules.allow...), nil
+	return append(append(append(append([]Rule(nil), c.rules.deny...), c.rules.only...), c.rules.ask...), c.rules.allow...), nil
 }

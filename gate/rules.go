@@ -44,6 +44,13 @@ type Rule struct {
 	// (agentexec's {"rule": ..., "network": [...]} form; network.go).
 	Network []string
 	re      *regexp.Regexp // nil for a bare Bash: matches everything
+	// Only marks a rule of the policy's allowlist of the only commands the
+	// shell may run (Gemini's tools.core): Action is Allow, and a command
+	// none of them covers is denied.
+	Only bool
+	// prefix is the literal text every match starts with (the pattern up
+	// to its first "*", blanks normalized): a cheap test before the regexp.
+	prefix string
 }
 
 // Meaning is how a rule pattern without any "*" reads. Patterns with a
@@ -127,6 +134,7 @@ func ParseRuleAs(text string, action Action, source string, m Meaning) (r Rule, 
 	}
 	r.Pattern = legacyPrefix(pat)
 	r.re = compilePattern(r.Pattern, m)
+	r.prefix = literalPrefix(r.Pattern)
 	return r, true, nil
 }
 
@@ -253,12 +261,30 @@ func (r Rule) Match(candidate string) bool {
 	if r.re == nil {
 		return true
 	}
+	if !strings.HasPrefix(candidate, r.prefix) {
+		return false
+	}
 	return r.re.MatchString(candidate)
+}
+
+// literalPrefix is a glob pattern's text before its first "*", with blanks
+// normalized as candidates are.
+func literalPrefix(pat string) string {
+	pat = normalizeBlanks(pat)
+	if i := strings.IndexByte(pat, '*'); i >= 0 {
+		// "x *" also matches the bare "x": the space is optional.
+		return strings.TrimRight(pat[:i], " ")
+	}
+	return pat
 }
 
 // ruleSet is a policy's compiled rules per action.
 type ruleSet struct {
 	deny, ask, allow []Rule
+	// only, when not empty, are the only commands the shell may run at
+	// all (Gemini CLI's tools.core shell allowlist): anything else is
+	// denied, whatever the other rules say.
+	only []Rule
 }
 
 // compileRules parses every Bash-family rule; strictOther makes a rule of
@@ -311,6 +337,11 @@ func (rs *ruleSet) setLines(lines map[Action][]int) {
 func groupRules(rules []Rule) *ruleSet {
 	rs := &ruleSet{}
 	for _, r := range rules {
+		switch {
+		case r.Only:
+			rs.only = append(rs.only, r)
+			continue
+		}
 		switch r.Action {
 		case Deny:
 			rs.deny = append(rs.deny, r)
@@ -329,6 +360,7 @@ func (rs *ruleSet) merge(extra *ruleSet) *ruleSet {
 	out.deny = append(append(out.deny, rs.deny...), extra.deny...)
 	out.ask = append(append(out.ask, rs.ask...), extra.ask...)
 	out.allow = append(append(out.allow, rs.allow...), extra.allow...)
+	out.only = append(append(out.only, rs.only...), extra.only...)
 	return out
 }
 
@@ -348,6 +380,9 @@ func firstMatch(rules []Rule, candidates []string) (Rule, bool) {
 // unquoted spaces and tabs into one space. Blanks inside quotes are kept:
 // `grep "a  b"` and `grep "a b"` are different commands.
 func normalizeBlanks(s string) string {
+	if blanksNormal(s) {
+		return s
+	}
 	s = strings.ReplaceAll(s, "\\\n", "")
 	s = strings.Trim(s, " \t")
 	var b strings.Builder
@@ -369,6 +404,33 @@ func normalizeBlanks(s string) string {
 		i += n - 1
 	}
 	return b.String()
+}
+
+// blanksNormal reports a text normalizeBlanks would return unchanged: no
+// tab, no line continuation, no run of two spaces, no blank at either end
+// (blanks inside quotes then need no care either).
+func blanksNormal(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\t':
+			return false
+		case ' ':
+			if s[i+1] == ' ' {
+				return false
+			}
+		case '\\':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // quoteStep reads the byte (or escape pair) at s[i] in quote state quote
@@ -492,6 +554,9 @@ type ruleVerdict struct {
 	// readOnlyRest: the allow rules cover some parts (rule is the first
 	// that does) and the rest is proven read-only.
 	readOnlyRest bool
+	// outsideOnly is the part of the command outside the policy's only
+	// commands (a deny), "" otherwise.
+	outsideOnly string
 }
 
 func (rv ruleVerdict) ref() *RuleRef {
@@ -524,14 +589,24 @@ type ruleInput struct {
 // match; none may cover a hidden execution while a deny or ask rule
 // exists.
 func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
-	cands := strictCandidates(in.seg.Segments, in.tree)
-	// The whole text is a candidate too: a deny rule may name a whole
-	// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
-	cands = append(cands, spelling{text: normalizeBlanks(in.text)})
+	var cands []spelling
+	if len(rs.deny)+len(rs.ask) > 0 {
+		// Only deny and ask rules read the candidates (allowAll has its
+		// own): without them, the spellings are not built at all.
+		cands = strictCandidates(in.seg.Segments, in.tree)
+		// The whole text is a candidate too: a deny rule may name a whole
+		// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
+		cands = append(cands, spelling{text: normalizeBlanks(in.text)})
+	}
 	if r, m := bestMatch(rs.deny, cands); m == sureMatch {
 		return ruleVerdict{decision: string(Deny), rule: r}
 	} else if m == mayMatch {
 		return ruleVerdict{decision: string(Ask), rule: r, mayDeny: true}
+	}
+	if len(rs.only) > 0 {
+		if _, outside := allowAll(rs.only, in.shell, in.seg, in.tree); outside != "" || !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
+			return ruleVerdict{decision: string(Deny), rule: rs.only[0], outsideOnly: firstNonEmpty(outside, in.text)}
+		}
 	}
 	if r, m := bestMatch(rs.ask, cands); m != noMatch {
 		return ruleVerdict{decision: string(Ask), rule: r}
@@ -692,7 +767,8 @@ func bestMatch(rules []Rule, cands []spelling) (Rule, ruleMatch) {
 	return maybe, found
 }
 
-// strictCandidates lists what deny and ask rules are matched against.
+// strictCandidates lists what deny and ask rules are matched against,
+// each spelling once.
 func strictCandidates(segs []string, t *facts.Tree) []spelling {
 	var out []spelling
 	add := func(s string) {
@@ -711,6 +787,22 @@ func strictCandidates(segs []string, t *facts.Tree) []spelling {
 	if t != nil {
 		for _, c := range t.Calls {
 			out = append(out, spellings(c)...)
+		}
+	}
+	return dedupeSpellings(out)
+}
+
+// dedupeSpellings drops repeated spellings, keeping the first of each.
+func dedupeSpellings(in []spelling) []spelling {
+	if len(in) < 2 {
+		return in
+	}
+	seen := make(map[spelling]bool, len(in))
+	out := in[:0]
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
 		}
 	}
 	return out
@@ -764,4 +856,11 @@ func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts
 func coversCall(allow []Rule, c *facts.Call) bool {
 	_, ok := coveringRule(allow, c)
 	return ok
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -101,7 +101,8 @@ func (b *builder) codexWorkspaceWrite(path string, data []byte, v any) error {
 	if !ok {
 		return errors.New("sandbox_workspace_write: want a table")
 	}
-	for k, x := range m {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		x := m[k]
 		src := srcLine(path, tomlKeyLine(data, k))
 		switch k {
 		case "writable_roots":

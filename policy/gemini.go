@@ -124,7 +124,13 @@ func (b *builder) toolList(d *doc, v *jsonpos.Value, key, kind string, meaning g
 		return nil
 	}
 	for _, it := range shellCore {
-		b.ignore(d.at(it), key+": "+it.Str, "a shell allowlist entry: it makes only the listed commands available, which agentexec's rules cannot express; commands outside it are decided by the mode (asked, or run when read-only) instead of refused. Use deny rules for what must never run")
+		r, ok, err := gate.ParseRuleAs(canonicalShell(strings.TrimSpace(it.Str)), gate.Allow, d.at(it), meaning)
+		if err != nil || !ok {
+			return d.errAt(it, "%s: %v", key, err)
+		}
+		r.Only = true
+		b.appendRule(r, key+": "+it.Str)
+		b.mapped(d.at(it), key+": "+it.Str, "only the listed shell commands may run: a command outside every entry is denied")
 	}
 	return nil
 }

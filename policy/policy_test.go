@@ -212,8 +212,13 @@ func TestNothingDroppedSilently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !listed(g.Ignored, "coreTools: run_shell_command(git)") {
-		t.Errorf("gemini coreTools allowlist not listed: %+v", g.Ignored)
+	if !listed(g.Mapped, "coreTools: run_shell_command(git)") {
+		t.Errorf("gemini coreTools allowlist not mapped: %+v", g.Mapped)
+	}
+	for cmd, want := range map[string]gate.Action{"git status": gate.Allow, "npm test": gate.Ask, "curl x": gate.Deny, "ls && curl x": gate.Deny} {
+		if d := gate.Decide(gate.Input{Text: cmd, Policy: g.Policy, ExecGate: true}); d.Action != want {
+			t.Errorf("gemini coreTools: %q: %s, want %s: %s", cmd, d.Action, want, d.Reason)
+		}
 	}
 	a, err := Load(Options{Path: filepath.Join(fixtures, "agentexec/policy.json")})
 	if err != nil {

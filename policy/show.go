@@ -89,7 +89,7 @@ func (l *Loaded) Show() (Shown, error) {
 	}
 	for _, r := range rules {
 		s.Rules = append(s.Rules, ShownRule{
-			Action: r.Action, Rule: r.Text, Source: srcLine(r.Source, r.Line),
+			Action: ruleAction(r), Rule: r.Text, Source: srcLine(r.Source, r.Line),
 			Meaning: meaningWord(r), Written: l.Written[r.Text], Justification: r.Justification, Network: r.Network,
 		})
 	}
@@ -242,4 +242,13 @@ func writeNotes(b *strings.Builder, title string, notes []Note) {
 	for _, n := range notes {
 		fmt.Fprintf(b, "  %s: %s  (%s)\n", n.Item, n.Detail, n.Source)
 	}
+}
+
+// ruleAction is how show names a rule's action: "only" for the policy's
+// allowlist of the only commands available.
+func ruleAction(r gate.Rule) gate.Action {
+	if r.Only {
+		return "only"
+	}
+	return r.Action
 }

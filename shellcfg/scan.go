@@ -44,6 +44,9 @@ const (
 // overwrite the start of a line. Scan never fails; it reports invalid UTF-8
 // bytes one by one, so it is safe on text Validate has not seen.
 func Scan(text string) []Suspicious {
+	if plainASCII(text) {
+		return nil
+	}
 	var found []Suspicious
 	for off := 0; off < len(text); {
 		r, size, name := classify(text, off)
@@ -62,6 +65,9 @@ func Scan(text string) []Suspicious {
 // space, so the CR of a CRLF becomes a space and the LF stays a line
 // break. It is for pattern matching only, never for execution.
 func Normalize(text string) string {
+	if plainASCII(text) {
+		return text
+	}
 	var b strings.Builder
 	last := 0
 	for off := 0; off < len(text); {
@@ -149,3 +155,15 @@ func classifyUnicode(r rune) string {
 
 // isControl reports C0 controls, DEL and C1 controls.
 func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
+
+// plainASCII reports text of printable ASCII, tabs and line feeds only: it
+// holds nothing Scan reports (the common case, decided without decoding).
+func plainASCII(text string) bool {
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= 0x7f || c < 0x20 && c != '\t' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}

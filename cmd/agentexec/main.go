@@ -51,12 +51,30 @@ func subcommands() []subcommand {
 
 func main() {
 	sandbox.Main() // the trampoline never returns here
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := context.Background(), context.CancelFunc(func() {})
+	if needsSignals(os.Args[1:]) {
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	}
 	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
 	code := dispatch(ctx, c, os.Args[1:])
 	stop()
 	sandbox.Release() // the standby launcher a server readied, with its temp dir
 	os.Exit(code)
+}
+
+// needsSignals reports whether the subcommand in args can be interrupted
+// mid-work: all but printing the version or usage, which return at once.
+// Catching signals starts a thread and a goroutine, a measurable part of
+// `agentexec version`.
+func needsSignals(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "version", "-version", "--version", "-h", "-help", "--help", "help":
+		return false
+	}
+	return true
 }
 
 func dispatch(ctx context.Context, c *cli, args []string) int {

@@ -740,3 +740,32 @@ func TestWindowsAllowlistTable(t *testing.T) {
 		runCases(t, Options{Shell: shellcfg.PowerShell}, []classCase{{alias, ro}, {alias + " -Bogus", un}})
 	}
 }
+
+// TestVouchFloorFamilies: read_only_commands can never vouch for a shell,
+// interpreter, compiler, build tool, package manager, launcher, emulator
+// or privilege tool under any version suffix or spelling; a vouched tool
+// given one of them as an argument is not read-only for that call.
+func TestVouchFloorFamilies(t *testing.T) {
+	floor := []string{"python3.13t", "luajit-2.1.0-beta3", "ghc-9.6.6", "php8.3-cli", "sbcl2.4", "javac11",
+		"node20", "osh", "posh", "rzsh", "rsh", "wine", "wsl.exe", "schroot", "sudoedit", "run-parts", "just",
+		"task", "scons", "pants", "nx", "gulp", "grunt", "bunx", "pipenv", "rye", "nix-build", "zig", "dart",
+		"crystal", "clojure", "ocaml", "nim", "dmd", "tcc", "Rscript", "python3.12", "Python3", "bash.exe", "gcc-13"}
+	for _, n := range floor {
+		if !refusalFloor(n) {
+			t.Errorf("refusalFloor(%q) = false, want true", n)
+		}
+		if r := Classify(n+" x", Options{ReadOnlyCommands: []string{n}}); r.Safety == ReadOnly {
+			t.Errorf("vouched %q classified read-only: %s", n, r.Reason)
+		}
+	}
+	for _, n := range []string{"mytool", "jqx", "ls2"} {
+		if refusalFloor(n) {
+			t.Errorf("refusalFloor(%q) = true, want false", n)
+		}
+	}
+	vouch := Options{ReadOnlyCommands: []string{"mytool"}}
+	runCases(t, vouch, []classCase{
+		{"mytool list", ro}, {"mytool python3 x.py", un}, {"mytool bash -c x", un}, {"mytool sudo ls", un},
+		{"mytool node20 x.js", un}, {"mytool --config=x list", ro},
+	})
+}

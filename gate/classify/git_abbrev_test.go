@@ -126,8 +126,8 @@ func TestGitLongOptsMatchGit(t *testing.T) {
 	}
 	ver, _ := exec.Command("git", "version").Output()
 	same := strings.HasPrefix(string(ver), "git version 2.39.")
-	subs := make([]string, 0, len(gitLongOpts))
-	for s := range gitLongOpts {
+	subs := make([]string, 0, len(gitLongOpts()))
+	for s := range gitLongOpts() {
 		subs = append(subs, s)
 	}
 	sort.Strings(subs)
@@ -144,13 +144,13 @@ func TestGitLongOptsMatchGit(t *testing.T) {
 			}
 		}
 		git := gitOptSet(strings.Join(names, " "))
-		for n, v := range gitLongOpts[sub].names {
+		for n, v := range gitLongOpts()[sub].names {
 			if gv, ok := git[n]; !ok || gv != v {
 				t.Errorf("git %s: the table has --%s (value %v), git lists it as present=%v value=%v", sub, n, v, ok, gv)
 			}
 		}
 		for n := range git {
-			if _, ok := gitLongOpts[sub].names[n]; !ok && same {
+			if _, ok := gitLongOpts()[sub].names[n]; !ok && same {
 				t.Errorf("git %s: git 2.39 has --%s, the table does not", sub, n)
 			}
 		}

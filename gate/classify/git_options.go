@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // gitOptKind says what git does with a long option its subcommand's
@@ -33,8 +34,9 @@ type gitOptTable struct {
 // (the next word when not given as --name=value); an optional value is
 // only ever given with "=".
 func gitOptSet(names string) map[string]bool {
-	m := make(map[string]bool)
-	for _, n := range strings.Fields(names) {
+	fields := strings.Fields(names)
+	m := make(map[string]bool, len(fields))
+	for _, n := range fields {
 		name, value := strings.CutSuffix(n, "=")
 		m[name] = value
 	}
@@ -51,8 +53,12 @@ func gitOptSet(names string) map[string]bool {
 // Subcommands missing here (log, show, diff, rev-list, diff-tree,
 // format-patch, stash show/list, reflog) parse their options exactly:
 // `git log --show-sig` is an error there, not --show-signature.
-var gitLongOpts = map[string]gitOptTable{
-	"branch": {gitOptsOnly, gitOptSet(`
+//
+// Built on first use: the lists are a few thousand names, which every
+// process would otherwise hash at start-up.
+var gitLongOpts = sync.OnceValue(func() map[string]gitOptTable {
+	return map[string]gitOptTable{
+		"branch": {gitOptsOnly, gitOptSet(`
 		abbrev all color column contains copy create-reflog delete edit-description force
 		format= ignore-case list merged move no-abbrev no-all no-color no-column no-contains
 		no-copy no-create-reflog no-delete no-edit-description no-force no-format no-ignore-case
@@ -60,13 +66,13 @@ var gitLongOpts = map[string]gitOptTable{
 		no-set-upstream no-set-upstream-to no-show-current no-sort no-track no-unset-upstream
 		no-verbose points-at= quiet recurse-submodules remotes set-upstream set-upstream-to=
 		show-current sort= track unset-upstream verbose with without`)},
-	"tag": {gitOptsOnly, gitOptSet(`
+		"tag": {gitOptsOnly, gitOptSet(`
 		annotate cleanup= color column contains create-reflog delete edit file= force format=
 		ignore-case list local-user= merged message= no-annotate no-cleanup no-color no-column
 		no-contains no-create-reflog no-edit no-file no-force no-format no-ignore-case
 		no-local-user no-merged no-points-at no-sign no-sort points-at sign sort= verify with
 		without`)},
-	"config": {gitOptsOnly, gitOptSet(`
+		"config": {gitOptsOnly, gitOptSet(`
 		add blob= bool bool-or-int bool-or-str default= edit expiry-date file= fixed-value get
 		get-all get-color get-colorbool get-regexp get-urlmatch global includes int list local
 		name-only no-add no-blob no-default no-edit no-file no-fixed-value no-get no-get-all
@@ -75,7 +81,7 @@ var gitLongOpts = map[string]gitOptTable{
 		no-show-origin no-show-scope no-system no-type no-unset no-unset-all no-worktree null
 		path remove-section rename-section replace-all show-origin show-scope system type= unset
 		unset-all worktree`)},
-	"apply": {gitOptsOnly, gitOptSet(`
+		"apply": {gitOptsOnly, gitOptSet(`
 		3way add allow-binary-replacement allow-empty allow-overlap apply binary
 		build-fake-ancestor= cached check directory= exclude= ignore-space-change
 		ignore-whitespace inaccurate-eof include= index intent-to-add no-3way no-add
@@ -85,14 +91,14 @@ var gitLongOpts = map[string]gitOptTable{
 		no-recount no-reject no-reverse no-stat no-summary no-unidiff-zero no-unsafe-paths
 		no-verbose no-whitespace numstat quiet recount reject reverse stat summary unidiff-zero
 		unsafe-paths verbose whitespace=`)},
-	"remote": {gitOptsStop, gitOptSet(`
+		"remote": {gitOptsStop, gitOptSet(`
 		no-verbose verbose`)},
-	"status": {gitOptsOnly, gitOptSet(`
+		"status": {gitOptsOnly, gitOptSet(`
 		ahead-behind branch column find-renames ignore-submodules ignored long no-ahead-behind
 		no-branch no-column no-ignore-submodules no-ignored no-long no-null no-porcelain
 		no-renames no-short no-show-stash no-untracked-files no-verbose null porcelain renames
 		short show-stash untracked-files verbose`)},
-	"grep": {gitOptsOnly, gitOptSet(`
+		"grep": {gitOptsOnly, gitOptSet(`
 		after-context= all-match and basic-regexp before-context= break cached color column
 		context= count exclude-standard ext-grep extended-regexp files-with-matches
 		files-without-match fixed-strings full-name function-context heading ignore-case index
@@ -106,7 +112,7 @@ var gitLongOpts = map[string]gitOptTable{
 		no-untracked no-word-regexp not null only-matching open-files-in-pager or perl-regexp
 		quiet recurse-submodules recursive show-function text textconv threads= untracked
 		word-regexp`)},
-	"ls-files": {gitOptsOnly, gitOptSet(`
+		"ls-files": {gitOptsOnly, gitOptSet(`
 		abbrev cached debug deduplicate deleted directory empty-directory eol error-unmatch
 		exclude= exclude-from= exclude-per-directory= exclude-standard format= full-name ignored
 		killed modified no-abbrev no-cached no-debug no-deduplicate no-deleted no-directory
@@ -114,48 +120,48 @@ var gitLongOpts = map[string]gitOptTable{
 		no-modified no-others no-recurse-submodules no-resolve-undo no-sparse no-stage
 		no-unmerged no-with-tree others recurse-submodules resolve-undo sparse stage unmerged
 		with-tree=`)},
-	"describe": {gitOptsOnly, gitOptSet(`
+		"describe": {gitOptsOnly, gitOptSet(`
 		abbrev all always broken candidates= contains debug dirty exact-match exclude=
 		first-parent long match= no-abbrev no-all no-always no-broken no-candidates no-contains
 		no-debug no-dirty no-exact-match no-exclude no-first-parent no-long no-match no-tags
 		tags`)},
-	"for-each-ref": {gitOptsOnly, gitOptSet(`
+		"for-each-ref": {gitOptsOnly, gitOptSet(`
 		color contains count= format= ignore-case merged no-color no-contains no-count no-format
 		no-ignore-case no-merged no-perl no-points-at no-python no-shell no-sort no-tcl perl
 		points-at= python shell sort= tcl`)},
-	"show-ref": {gitOptsOnly, gitOptSet(`
+		"show-ref": {gitOptsOnly, gitOptSet(`
 		abbrev dereference exclude-existing hash head heads no-abbrev no-dereference no-hash
 		no-head no-heads no-quiet no-tags no-verify quiet tags verify`)},
-	"cat-file": {gitOptsOnly, gitOptSet(`
+		"cat-file": {gitOptsOnly, gitOptSet(`
 		allow-unknown-type batch batch-all-objects batch-check batch-command buffer filters
 		follow-symlinks mailmap no-allow-unknown-type no-buffer no-follow-symlinks no-mailmap
 		no-path no-unordered no-use-mailmap path= textconv unordered use-mailmap`)},
-	"ls-tree": {gitOptsOnly, gitOptSet(`
+		"ls-tree": {gitOptsOnly, gitOptSet(`
 		abbrev format= full-name full-tree long name-only name-status no-abbrev no-full-name
 		no-full-tree object-only`)},
-	"check-ignore": {gitOptsOnly, gitOptSet(`
+		"check-ignore": {gitOptsOnly, gitOptSet(`
 		index no-index no-non-matching no-quiet no-stdin no-verbose non-matching quiet stdin
 		verbose`)},
-	"check-attr": {gitOptsOnly, gitOptSet(`
+		"check-attr": {gitOptsOnly, gitOptSet(`
 		all cached no-all no-cached no-stdin stdin`)},
-	"count-objects": {gitOptsOnly, gitOptSet(`
+		"count-objects": {gitOptsOnly, gitOptSet(`
 		human-readable no-human-readable no-verbose verbose`)},
-	"name-rev": {gitOptsOnly, gitOptSet(`
+		"name-rev": {gitOptsOnly, gitOptSet(`
 		all always annotate-stdin exclude= name-only no-all no-always no-annotate-stdin
 		no-exclude no-name-only no-peel-tag no-refs no-stdin no-tags no-undefined peel-tag refs=
 		stdin tags undefined`)},
-	"merge-base": {gitOptsOnly, gitOptSet(`
+		"merge-base": {gitOptsOnly, gitOptSet(`
 		all fork-point independent is-ancestor no-all octopus`)},
-	"show-branch": {gitOptsOnly, gitOptSet(`
+		"show-branch": {gitOptsOnly, gitOptSet(`
 		all color current date-order independent list merge-base more name no-all no-color
 		no-current no-date-order no-independent no-list no-merge-base no-more no-name no-remotes
 		no-sha1-name no-sparse no-topics no-topo-order reflog remotes sha1-name sparse topics
 		topo-order`)},
-	"cherry": {gitOptsOnly, gitOptSet(`
+		"cherry": {gitOptsOnly, gitOptSet(`
 		abbrev no-abbrev no-verbose verbose`)},
-	"version": {gitOptsOnly, gitOptSet(`
+		"version": {gitOptsOnly, gitOptSet(`
 		build-options no-build-options`)},
-	"range-diff": {gitOptsOnly, gitOptSet(`
+		"range-diff": {gitOptsOnly, gitOptSet(`
 		abbrev anchored= binary break-rewrites check color color-moved color-moved-ws=
 		color-words compact-summary creation-factor= cumulative diff-algorithm= diff-filter=
 		dirstat dirstat-by-file dst-prefix= dual-color exit-code ext-diff find-copies
@@ -173,17 +179,18 @@ var gitLongOpts = map[string]gitOptTable{
 		pickaxe-regex quiet raw relative rename-empty right-only rotate-to= shortstat skip-to=
 		src-prefix= stat stat-count= stat-graph-width= stat-name-width= stat-width= submodule
 		summary text textconv unified word-diff word-diff-regex= ws-error-highlight=`)},
-	"blame": {gitOptsMore, gitOptSet(`
+		"blame": {gitOptsMore, gitOptSet(`
 		abbrev color-by-age color-lines contents= ignore-rev= ignore-revs-file= incremental
 		line-porcelain minimal no-abbrev no-color-by-age no-color-lines no-contents
 		no-ignore-rev no-ignore-revs-file no-incremental no-line-porcelain no-minimal
 		no-porcelain no-progress no-root no-score-debug no-show-email no-show-name
 		no-show-number no-show-stats porcelain progress root score-debug show-email show-name
 		show-number show-stats`)},
-	"shortlog": {gitOptsMore, gitOptSet(`
+		"shortlog": {gitOptsMore, gitOptSet(`
 		committer email group= no-committer no-email no-group no-numbered no-summary numbered
 		summary`)},
-}
+	}
+})
 
 // gitCanonLong rewrites each long option of args to the full name git
 // reads for it, keeping any "=value". ok is false, with the finding, for a
@@ -191,7 +198,7 @@ var gitLongOpts = map[string]gitOptTable{
 // guess which) or that the table does not hold where git would refuse it.
 // Words after "--", and short options, are kept as given.
 func gitCanonLong(sub string, args []string) (out []string, f finding, ok bool) {
-	t, has := gitLongOpts[sub]
+	t, has := gitLongOpts()[sub]
 	if !has {
 		return args, finding{}, true
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -70,16 +71,30 @@ func Parse(text string, posix bool) (f *syntax.File, err error) {
 	if Prescan(text, lim).Over(lim) {
 		return nil, ErrTooDeep
 	}
+	pool := &bashParsers
+	if posix {
+		pool = &posixParsers
+	}
+	parser := pool.Get().(*syntax.Parser)
 	defer func() {
 		if r := recover(); r != nil {
+			// A parser that panicked is dropped: its state may be poisoned.
 			f, err = nil, fmt.Errorf("parser panic: %v", r)
+			return
 		}
+		pool.Put(parser)
 	}()
-	lang := syntax.LangBash
-	if posix {
-		lang = syntax.LangPOSIX
-	}
-	return syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false)).Parse(strings.NewReader(text), "")
+	return parser.Parse(strings.NewReader(text), "")
+}
+
+// Parsers are pooled: building one allocates more than most parses.
+var (
+	bashParsers  = sync.Pool{New: func() any { return newParser(syntax.LangBash) }}
+	posixParsers = sync.Pool{New: func() any { return newParser(syntax.LangPOSIX) }}
+)
+
+func newParser(lang syntax.LangVariant) *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false))
 }
 
 // builder walks one text: the decided text, or a payload parsed from it.

@@ -145,7 +145,8 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 				b.payload(c, cmd, what)
 			}
 		case f.Opt.Effect == p.RunsProgram && f.Name == "S" || f.Name == "split-string":
-			b.argvCall(c, append(splitWords(f.Value), args[f.Index+2-boolInt(attached(f, args)):]...), what, false)
+			rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
+			b.argvCall(c, append(envSplit(f.Value), rest...), what, false)
 		case f.Opt.Effect == p.RunsProgram:
 			b.argvCall(c, splitWords(f.Value), what, false)
 		default:
@@ -207,7 +208,91 @@ func optName(f p.Found) string {
 	return "-" + f.Name
 }
 
-// splitWords splits a value on blanks, as env -S, tar -I and rsync -e do.
+// envSplit splits env -S's string as GNU env does: blanks separate words;
+// '…' is literal; "…" and bare words take backslash escapes (\t, \n,
+// \_ for a space, \c ends the string); # at a word's start begins a
+// comment; ${NAME} expands, which the gate cannot know: such a word is a
+// hole.
+func envSplit(v string) []Word {
+	var out []Word
+	var cur strings.Builder
+	inWord, dyn := false, false
+	flush := func() {
+		if inWord {
+			w := Word{Value: cur.String(), Static: !dyn, Raw: cur.String(), Hole: dyn}
+			out = append(out, w)
+		}
+		cur.Reset()
+		inWord, dyn = false, false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			flush()
+		case c == '#' && !inWord:
+			return out
+		case c == '\'':
+			inWord = true
+			j := strings.IndexByte(v[i+1:], '\'')
+			if j < 0 {
+				return append(out, Word{Raw: v, Hole: true})
+			}
+			cur.WriteString(v[i+1 : i+1+j])
+			i += j + 1
+		case c == '"':
+			inWord = true
+			for i++; i < len(v) && v[i] != '"'; i++ {
+				if v[i] == '\\' && i+1 < len(v) {
+					i++
+					cur.WriteByte(envEscape(v[i]))
+					continue
+				}
+				if v[i] == '$' {
+					dyn = true
+				}
+				cur.WriteByte(v[i])
+			}
+		case c == '\\' && i+1 < len(v):
+			i++
+			if v[i] == 'c' {
+				flush()
+				return out
+			}
+			inWord = true
+			cur.WriteByte(envEscape(v[i]))
+		case c == '$':
+			inWord, dyn = true, true
+			cur.WriteByte(c)
+		default:
+			inWord = true
+			cur.WriteByte(c)
+		}
+	}
+	flush()
+	return out
+}
+
+// envEscape is the byte env -S reads for a backslash escape.
+func envEscape(c byte) byte {
+	switch c {
+	case 't':
+		return '\t'
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 'f':
+		return '\f'
+	case 'v':
+		return '\v'
+	case '_':
+		return ' '
+	}
+	return c
+}
+
+// splitWords splits a value on blanks, as tar -I and rsync -e do.
 func splitWords(v string) []Word {
 	var out []Word
 	for _, f := range strings.Fields(v) {

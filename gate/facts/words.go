@@ -3,6 +3,7 @@ package facts
 import (
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -63,11 +64,91 @@ func Static(w *syntax.Word) (string, bool) {
 			return "", false
 		}
 	}
+	if braceFields(w) != 1 {
+		return "", false
+	}
 	fields, err := fieldsSafe(staticConfig(emptyEnv), w)
 	if err != nil || len(fields) != 1 {
 		return "", false
 	}
 	return fields[0], true
+}
+
+// maxBraceFields bounds the words a brace expansion is expanded into:
+// {a,b}{a,b}… doubles with every group, {1..1000000} is a million words.
+const maxBraceFields = 64
+
+// braceFields returns how many words w's brace expansions make, or more
+// than maxBraceFields when that is the bound that was hit; 1 without
+// braces. It never expands anything.
+func braceFields(w *syntax.Word) int {
+	hasBrace := false
+	for _, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok && strings.ContainsRune(l.Value, '{') {
+			hasBrace = true
+			break
+		}
+	}
+	if !hasBrace {
+		return 1
+	}
+	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
+	if !syntax.SplitBraces(cp) {
+		return 1
+	}
+	return braceCount(cp.Parts, 1)
+}
+
+// braceCount multiplies the alternatives of the brace expansions in parts.
+func braceCount(parts []syntax.WordPart, n int) int {
+	for _, part := range parts {
+		b, ok := part.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		k := 0
+		if b.Sequence {
+			k = sequenceLen(b)
+		} else {
+			for _, e := range b.Elems {
+				k += braceCount(e.Parts, 1)
+				if k > maxBraceFields {
+					break
+				}
+			}
+		}
+		n *= max(k, 1)
+		if n > maxBraceFields {
+			return maxBraceFields + 1
+		}
+	}
+	return n
+}
+
+// sequenceLen is how many words {x..y[..step]} makes (more than the bound
+// when it cannot tell).
+func sequenceLen(b *syntax.BraceExp) int {
+	if len(b.Elems) < 2 {
+		return maxBraceFields + 1
+	}
+	from, to := b.Elems[0].Lit(), b.Elems[1].Lit()
+	a, errA := strconv.Atoi(from)
+	z, errZ := strconv.Atoi(to)
+	if errA == nil && errZ == nil {
+		d := z - a
+		if d < 0 {
+			d = -d
+		}
+		return min(d+1, maxBraceFields+1)
+	}
+	if len(from) == 1 && len(to) == 1 {
+		d := int(to[0]) - int(from[0])
+		if d < 0 {
+			d = -d
+		}
+		return d + 1
+	}
+	return maxBraceFields + 1
 }
 
 // plainStatic is Static's fast path for the common single-part word whose
@@ -142,7 +223,7 @@ const (
 // expansion may give several fields; globs are kept as patterns. Only the
 // blacklist reads the result, to find targets however they are spelt.
 func Resolve(w *syntax.Word, vars map[string]string) ([]string, bool) {
-	if w == nil {
+	if w == nil || braceFields(w) > maxBraceFields {
 		return nil, false
 	}
 	fields, err := fieldsSafe(staticConfig(resolveEnv(vars)), w)
@@ -178,16 +259,6 @@ func (e resolveEnv) Each(f func(string, expand.Variable) bool) {
 
 func strVar(s string) expand.Variable {
 	return expand.Variable{Set: true, Kind: expand.String, Str: s}
-}
-
-// Braces returns the words w brace-expands to (w itself when it has no
-// braces), at most limit of them.
-func Braces(w *syntax.Word, limit int) []*syntax.Word {
-	out := expand.Braces(w)
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out
 }
 
 // Lenient reads w with every $"…" taken as "…" — bash translates it

@@ -31,7 +31,7 @@ const (
 	// blanks (tar -I 'zstd -19', rsync -e 'ssh -p 2').
 	RunsProgram
 	// RunsCode runs its value as code in the program's own language
-	// (python -c, perl -e, node -e).
+	// (an interpreter's -c or -e).
 	RunsCode
 	// RunsFile runs the file or module its value names (php -f, python -m).
 	RunsFile
@@ -88,16 +88,17 @@ type Options struct {
 // Opts builds an Options: flags lists short options without a value,
 // values those that take one, and longs maps long names to their grammar.
 // GNU rules (permutation, abbreviations) are on; see Launch and With.
+// The Options keeps longs as its own (Long adds to it): pass a fresh map.
 func Opts(flags, values string, longs map[string]Opt) *Options {
-	o := &Options{short: map[byte]Opt{}, long: map[string]Opt{}, Abbrev: true}
+	if longs == nil {
+		longs = map[string]Opt{}
+	}
+	o := &Options{short: make(map[byte]Opt, len(flags)+len(values)), long: longs, Abbrev: true}
 	for i := 0; i < len(flags); i++ {
 		o.short[flags[i]] = Opt{}
 	}
 	for i := 0; i < len(values); i++ {
 		o.short[values[i]] = Opt{Arity: ReqArg}
-	}
-	for n, v := range longs {
-		o.long[n] = v
 	}
 	return o
 }

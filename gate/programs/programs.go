@@ -15,7 +15,10 @@
 // node20) onto the family they belong to, for the vouching floor only.
 package programs
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Kind is a set of what a program is. A program may be several things:
 // busybox is a shell and a launcher, curl a network client and a
@@ -143,12 +146,12 @@ type Scanner string
 // Names of a family that grows with its file systems (mkfs.ext4,
 // fsck.vfat) are looked up by their prefix.
 func Lookup(name string) *Program {
-	if p := index[name]; p != nil {
+	if p := lookup(name); p != nil {
 		return p
 	}
 	for prefix, base := range prefixFamilies {
 		if len(name) > len(prefix) && strings.HasPrefix(name, prefix) {
-			return index[base]
+			return lookup(base)
 		}
 	}
 	return nil
@@ -173,6 +176,7 @@ func KindOf(name string) Kind {
 
 // All calls f for every entry, in table order.
 func All(f func(*Program)) {
+	table, _ := tables()
 	for i := range table {
 		f(&table[i])
 	}
@@ -182,7 +186,7 @@ func All(f func(*Program)) {
 // keeps for argv: 1 for `git commit`, 2 for `npm run build`, 0 when the
 // program has no subcommands.
 func SubcommandDepth(argv []string) int {
-	p := index[argv[0]]
+	p := lookup(argv[0])
 	if p == nil || p.Subcommand == 0 || len(argv) < 2 {
 		return 0
 	}
@@ -207,7 +211,7 @@ var twoLevel = map[string]bool{
 // Only the vouching floor uses it: a command runs by its literal name.
 func Family(name string) *Program {
 	for _, n := range familyNames(name) {
-		if p := index[n]; p != nil {
+		if p := lookup(n); p != nil {
 			return p
 		}
 	}
@@ -272,8 +276,13 @@ func hasDigit(s string) bool {
 	return false
 }
 
-// index maps names to entries; built once from table.
-var index = func() map[string]*Program {
+// tables returns the table and the index that maps names to its entries,
+// built on first use rather than at package initialization: building them
+// allocates about a megabyte in a few thousand maps, which every process
+// would pay at start-up though `agentexec version` or `audit verify` never
+// reads them.
+var tables = sync.OnceValues(func() ([]Program, map[string]*Program) {
+	table := buildTable()
 	m := make(map[string]*Program, len(table))
 	for i := range table {
 		p := &table[i]
@@ -282,5 +291,11 @@ var index = func() map[string]*Program {
 		}
 		m[p.Name] = p
 	}
-	return m
-}()
+	return table, m
+})
+
+// lookup is the index entry for an exact name, or nil.
+func lookup(name string) *Program {
+	_, index := tables()
+	return index[name]
+}

@@ -99,3 +99,16 @@ func TestLookupPrefix(t *testing.T) {
 		t.Errorf("mkfsx matched")
 	}
 }
+
+// BenchmarkBuildTable is what the first Lookup costs a process: the table
+// and its index (built lazily, not at package initialization).
+func BenchmarkBuildTable(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		table := buildTable()
+		m := make(map[string]*Program, len(table))
+		for i := range table {
+			m[table[i].Name] = &table[i]
+		}
+	}
+}

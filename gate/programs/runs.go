@@ -114,6 +114,6 @@ const (
 	// Attrs changes its operands' owner, mode or attributes (recursively
 	// with -R or --recursive).
 	Attrs
-	// EditsInPlace rewrites its file operands with -i (sed, perl).
+	// EditsInPlace rewrites its file operands with -i (sed, and the like).
 	EditsInPlace
 )

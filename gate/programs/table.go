@@ -2,26 +2,33 @@ package programs
 
 import "strings"
 
-// table is every program and builtin the gate knows, grouped by what it
-// is. Options are GNU's (Debian 12) unless a comment says otherwise.
-var table = concat(
-	builtins(),
-	readers(),
-	specReaders(),
-	writers(),
-	viewers(),
-	shells(),
-	interpreters(),
-	launchers(),
-	buildTools(),
-	packageManagers(),
-	network(),
-	system(),
-	versionControl(),
-)
+// buildTable lists every program and builtin the gate knows, grouped by
+// what it is. Options are GNU's (Debian 12) unless a comment says
+// otherwise. It runs once, on first use (see tables).
+func buildTable() []Program {
+	return concat(
+		builtins(),
+		readers(),
+		specReaders(),
+		writers(),
+		viewers(),
+		shells(),
+		interpreters(),
+		launchers(),
+		buildTools(),
+		packageManagers(),
+		network(),
+		system(),
+		versionControl(),
+	)
+}
 
 func concat(groups ...[]Program) []Program {
-	var out []Program
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	out := make([]Program, 0, n)
 	for _, g := range groups {
 		out = append(out, g...)
 	}
@@ -44,17 +51,30 @@ func one(ps ...Program) []Program { return ps }
 // without a value, options with a required value, options with an
 // optional one.
 func longs(none, req, opt string) map[string]Opt {
-	m := map[string]Opt{}
-	for _, n := range strings.Fields(none) {
-		m[n] = Opt{}
-	}
-	for _, n := range strings.Fields(req) {
-		m[n] = Opt{Arity: ReqArg}
-	}
-	for _, n := range strings.Fields(opt) {
-		m[n] = Opt{Arity: OptArg}
-	}
+	// Sized up front (a few more for the Long calls that usually follow):
+	// growing a map rehashes it, and the table builds a hundred of these.
+	m := make(map[string]Opt, words(none)+words(req)+words(opt)+4)
+	addWords(m, none, Opt{})
+	addWords(m, req, Opt{Arity: ReqArg})
+	addWords(m, opt, Opt{Arity: OptArg})
 	return m
+}
+
+// words counts the space-separated names in s.
+func words(s string) int {
+	n := 0
+	for f := range strings.FieldsSeq(s) {
+		_ = f
+		n++
+	}
+	return n
+}
+
+// addWords sets every space-separated name in s to opt.
+func addWords(m map[string]Opt, s string, opt Opt) {
+	for n := range strings.FieldsSeq(s) {
+		m[n] = opt
+	}
 }
 
 // eff is an option of the given arity and effect.
@@ -227,8 +247,8 @@ func specReaders() []Program {
 			o.SingleDashLong = true
 			return o.Short("i", eff(NoArg, Writes, "`clang-format -i` rewrites the files%s")).Long(eff(NoArg, Writes, "`clang-format -i` rewrites the files%s"), "i")
 		}()},
-		Program{Name: "rg", Kind: Reader, Scanner: ScanRg, Why: "searches files", Opts: rgOpts},
-		Program{Name: "ripgrep", Kind: Reader, Scanner: ScanRg, Why: "searches files", Opts: rgOpts},
+		Program{Name: "rg", Kind: Reader, Scanner: ScanRg, Why: "searches files", Opts: rgOpts()},
+		Program{Name: "ripgrep", Kind: Reader, Scanner: ScanRg, Why: "searches files", Opts: rgOpts()},
 		Program{Name: "xxd", Kind: Reader, Scanner: ScanXxd, Why: "prints a hex dump"},
 		Program{Name: "dd", Kind: Reader | Writer, Scanner: ScanDD, NoPrefixRule: true, Why: "copies and converts data"},
 		Program{Name: "sed", Kind: Reader, Scanner: ScanSed, Targets: EditsInPlace, Why: "edits text; its script can write files and run commands"},
@@ -238,8 +258,8 @@ func specReaders() []Program {
 		Program{Name: "nawk", Kind: Interpreter, Scanner: ScanAwk, Why: whyInterp},
 		Program{Name: "busybox-awk", Kind: Interpreter, Scanner: ScanAwk, Why: whyInterp},
 		Program{Name: "find", Kind: Reader, Scanner: ScanFind, Why: "lists files; its actions can delete, write and run commands"},
-		Program{Name: "fd", Kind: Reader, Scanner: ScanSpec, Why: "lists files", Opts: fdOpts},
-		Program{Name: "fdfind", Kind: Reader, Scanner: ScanSpec, Why: "lists files", Opts: fdOpts},
+		Program{Name: "fd", Kind: Reader, Scanner: ScanSpec, Why: "lists files", Opts: fdOpts()},
+		Program{Name: "fdfind", Kind: Reader, Scanner: ScanSpec, Why: "lists files", Opts: fdOpts()},
 		Program{Name: "env", Kind: Launcher, Scanner: ScanEnv, Why: whyLauncher,
 			Opts: Launch("i0v", "uCP", longs("ignore-environment null debug help version", "unset chdir", "")).
 				Short("S", eff(ReqArg, RunsProgram, "`env -S` splits %q into a command it runs")).
@@ -249,19 +269,23 @@ func specReaders() []Program {
 	)
 }
 
-var rgOpts = Opts("abcFHhIiLlnNopPqsSUuvVwx0.", "ABCeEfgjmMrtTd", longs(
-	"text byte-offset count count-matches fixed-strings with-filename no-filename ignore-case follow no-follow files-with-matches files-without-match files line-number no-line-number only-matching pretty pcre2 no-pcre2 quiet case-sensitive smart-case multiline no-multiline multiline-dotall unrestricted invert-match version help word-regexp line-regexp null null-data hidden no-hidden no-ignore ignore no-ignore-vcs no-ignore-dot no-ignore-global no-ignore-parent no-ignore-exclude no-ignore-files no-ignore-messages no-messages messages json no-json vimgrep heading no-heading column no-column stats no-stats sort-files trim no-trim type-list debug trace crlf no-crlf glob-case-insensitive ignore-file-case-insensitive one-file-system binary no-binary passthru no-unicode include-zero line-buffered block-buffered mmap no-mmap no-require-git no-search-zip pcre2-version no-encoding max-columns-preview no-config auto-hybrid-regex no-auto-hybrid-regex",
-	"after-context before-context context regexp encoding file glob iglob threads max-count max-columns replace type type-not max-depth maxdepth max-filesize colors color path-separator sort sortr type-add type-clear ignore-file context-separator field-context-separator field-match-separator dfa-size-limit regex-size-limit engine generate hyperlink-format pre-glob", "")).
-	Long(eff(ReqArg, RunsProgram, "ripgrep runs the preprocessor %q on every file"), "pre").
-	Long(eff(ReqArg, RunsProgram, "ripgrep runs %q to learn the host name"), "hostname-bin").
-	Short("z", eff(NoArg, Unproven, "ripgrep -z runs decompression programs on compressed files%s")).
-	Long(eff(NoArg, Unproven, "ripgrep -z runs decompression programs on compressed files%s"), "search-zip").NoAbbrev()
+func rgOpts() *Options {
+	return Opts("abcFHhIiLlnNopPqsSUuvVwx0.", "ABCeEfgjmMrtTd", longs(
+		"text byte-offset count count-matches fixed-strings with-filename no-filename ignore-case follow no-follow files-with-matches files-without-match files line-number no-line-number only-matching pretty pcre2 no-pcre2 quiet case-sensitive smart-case multiline no-multiline multiline-dotall unrestricted invert-match version help word-regexp line-regexp null null-data hidden no-hidden no-ignore ignore no-ignore-vcs no-ignore-dot no-ignore-global no-ignore-parent no-ignore-exclude no-ignore-files no-ignore-messages no-messages messages json no-json vimgrep heading no-heading column no-column stats no-stats sort-files trim no-trim type-list debug trace crlf no-crlf glob-case-insensitive ignore-file-case-insensitive one-file-system binary no-binary passthru no-unicode include-zero line-buffered block-buffered mmap no-mmap no-require-git no-search-zip pcre2-version no-encoding max-columns-preview no-config auto-hybrid-regex no-auto-hybrid-regex",
+		"after-context before-context context regexp encoding file glob iglob threads max-count max-columns replace type type-not max-depth maxdepth max-filesize colors color path-separator sort sortr type-add type-clear ignore-file context-separator field-context-separator field-match-separator dfa-size-limit regex-size-limit engine generate hyperlink-format pre-glob", "")).
+		Long(eff(ReqArg, RunsProgram, "ripgrep runs the preprocessor %q on every file"), "pre").
+		Long(eff(ReqArg, RunsProgram, "ripgrep runs %q to learn the host name"), "hostname-bin").
+		Short("z", eff(NoArg, Unproven, "ripgrep -z runs decompression programs on compressed files%s")).
+		Long(eff(NoArg, Unproven, "ripgrep -z runs decompression programs on compressed files%s"), "search-zip").NoAbbrev()
+}
 
-var fdOpts = Opts("HIuspiFagLl0qS1", "dtEecj", longs(
-	"hidden no-ignore no-ignore-vcs no-ignore-parent unrestricted case-sensitive ignore-case glob regex fixed-strings absolute-path list-details follow full-path print0 quiet show-errors prune one-file-system help version strip-cwd-prefix no-require-git",
-	"max-depth min-depth exact-depth type extension exclude ignore-file color threads size changed-within changed-before owner base-directory path-separator search-path max-results format hyperlink", "")).
-	Short("x", eff(NoArg, StartsArgv, "`fd -x` runs a command for every match%s")).Long(eff(NoArg, StartsArgv, "`fd --exec` runs a command for every match%s"), "exec").
-	Short("X", eff(NoArg, StartsArgv, "`fd -X` runs a command with the matches%s")).Long(eff(NoArg, StartsArgv, "`fd --exec-batch` runs a command with the matches%s"), "exec-batch")
+func fdOpts() *Options {
+	return Opts("HIuspiFagLl0qS1", "dtEecj", longs(
+		"hidden no-ignore no-ignore-vcs no-ignore-parent unrestricted case-sensitive ignore-case glob regex fixed-strings absolute-path list-details follow full-path print0 quiet show-errors prune one-file-system help version strip-cwd-prefix no-require-git",
+		"max-depth min-depth exact-depth type extension exclude ignore-file color threads size changed-within changed-before owner base-directory path-separator search-path max-results format hyperlink", "")).
+		Short("x", eff(NoArg, StartsArgv, "`fd -x` runs a command for every match%s")).Long(eff(NoArg, StartsArgv, "`fd --exec` runs a command for every match%s"), "exec").
+		Short("X", eff(NoArg, StartsArgv, "`fd -X` runs a command with the matches%s")).Long(eff(NoArg, StartsArgv, "`fd --exec-batch` runs a command with the matches%s"), "exec-batch")
+}
 
 func writers() []Program {
 	return concat(
@@ -286,7 +310,7 @@ func writers() []Program {
 				"changes silent quiet verbose no-preserve-root preserve-root recursive help version", "reference", ""))},
 			Program{Name: "chown", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
-			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts},
+			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts()},
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"}},
 			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Opts: Opts("", "", longs("", "", "")).
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
@@ -308,16 +332,18 @@ func writers() []Program {
 }
 
 // tarOpts is GNU tar's grammar, the options that run programs marked.
-var tarOpts = Opts("AcdrtuxfbBCGhiklmMOpPrsSvwWzZjJ", "fbCFgHKLNTVX", longs(
-	"catenate concatenate create diff compare delete append list update extract get verbose gzip bzip2 xz lzip lzma lzop zstd compress keep-old-files overwrite skip-old-files unlink-first recursive-unlink absolute-names preserve-permissions same-permissions same-owner no-same-owner no-same-permissions numeric-owner sparse dereference hard-dereference ignore-zeros interactive confirmation to-stdout check-links multi-volume verify totals help version usage show-defaults wildcards no-wildcards anchored no-anchored recursion no-recursion auto-compress no-auto-compress ignore-failed-read one-file-system full-time remove-files",
-	"file blocking-factor directory tape-length group owner mode mtime newer newer-mtime after-date exclude exclude-from files-from label starting-file suffix format record-size xattrs-include xattrs-exclude transform xform strip-components", "backup occurrence checkpoint")).
-	Long(eff(ReqArg, RunsShell, "`tar --to-command` runs %q for every member"), "to-command").
-	Long(eff(ReqArg, RunsShell, "`tar --checkpoint-action` can run %q"), "checkpoint-action").
-	Short("I", eff(ReqArg, RunsProgram, "`tar -I` runs %q as the compressor")).
-	Long(eff(ReqArg, RunsProgram, "`tar --use-compress-program` runs %q"), "use-compress-program").
-	Long(eff(ReqArg, RunsProgram, "`tar --rsh-command` runs %q"), "rsh-command").
-	Short("F", eff(ReqArg, RunsShell, "`tar -F` runs %q at the end of each volume")).
-	Long(eff(ReqArg, RunsShell, "`tar --info-script` runs %q at the end of each volume"), "info-script", "new-volume-script")
+func tarOpts() *Options {
+	return Opts("AcdrtuxfbBCGhiklmMOpPrsSvwWzZjJ", "fbCFgHKLNTVX", longs(
+		"catenate concatenate create diff compare delete append list update extract get verbose gzip bzip2 xz lzip lzma lzop zstd compress keep-old-files overwrite skip-old-files unlink-first recursive-unlink absolute-names preserve-permissions same-permissions same-owner no-same-owner no-same-permissions numeric-owner sparse dereference hard-dereference ignore-zeros interactive confirmation to-stdout check-links multi-volume verify totals help version usage show-defaults wildcards no-wildcards anchored no-anchored recursion no-recursion auto-compress no-auto-compress ignore-failed-read one-file-system full-time remove-files",
+		"file blocking-factor directory tape-length group owner mode mtime newer newer-mtime after-date exclude exclude-from files-from label starting-file suffix format record-size xattrs-include xattrs-exclude transform xform strip-components", "backup occurrence checkpoint")).
+		Long(eff(ReqArg, RunsShell, "`tar --to-command` runs %q for every member"), "to-command").
+		Long(eff(ReqArg, RunsShell, "`tar --checkpoint-action` can run %q"), "checkpoint-action").
+		Short("I", eff(ReqArg, RunsProgram, "`tar -I` runs %q as the compressor")).
+		Long(eff(ReqArg, RunsProgram, "`tar --use-compress-program` runs %q"), "use-compress-program").
+		Long(eff(ReqArg, RunsProgram, "`tar --rsh-command` runs %q"), "rsh-command").
+		Short("F", eff(ReqArg, RunsShell, "`tar -F` runs %q at the end of each volume")).
+		Long(eff(ReqArg, RunsShell, "`tar --info-script` runs %q at the end of each volume"), "info-script", "new-volume-script")
+}
 
 func viewers() []Program {
 	return concat(
@@ -333,10 +359,12 @@ func viewers() []Program {
 
 // shellOpts is bash's command line: -c makes the first operand the
 // script (bash -c -e 'x' and bash -c -- 'x' run x), -o/-O take a value.
-var shellOpts = Opts("abefhkmnptuvxBCHPilrsDEIT", "oO", longs(
-	"norc noprofile login posix restricted verbose version help debugger dump-strings dump-po-strings noediting wordexp pretty-print",
-	"rcfile init-file", "")).
-	Short("c", eff(NoArg, ShellScript, "")).NoAbbrev()
+func shellOpts() *Options {
+	return Opts("abefhkmnptuvxBCHPilrsDEIT", "oO", longs(
+		"norc noprofile login posix restricted verbose version help debugger dump-strings dump-po-strings noediting wordexp pretty-print",
+		"rcfile init-file", "")).
+		Short("c", eff(NoArg, ShellScript, "")).NoAbbrev()
+}
 
 func shells() []Program {
 	names := []string{"sh", "bash", "zsh", "dash", "ksh", "ksh93", "mksh", "pdksh", "oksh",
@@ -344,8 +372,9 @@ func shells() []Program {
 		"rbash", "osh", "ysh", "posh", "rzsh", "rksh", "sash", "scsh", "bash-static",
 		"zsh-static", "hush", "lksh", "jsh"}
 	out := make([]Program, 0, len(names)+8)
+	opts := shellOpts()
 	for _, n := range names {
-		out = append(out, Program{Name: n, Kind: Shell, Why: whyShell, Opts: shellOpts,
+		out = append(out, Program{Name: n, Kind: Shell, Why: whyShell, Opts: opts,
 			Runs: &Runs{Script: true, Stdin: true}, Probe: []string{"--version"}})
 	}
 	return append(out,
