@@ -457,6 +457,9 @@ func (c *Cmd) launch() error {
 	c.Process = c.inner.Process
 	c.mu.Lock()
 	c.tree.started(c.Process.Pid)
+	if c.sb != nil {
+		c.tree.setGroup(c.sb.CommandPID)
+	}
 	c.mu.Unlock()
 	return nil
 }

@@ -593,12 +593,20 @@ func (h *Handle) Start() error {
 // gate attach to it first when it is on.
 func (h *Handle) releaseInit() error {
 	h.ctl.started()
-	if err := h.ctl.release(h.check != nil); err != nil {
+	var t *tracer
+	if h.check != nil {
+		var err error
+		if t, err = newTracer(h.check, h.ctl, h.argv); err != nil {
+			return h.abort(err)
+		}
+	}
+	if err := h.ctl.release(t != nil); err != nil {
+		t.ctl.close()
 		return h.abort(err)
 	}
-	if h.check != nil {
-		h.tracer = newTracer(h.check, h.ctl, h.argv)
-		h.tracer.start(h.cmd.Process.Pid)
+	if t != nil {
+		h.tracer = t
+		t.start(h.cmd.Process.Pid)
 	}
 	return nil
 }

@@ -84,9 +84,16 @@ type heldExec struct {
 	argv []string
 }
 
-func newTracer(check func(ExecEvent) ExecVerdict, ctl *initCtl, rootArgv []string) *tracer {
-	return &tracer{check: check, ctl: ctl, rootArgv: rootArgv, done: make(chan struct{}),
-		procs: map[int]*traced{}, held: map[int]heldExec{}}
+// newTracer makes the exec gate of a run whose init talks on ctl. The
+// tracer reads and writes a copy of ctl's descriptor, its own until it is
+// done: the Handle may close its own first.
+func newTracer(check func(ExecEvent) ExecVerdict, ctl *initCtl, rootArgv []string) (*tracer, error) {
+	fd, err := unix.FcntlInt(uintptr(ctl.fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: exec gate: %w", err)
+	}
+	return &tracer{check: check, ctl: &initCtl{fd: fd}, rootArgv: rootArgv, done: make(chan struct{}),
+		procs: map[int]*traced{}, held: map[int]heldExec{}}, nil
 }
 
 // start has a tracer thread attach to the init's child once it is ready,
@@ -181,6 +188,7 @@ func threadHasChildren() bool {
 
 func (t *tracer) run() {
 	defer close(t.done)
+	defer t.ctl.close()
 	pid, err := t.ctl.waitReady()
 	if err == nil {
 		err = ptraceSeize(pid, traceOptions)
