@@ -47,7 +47,24 @@ const initName = "agentexec-init"
 // a sealed memfd, kept open at a high descriptor number so that os/exec's
 // child, which moves descriptors only among the first few, leaves it in
 // place until its exec.
-var initImage = sync.OnceValues(func() (string, error) {
+var initImage = sync.OnceValues(func() (string, error) { return makeInitImage(initFDMin) })
+
+// initImageHigh is initImage kept at initFDHigh or above, for a run that
+// passes too many descriptors for initImage's number to be out of their
+// way (initImageFor).
+var initImageHigh = sync.OnceValues(func() (string, error) { return makeInitImage(initFDHigh) })
+
+// initImageFor is agentexec-init's path for a command started with
+// nfiles descriptors: os/exec's child moves them about among the numbers
+// below 2×nfiles before its exec, which must leave the memfd alone.
+func initImageFor(nfiles int) (string, error) {
+	if 2*nfiles+1 < initFDMin {
+		return initImage()
+	}
+	return initImageHigh()
+}
+
+func makeInitImage(min int) (string, error) {
 	if initELF == "" {
 		return "", fmt.Errorf("no agentexec-init is built for %s", runtime.GOARCH)
 	}
@@ -70,8 +87,8 @@ var initImage = sync.OnceValues(func() (string, error) {
 		return "", fmt.Errorf("sealing agentexec-init: %w", err)
 	}
 	var lim unix.Rlimit
-	low := initFDMin
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) == nil && lim.Cur <= initFDMin {
+	low := min
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) == nil && lim.Cur <= uint64(min) {
 		low = int(lim.Cur) / 2 // a trampoline with a low open-files limit execs it directly
 	}
 	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, low)
@@ -79,12 +96,18 @@ var initImage = sync.OnceValues(func() (string, error) {
 		return "", fmt.Errorf("moving agentexec-init's descriptor: %w", err)
 	}
 	return "/proc/self/fd/" + strconv.Itoa(high), nil
-})
+}
 
 // initFDMin is the lowest descriptor number initImage keeps its memfd at:
 // os/exec's child moves descriptors to numbers from the count of files
-// it passes on, and a run passes a few.
-const initFDMin = 512
+// it passes on, and a run passes a few. It is below 64, the smallest
+// descriptor table a process has: a number past the table grows it, and
+// in a process with threads that waits for an RCU grace period (measured:
+// 8-16 ms, most of what `agentexec run` cost in the sandbox).
+const initFDMin = 48
+
+// initFDHigh is where initImageHigh keeps its memfd.
+const initFDHigh = 512
 
 func writeAll(fd int, b []byte) error {
 	for len(b) > 0 {

@@ -208,7 +208,7 @@ func prepareNone(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 	if err := h.prepareInit(spec); err != nil {
 		return nil, err
 	}
-	path, err := initImage()
+	path, err := initImageFor(4 + len(cmd.ExtraFiles)) // stdio, the files, the control socket
 	if err != nil {
 		h.Close()
 		return nil, fmt.Errorf("sandbox: agentexec-init: %w", err)

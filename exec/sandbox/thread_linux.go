@@ -502,7 +502,7 @@ func procPIDNSSupported() bool {
 // command's own path, arguments, directory and environment, killed when
 // the launcher ends, and unstartable except by Handle.Start.
 func (h *Handle) prepareThread(cmd *exec.Cmd, w *wireSpec) error {
-	path, err := initImage()
+	path, err := initImageFor(4 + len(cmd.ExtraFiles)) // stdio, the files, the control socket
 	if err != nil {
 		return fmt.Errorf("sandbox: agentexec-init: %w", err)
 	}
