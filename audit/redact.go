@@ -204,6 +204,9 @@ func plainSpans(text string) []span {
 	var at []span
 	var values []string
 	flush := func() {
+		if len(values) == 0 {
+			return
+		}
 		for _, e := range commandEdits(values) {
 			if !e.code {
 				out = append(out, plainWord(text, at[e.word].start, at[e.word].end).source(e.from, e.to))

@@ -43,63 +43,71 @@ const initName = "agentexec-init"
 
 //go:generate initsrc/gen.sh
 
-// initImage returns the descriptor of this process's copy of
-// agentexec-init, a sealed memfd made once, kept at a number above the few
-// that os/exec's child moves descriptors to (initPath).
-var initImage = sync.OnceValues(func() (int, error) {
+// initImage returns the path of this process's copy of agentexec-init:
+// a sealed memfd, kept open at a high descriptor number so that os/exec's
+// child, which moves descriptors only among the first few, leaves it in
+// place until its exec.
+var initImage = sync.OnceValues(func() (string, error) { return makeInitImage(initFDMin) })
+
+// initImageHigh is initImage kept at initFDHigh or above, for a run that
+// passes too many descriptors for initImage's number to be out of their
+// way (initImageFor).
+var initImageHigh = sync.OnceValues(func() (string, error) { return makeInitImage(initFDHigh) })
+
+// initImageFor is agentexec-init's path for a command started with
+// nfiles descriptors: os/exec's child moves them about among the numbers
+// below 2×nfiles before its exec, which must leave the memfd alone.
+func initImageFor(nfiles int) (string, error) {
+	if 2*nfiles+1 < initFDMin {
+		return initImage()
+	}
+	return initImageHigh()
+}
+
+func makeInitImage(min int) (string, error) {
 	if initELF == "" {
-		return -1, fmt.Errorf("no agentexec-init is built for %s", runtime.GOARCH)
+		return "", fmt.Errorf("no agentexec-init is built for %s", runtime.GOARCH)
 	}
 	fd, err := unix.MemfdCreate(initName, unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING|unix.MFD_EXEC)
 	if err == unix.EINVAL { // before Linux 6.3, which has no MFD_EXEC
 		fd, err = unix.MemfdCreate(initName, unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
 	}
 	if err != nil {
-		return -1, fmt.Errorf("memfd: %w", err)
+		return "", fmt.Errorf("memfd: %w", err)
 	}
 	defer unix.Close(fd)
 	if err := writeAll(fd, []byte(initELF)); err != nil {
-		return -1, fmt.Errorf("writing agentexec-init: %w", err)
+		return "", fmt.Errorf("writing agentexec-init: %w", err)
 	}
 	if err := unix.Fchmod(fd, 0o500); err != nil {
-		return -1, err
+		return "", err
 	}
 	seals := unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
 	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
-		return -1, fmt.Errorf("sealing agentexec-init: %w", err)
+		return "", fmt.Errorf("sealing agentexec-init: %w", err)
 	}
-	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, initFDMin)
+	var lim unix.Rlimit
+	low := min
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) == nil && lim.Cur <= uint64(min) {
+		low = int(lim.Cur) / 2 // a trampoline with a low open-files limit execs it directly
+	}
+	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, low)
 	if err != nil {
-		return -1, fmt.Errorf("moving agentexec-init's descriptor: %w", err)
+		return "", fmt.Errorf("moving agentexec-init's descriptor: %w", err)
 	}
-	return high, nil
-})
-
-// initFDMin is the lowest descriptor number initImage keeps its memfd at.
-// It stays inside a process's first descriptor table (64 entries): a
-// multi-threaded process that grows its table waits for an RCU grace
-// period (10-20 ms measured here, on every CLI run).
-const initFDMin = 40
-
-// initPath returns the path a child started with nfiles files (os/exec's
-// stdio and ExtraFiles) executes agentexec-init by, and a function to
-// call once it has started. os/exec's child moves descriptors to the
-// numbers from nfiles to 2*nfiles+1 before its exec: the memfd must lie
-// above, and is copied higher for a child with that many files.
-func initPath(nfiles int) (string, func(), error) {
-	fd, err := initImage()
-	if err != nil {
-		return "", nil, err
-	}
-	if fd > 2*nfiles+1 {
-		return "/proc/self/fd/" + strconv.Itoa(fd), func() {}, nil
-	}
-	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 2*nfiles+2)
-	if err != nil {
-		return "", nil, fmt.Errorf("copying agentexec-init's descriptor: %w", err)
-	}
-	return "/proc/self/fd/" + strconv.Itoa(high), func() { unix.Close(high) }, nil
+	return "/proc/self/fd/" + strconv.Itoa(high), nil
 }
+
+// initFDMin is the lowest descriptor number initImage keeps its memfd at:
+// os/exec's child moves descriptors to numbers from the count of files
+// it passes on, and a run passes a few. It is below 64, the smallest
+// descriptor table a process has: a number past the table grows it, and
+// in a process with threads that waits for an RCU grace period (measured:
+// 8-16 ms, most of what `agentexec run` cost in the sandbox).
+const initFDMin = 48
+
+// initFDHigh is where initImageHigh keeps its memfd.
+const initFDHigh = 512
 
 func writeAll(fd int, b []byte) error {
 	for len(b) > 0 {

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -222,19 +222,50 @@ func TestInitGenerated(t *testing.T) {
 	}
 }
 
-// TestInitPathManyFiles checks that a start with more files than the
-// memfd's number leaves room for gets its own copy, high enough.
-func TestInitPathManyFiles(t *testing.T) {
+// TestInitManyFiles: a run that passes more descriptors than fit below
+// agentexec-init's usual descriptor number gets the copy kept higher, and
+// runs (os/exec's child moves descriptors about below twice their count
+// before its exec: the memfd must not be among them); a run with a few
+// gets the usual copy.
+func TestInitManyFiles(t *testing.T) {
 	requireInit(t)
-	for _, n := range []int{4, 60} {
-		path, done, err := initPath(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fd int
-		if _, err := fmt.Sscanf(path, "/proc/self/fd/%d", &fd); err != nil || fd <= 2*n+1 {
-			t.Errorf("%d files: %s, want a descriptor above %d", n, path, 2*n+1)
-		}
-		done()
+	low, err := initImageFor(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	high, err := initImageFor(4 + initFDMin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if low == high {
+		t.Fatalf("a run with %d descriptors gets agentexec-init at %s, as one with 4", 4+initFDMin, high)
+	}
+	for _, n := range []int{2, initFDMin/2 - 4, initFDMin} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			ws := t.TempDir()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "test -e /proc/self/fd/$((2+$0))", strconv.Itoa(n))
+			cmd.Dir = ws
+			for range n {
+				f, err := os.Open(os.DevNull)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				cmd.ExtraFiles = append(cmd.ExtraFiles, f)
+			}
+			h, err := Prepare(cmd, Spec{Profile: WorkspaceWrite, Cwd: ws, TempDir: ws})
+			if err != nil {
+				t.Fatalf("Prepare: %v", err)
+			}
+			defer h.Close()
+			if err := h.Start(); err != nil {
+				t.Fatalf("Start: %v", err)
+			}
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("%d extra files: %v (%+v)", n, err, h.Outcome())
+			}
+		})
 	}
 }

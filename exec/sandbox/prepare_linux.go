@@ -84,8 +84,6 @@ type Handle struct {
 	check  func(ExecEvent) ExecVerdict
 	argv   []string // the command's own argv, for the exec gate
 	none   bool     // profile None with an init: no layers
-	// initDone releases what initPath made for the start, if anything.
-	initDone func()
 	// The proxy mode's (proxy_linux.go): the listener a launcher thread
 	// made, or the socket pair the trampoline sends it on.
 	proxyFD               int
@@ -210,12 +208,11 @@ func prepareNone(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 	if err := h.prepareInit(spec); err != nil {
 		return nil, err
 	}
-	path, done, err := initPath(3 + len(cmd.ExtraFiles) + 1)
+	path, err := initImageFor(4 + len(cmd.ExtraFiles)) // stdio, the files, the control socket
 	if err != nil {
 		h.Close()
 		return nil, fmt.Errorf("sandbox: agentexec-init: %w", err)
 	}
-	h.initDone = done
 	h.none, h.argv = true, cmd.Args
 	if len(h.argv) == 0 {
 		h.argv = []string{cmd.Path}
@@ -576,10 +573,6 @@ func (h *Handle) Start() error {
 	default:
 		err = h.startTrampoline()
 	}
-	if h.initDone != nil {
-		h.initDone()
-		h.initDone = nil
-	}
 	if err != nil || h.ctl == nil {
 		if h.ctl != nil {
 			h.ctl.started()
@@ -727,10 +720,6 @@ func (h *Handle) OOMKilled() bool { return h.oomKilled }
 // Prepare created. Call it after Wait (or when Start failed). It is safe
 // to call more than once.
 func (h *Handle) Close() error {
-	if h.initDone != nil {
-		h.initDone()
-		h.initDone = nil
-	}
 	h.stopTracer()
 	if h.ctl != nil {
 		h.ctl.results() // while the socket is open

@@ -84,11 +84,10 @@ func trampoline(args []string) int {
 		}
 	}
 	if w.InitCtl > 0 {
-		fd, err := initImage()
+		path, err := initImage()
 		if err != nil {
 			return fail("agentexec-init", err)
 		}
-		path := "/proc/self/fd/" + strconv.Itoa(fd)
 		return fail("exec agentexec-init", syscall.Exec(path, initArgs(w.InitCtl, w.Path, w.Args), w.Env))
 	}
 	err = syscall.Exec(w.Path, w.Args, w.Env)

@@ -25,7 +25,8 @@ func plainWriter(p *programs.Program) bool {
 
 // TestReadOnlyCommandTable gives every plain read-only command both
 // directions: read-only alone and with a file argument, write with an
-// output redirect, unknown when spelled differently or given a path.
+// output redirect, unknown when spelled differently or given a path
+// outside the system directories (sysdir.go).
 func TestReadOnlyCommandTable(t *testing.T) {
 	for _, n := range tableNames(plainReader) {
 		runCases(t, Options{}, []classCase{
@@ -34,7 +35,8 @@ func TestReadOnlyCommandTable(t *testing.T) {
 			{n + " a.txt > out", wr},
 			{n + " $(rm x)", wr},
 			{"X=1 " + n, un},
-			{"/usr/bin/" + n, un},
+			{"/usr/local/bin/" + n, un},
+			{"/usr/bin/" + n, sys(ro)},
 		})
 		if up := strings.ToUpper(n); up != n {
 			runCases(t, Options{}, []classCase{{up, un}})

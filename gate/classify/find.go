@@ -153,6 +153,9 @@ func findExec(w *walker, args []string, i int) (int, finding) {
 		return len(args), finding{Unknown, "find-exec", fmt.Sprintf("`find %s` has no complete command", args[i])}
 	}
 	inner := argv{name: args[i+1], vals: args[i+2 : end], dyn: make([]bool, end-i-2), inner: true}
+	if base, ok := systemProgram(inner.name); ok {
+		inner.name = base
+	}
 	if bad, isBad := checkName(inner.name); isBad {
 		return end + 1, bad
 	}

@@ -294,6 +294,9 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 		w.add(c.Args[0], Unknown, "dynamic-command-name", "the command name is computed at run time")
 		return
 	}
+	if base, ok := systemProgram(name); ok {
+		name = base // /usr/bin/cat reads as cat (sysdir.go)
+	}
 	if v, bad := checkName(name); bad {
 		w.add(c.Args[0], v.s, v.rule, v.why)
 		return
@@ -339,7 +342,7 @@ func checkName(name string) (finding, bool) {
 	case name == "":
 		return finding{Unknown, "dynamic-command-name", "the command name is empty"}, true
 	case strings.Contains(name, "/"):
-		return finding{Unknown, "path-command", fmt.Sprintf("`%s` is a path; commands match only by their literal name", name)}, true
+		return finding{Unknown, "path-command", fmt.Sprintf("`%s` is a path outside the system directories (or one not plainly spelled); commands match only by their literal name there", name)}, true
 	case strings.ContainsAny(name, "*?[") && name != "[" && name != "[[":
 		return finding{Unknown, "glob-command-name", fmt.Sprintf("the command name `%s` is a glob pattern", name)}, true
 	}

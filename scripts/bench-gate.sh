@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The gate's cost: a full decision per command over the agent corpus
+# (testdata/corpus/agent-commands.txt) and over a mix of long commands
+# agents send, under a 20-rule policy — mean, median, p99 and max time and
+# the median and mean allocations per decision — then every hostile shape
+# (internal/hostile) at 1 KiB … 1 MiB, through the decision and through the
+# audit record, as seconds and megabytes per MiB of input (linear cost
+# keeps these flat across sizes; the bar is 1 s and 64 MB per MiB).
+#
+# Usage: scripts/bench-gate.sh [BASE]
+#   BASE, a git revision: the same benchmarks are run on it too (its tree
+#   checked out in a temporary worktree, the benchmark files copied in when
+#   it lacks them) and benchstat prints before/after.
+# Environment: COUNT (runs per benchmark, default 6), PASSES (corpus passes
+# per run, default 40), SHAPES (regexp of hostile shapes, default all).
+set -eu
+cd "$(dirname "$0")/.."
+count=${COUNT:-6}
+passes=${PASSES:-40}
+shapes=${SHAPES:-.}
+benchstat=$(command -v benchstat || echo "$(go env GOPATH)/bin/benchstat")
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# run DIR NAME: the benchmarks of the tree at DIR into $out/NAME.*.txt
+run() {
+	(cd "$1" &&
+		go test ./gate -run '^$' -bench 'BenchmarkDecide(Corpus|Mix)$' -benchtime "${passes}x" -count "$count" >"$out/$2.corpus.txt" &&
+		go test ./gate -run '^$' -bench "BenchmarkHostile/$shapes/" -benchtime 3x -count 1 -timeout 60m >"$out/$2.hostile.txt" &&
+		go test ./audit -run '^$' -bench "BenchmarkAppendHostile/$shapes/" -benchtime 3x -count 1 -timeout 60m >"$out/$2.audit.txt")
+}
+
+# corpus FILE: the per-decision distribution, medians over the runs.
+corpus() {
+	awk '/^BenchmarkDecide/ {
+		name = $1; sub(/-[0-9]+$/, "", name); sub(/^BenchmarkDecide/, "", name); names[name] = 1
+		for (i = 3; i < NF; i++) if ($(i+1) ~ /\/decision$/) v[name, $(i+1)] = v[name, $(i+1)] " " $i
+	}
+	function median(s,   a, n, i, j, t) {
+		n = split(s, a, " ")
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	END {
+		for (k in names)
+			printf "decide %-7s mean %7.1f µs  median %6.1f µs  p99 %7.1f µs  max %8.1f µs  allocs median %5.0f mean %6.0f\n", tolower(k),
+				median(v[k, "mean-ns/decision"]) / 1000, median(v[k, "median-ns/decision"]) / 1000,
+				median(v[k, "p99-ns/decision"]) / 1000, median(v[k, "max-ns/decision"]) / 1000,
+				median(v[k, "median-allocs/decision"]), median(v[k, "mean-allocs/decision"])
+	}' "$1" | sort
+}
+
+# perMiB FILE WHAT: each hostile benchmark as time and memory per MiB.
+perMiB() {
+	awk -v what="$2" '/^Benchmark/ && / ns\/op/ {
+		name = $1; sub(/-[0-9]+$/, "", name); sub(/^Benchmark[A-Za-z]*\//, "", name)
+		kib = name; sub(/.*\//, "", kib); sub(/KiB$/, "", kib)
+		for (i = 3; i < NF; i++) { if ($(i+1) == "ns/op") ns = $i; if ($(i+1) == "B/op") by = $i }
+		f = 1024 / kib
+		printf "%-6s %-30s %9.3f ms  %8.3f s/MiB  %8.1f MB/MiB%s\n", what, name, ns / 1e6, ns * f / 1e9, by * f / 1e6,
+			((kib + 0 >= 16 && (ns * f > 1e9 || by * f > 64e6)) ? "  OVER" : "")
+	}' "$1"
+}
+
+run . new
+if [ $# -gt 0 ]; then
+	base=$(mktemp -d)
+	git worktree add -q --detach "$base" "$1"
+	trap 'git worktree remove --force "$base"; rm -rf "$out"' EXIT
+	for f in gate/decide_corpus_bench_test.go gate/hostile_bench_test.go audit/hostile_bench_test.go internal/hostile/hostile.go; do
+		if [ ! -e "$base/$f" ]; then mkdir -p "$base/$(dirname "$f")" && cp "$f" "$base/$f"; fi
+	done
+	run "$base" old
+fi
+
+echo "== per decision, 20-rule policy (best of $passes passes per command; medians of $count runs)"
+[ -e "$out/old.corpus.txt" ] && corpus "$out/old.corpus.txt" | sed 's/^/before: /'
+corpus "$out/new.corpus.txt"
+echo "== hostile shapes: a full decision, and the audit record of the command"
+perMiB "$out/new.hostile.txt" decide
+perMiB "$out/new.audit.txt" audit
+if [ -e "$out/old.corpus.txt" ]; then
+	echo "== before (BASE $1):"
+	perMiB "$out/old.hostile.txt" decide
+	perMiB "$out/old.audit.txt" audit
+	echo "== benchstat $1 → working tree"
+	"$benchstat" "$out/old.corpus.txt" "$out/new.corpus.txt" || true
+	"$benchstat" "$out/old.hostile.txt" "$out/new.hostile.txt" || true
+	"$benchstat" "$out/old.audit.txt" "$out/new.audit.txt" || true
+fi
