@@ -12,12 +12,15 @@
 #   checked out in a temporary worktree, the benchmark files copied in when
 #   it lacks them) and benchstat prints before/after.
 # Environment: COUNT (runs per benchmark, default 6), PASSES (corpus passes
-# per run, default 40), SHAPES (regexp of hostile shapes, default all).
+# per run, default 40), SHAPES and SIZES (regexps of the hostile shapes and
+# sizes to run, default all: SIZES='(1|16|64)KiB' keeps a BASE from before
+# the linear fixes to minutes).
 set -eu
 cd "$(dirname "$0")/.."
 count=${COUNT:-6}
 passes=${PASSES:-40}
 shapes=${SHAPES:-.}
+sizes=${SIZES:-.*}
 benchstat=$(command -v benchstat || echo "$(go env GOPATH)/bin/benchstat")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -26,8 +29,8 @@ trap 'rm -rf "$out"' EXIT
 run() {
 	(cd "$1" &&
 		go test ./gate -run '^$' -bench 'BenchmarkDecide(Corpus|Mix)$' -benchtime "${passes}x" -count "$count" >"$out/$2.corpus.txt" &&
-		go test ./gate -run '^$' -bench "BenchmarkHostile/$shapes/" -benchtime 3x -count 1 -timeout 60m >"$out/$2.hostile.txt" &&
-		go test ./audit -run '^$' -bench "BenchmarkAppendHostile/$shapes/" -benchtime 3x -count 1 -timeout 60m >"$out/$2.audit.txt")
+		go test ./gate -run '^$' -bench "BenchmarkHostile/$shapes/^$sizes\$" -benchtime 3x -count 1 -timeout 60m >"$out/$2.hostile.txt" &&
+		go test ./audit -run '^$' -bench "BenchmarkAppendHostile/$shapes/^$sizes\$" -benchtime 3x -count 1 -timeout 60m >"$out/$2.audit.txt")
 }
 
 # corpus FILE: the per-decision distribution, medians over the runs.

@@ -95,8 +95,8 @@ func run(bin string, args []string, dir string, mcp bool, text string, warm, n, 
 	if argvMode {
 		what = fmt.Sprintf("argv %q", strings.Fields(text))
 	}
-	fmt.Printf("%-5s %-32s %-18s %7.0f requests/s  median %6.0f µs  p90 %6.0f µs  (%d requests, %d in flight)\n",
-		args[0], strings.Join(args[3:], " "), what, float64(n)/el.Seconds(),
+	fmt.Printf("%-5s %-30s %-18s %7.0f requests/s  median %6.0f µs  p90 %6.0f µs  (%d requests, %d in flight)\n",
+		args[0], label(args[3:]), what, float64(n)/el.Seconds(),
 		us(lat[len(lat)/2]), us(lat[len(lat)*9/10]), n, inflight)
 	return nil
 }
@@ -216,4 +216,21 @@ func tail(s string, n int) string {
 		return "…" + s[len(s)-n:]
 	}
 	return s
+}
+
+// label is the server flags as printed: an audit path as "audit on".
+func label(flags []string) string {
+	var out []string
+	audit := "audit on"
+	for i := 0; i < len(flags); i++ {
+		if flags[i] == "--audit" && i+1 < len(flags) {
+			if flags[i+1] == "off" {
+				audit = "audit off"
+			}
+			i++
+			continue
+		}
+		out = append(out, flags[i])
+	}
+	return strings.Join(append(out, audit), " ")
 }
