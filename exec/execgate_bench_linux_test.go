@@ -59,7 +59,10 @@ func benchGateOnOff(b *testing.B, profile string, req Request, cproject bool) {
 			b.Fatal(err)
 		}
 	}
-	off := &Runner{Policy: pol, Sandbox: profile, Cwd: ws, ExecGate: ExecGateOff}
+	// Without the gate the static gate asks about project code run by
+	// name (make) while deny rules are in force: the off run approves it.
+	yes := func(context.Context, Request, gate.Decision) (bool, error) { return true, nil }
+	off := &Runner{Policy: pol, Sandbox: profile, Cwd: ws, ExecGate: ExecGateOff, Approver: yes}
 	on := &Runner{Policy: pol, Sandbox: profile, Cwd: ws}
 	run := func(r *Runner) time.Duration {
 		t0 := time.Now()

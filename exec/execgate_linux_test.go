@@ -9,10 +9,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agentexec/agentexec/audit"
 	"github.com/agentexec/agentexec/gate"
@@ -107,6 +109,9 @@ func runGateCases(t *testing.T, profile string, cases []gateCase) {
 				}
 				if !strings.Contains(obs.Reason, "exec gate stopped") || !strings.Contains(obs.Reason, "Do not retry") {
 					t.Errorf("reason lacks what happened or the guidance: %s", obs.Reason)
+				}
+				if obs.ExecGate != ExecGateOn || obs.Sandbox == nil || !slices.Contains(obs.Sandbox.Layers, "exec-gate") {
+					t.Errorf("exec_gate %q, sandbox %+v: want the exec-gate layer reported", obs.ExecGate, obs.Sandbox)
 				}
 				return
 			}
@@ -582,5 +587,32 @@ func TestExecGateCacheSeesNewContent(t *testing.T) {
 	obs := runReq(t, r, Request{Command: "./t.sh", Shell: "bash"})
 	if _, err := os.Stat(filepath.Join(ws, "keep.txt")); err != nil || obs.ExecRefused == nil || obs.ExecRefused.Program != "rm" {
 		t.Fatalf("keep.txt %v: %+v %+v", err, obs, obs.ExecRefused)
+	}
+}
+
+// TestExecGateAskTimeout: a program held for an approval that does not
+// come dies with the run at its timeout, and the approver is told to stop
+// asking.
+func TestExecGateAskTimeout(t *testing.T) {
+	r, ws := gatedRunner(t, "none", `{"permissions":{"allow":["Bash(*)"],"ask":["Bash(rm *)"]}}`)
+	stopped := make(chan struct{})
+	r.Approver = func(ctx context.Context, req Request, d gate.Decision) (bool, error) {
+		<-ctx.Done() // nobody answers
+		close(stopped)
+		return false, ctx.Err()
+	}
+	write(t, filepath.Join(ws, "keep.txt"), "keep\n", 0o644)
+	write(t, filepath.Join(ws, "t.sh"), "#!/bin/sh\nrm -f keep.txt\n", 0o755)
+	obs := runReq(t, r, Request{Command: "./t.sh", Shell: "bash", Timeout: "500ms"})
+	if _, err := os.Stat(filepath.Join(ws, "keep.txt")); err != nil || (obs.Status != StatusTimedOut && obs.Status != StatusRejected) {
+		t.Fatalf("keep.txt %v: %+v", err, obs)
+	}
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the approver was never told the run ended")
+	}
+	if z := ourChildren(); len(z) > 0 {
+		t.Errorf("children left: %v", z)
 	}
 }

@@ -35,6 +35,15 @@ func (o Observation) rejectedText(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "Command rejected (%s): %s\n", how, oneLine(o.Reason))
 	o.provenance(b)
+	if f := o.ExecRefused; f != nil {
+		// The run-time exec gate: the command ran until it started f.
+		fmt.Fprintf(b, "It ran until it started %s, which never ran; the whole run was ended there. "+
+			"What you can do: do not retry it or a variant of it (another wrapper, script or spelling is stopped the same way); "+
+			"reach the goal another way, or ask the user to run it themselves.\n", f.Program)
+		fmt.Fprintf(b, "Wall time: %.2fs\n", float64(o.DurationMS)/1000)
+		o.outputText(b)
+		return
+	}
 	b.WriteString("It was not run. What you can do: do not retry it or a variant of it; " +
 		"reach the goal another way, or ask the user to run it themselves.\n")
 }

@@ -71,3 +71,23 @@ func TestTextNeverHasEscapes(t *testing.T) {
 		t.Fatalf("escape left in %q", txt)
 	}
 }
+
+// TestExecRefusedText: a program the exec gate stopped is told as such,
+// with what the command printed before it.
+func TestExecRefusedText(t *testing.T) {
+	o := Observation{Status: StatusRejected, Decision: "deny", Reason: "The run-time exec gate stopped `rm -f x`", Rule: "Bash(rm *)",
+		Stdout: "building\n", ExecRefused: &ExecRefusal{Program: "rm", Argv: []string{"rm", "-f", "x"}}}
+	got := o.Text()
+	for _, want := range []string{"exec gate stopped", "Rule: Bash(rm *)", "It ran until it started rm", "building"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("text lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "It was not run") {
+		t.Errorf("a run that ran says it was not run:\n%s", got)
+	}
+	static := Observation{Status: StatusRejected, Decision: "deny", Reason: "Denied"}
+	if !strings.Contains(static.Text(), "It was not run") {
+		t.Errorf("a static refusal: %s", static.Text())
+	}
+}

@@ -78,7 +78,11 @@ part3() {
 	mkdir "$ws/w"
 	cp -r testdata/cproject/. "$ws/w/"
 	pol=$ws/policy.json
-	echo '{"permissions":{"allow":["Bash(*)"],"deny":["Bash(rm *)","Bash(git push *)"]}}' > "$pol"
+	# No deny rule: without the gate the static gate would ask about make
+	# then (no allow rule vouches for project code it cannot watch), and
+	# the CLI has no one to ask. With the gate every exec is still judged
+	# (the blacklist); the rules' own cost is in part 2.
+	echo '{"permissions":{"allow":["Bash(*)"]}}' > "$pol"
 	declare -A loads=(
 		[true]='true'
 		[loop1000]='for i in $(seq 1000); do /bin/true; done'
@@ -97,9 +101,9 @@ part3() {
 				esac
 				s=$(now)
 				case $v in
-				off | on) (cd "$ws/w" && "$bin" run --audit off --policy "$pol" --exec-gate "$v" -c "$text" >/dev/null 2>&1) ;;
-				before) (cd "$ws/w" && "$BEFORE_BIN" run --audit off --policy "$pol" -c "$text" >/dev/null 2>&1) ;;
-				bash) (cd "$ws/w" && bash -c "$text" >/dev/null 2>&1) ;;
+				off | on) (cd "$ws/w" && "$bin" run --audit off --policy "$pol" --exec-gate "$v" -c "$text" >/dev/null 2>&1) || echo "bench-exec: the $v run of $load failed: its time is not the load's" >&2 ;;
+				before) (cd "$ws/w" && "$BEFORE_BIN" run --audit off --policy "$pol" -c "$text" >/dev/null 2>&1) || echo "bench-exec: the $v run of $load failed: its time is not the load's" >&2 ;;
+				bash) (cd "$ws/w" && bash -c "$text" >/dev/null 2>&1) || echo "bench-exec: the $v run of $load failed: its time is not the load's" >&2 ;;
 				esac
 				t[$v]="${t[$v]:-} $(( ($(now) - s) / 1000 ))"
 			done
