@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
 	"sync"
@@ -43,71 +44,66 @@ const initName = "agentexec-init"
 
 //go:generate initsrc/gen.sh
 
-// initImage returns the path of this process's copy of agentexec-init:
-// a sealed memfd, kept open at a high descriptor number so that os/exec's
-// child, which moves descriptors only among the first few, leaves it in
-// place until its exec.
-var initImage = sync.OnceValues(func() (string, error) { return makeInitImage(initFDMin) })
+// initImage returns this process's copy of agentexec-init: a sealed
+// memfd, made once and kept open. A command started through os/exec gets
+// it as one of its extra files, so its descriptor number in the child is
+// fixed by its place in the list (whatever numbers the parent's files
+// have, which os/exec's child shuffles above the highest of them), and it
+// is executed as /proc/self/fd/N; the init marks it close-on-exec. The
+// trampoline, which execs the init itself, uses the file's own number.
+var initImage = sync.OnceValues(makeInitImage)
 
-// initImageHigh is initImage kept at initFDHigh or above, for a run that
-// passes too many descriptors for initImage's number to be out of their
-// way (initImageFor).
-var initImageHigh = sync.OnceValues(func() (string, error) { return makeInitImage(initFDHigh) })
-
-// initImageFor is agentexec-init's path for a command started with
-// nfiles descriptors: os/exec's child moves them about among the numbers
-// below 2×nfiles before its exec, which must leave the memfd alone.
-func initImageFor(nfiles int) (string, error) {
-	if 2*nfiles+1 < initFDMin {
-		return initImage()
-	}
-	return initImageHigh()
-}
-
-func makeInitImage(min int) (string, error) {
+func makeInitImage() (*os.File, error) {
 	if initELF == "" {
-		return "", fmt.Errorf("no agentexec-init is built for %s", runtime.GOARCH)
+		return nil, fmt.Errorf("no agentexec-init is built for %s", runtime.GOARCH)
 	}
 	fd, err := unix.MemfdCreate(initName, unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING|unix.MFD_EXEC)
 	if err == unix.EINVAL { // before Linux 6.3, which has no MFD_EXEC
 		fd, err = unix.MemfdCreate(initName, unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
 	}
 	if err != nil {
-		return "", fmt.Errorf("memfd: %w", err)
+		return nil, fmt.Errorf("memfd: %w", err)
 	}
-	defer unix.Close(fd)
 	if err := writeAll(fd, []byte(initELF)); err != nil {
-		return "", fmt.Errorf("writing agentexec-init: %w", err)
+		unix.Close(fd)
+		return nil, fmt.Errorf("writing agentexec-init: %w", err)
 	}
 	if err := unix.Fchmod(fd, 0o500); err != nil {
-		return "", err
+		unix.Close(fd)
+		return nil, err
 	}
 	seals := unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
 	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
-		return "", fmt.Errorf("sealing agentexec-init: %w", err)
+		unix.Close(fd)
+		return nil, fmt.Errorf("sealing agentexec-init: %w", err)
 	}
-	var lim unix.Rlimit
-	low := min
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) == nil && lim.Cur <= uint64(min) {
-		low = int(lim.Cur) / 2 // a trampoline with a low open-files limit execs it directly
-	}
-	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, low)
-	if err != nil {
-		return "", fmt.Errorf("moving agentexec-init's descriptor: %w", err)
-	}
-	return "/proc/self/fd/" + strconv.Itoa(high), nil
+	return os.NewFile(uintptr(fd), initName), nil
 }
 
-// initFDMin is the lowest descriptor number initImage keeps its memfd at:
-// os/exec's child moves descriptors to numbers from the count of files
-// it passes on, and a run passes a few. It is below 64, the smallest
-// descriptor table a process has: a number past the table grows it, and
-// in a process with threads that waits for an RCU grace period (measured:
-// 8-16 ms, most of what `agentexec run` cost in the sandbox).
-const initFDMin = 48
+// initPath is the path the trampoline executes the init at.
+func initPath() (string, error) {
+	f, err := initImage()
+	if err != nil {
+		return "", err
+	}
+	return "/proc/self/fd/" + strconv.Itoa(int(f.Fd())), nil
+}
 
-// initFDHigh is where initImageHigh keeps its memfd.
-const initFDHigh = 512
+// withInit turns cmd into a start of agentexec-init running path with
+// args: its control socket ctl and its own image are appended to the
+// extra files, and it is executed from the image's descriptor in the
+// child.
+func withInit(cmd *exec.Cmd, ctl *os.File, path string, args []string) error {
+	img, err := initImage()
+	if err != nil {
+		return fmt.Errorf("sandbox: agentexec-init: %w", err)
+	}
+	ctlFD := 3 + len(cmd.ExtraFiles)
+	cmd.ExtraFiles = append(cmd.ExtraFiles, ctl, img)
+	cmd.Path = "/proc/self/fd/" + strconv.Itoa(ctlFD+1)
+	cmd.Args = append([]string{initName, strconv.Itoa(ctlFD) + "." + strconv.Itoa(ctlFD+1), path}, args...)
+	return nil
+}
 
 func writeAll(fd int, b []byte) error {
 	for len(b) > 0 {

@@ -208,18 +208,14 @@ func prepareNone(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 	if err := h.prepareInit(spec); err != nil {
 		return nil, err
 	}
-	path, err := initImageFor(4 + len(cmd.ExtraFiles)) // stdio, the files, the control socket
-	if err != nil {
-		h.Close()
-		return nil, fmt.Errorf("sandbox: agentexec-init: %w", err)
-	}
 	h.none, h.argv = true, cmd.Args
 	if len(h.argv) == 0 {
 		h.argv = []string{cmd.Path}
 	}
-	cmd.Args = initArgs(3+len(cmd.ExtraFiles), cmd.Path, h.argv)
-	cmd.Path = path
-	cmd.ExtraFiles = append(cmd.ExtraFiles, h.ctl.child)
+	if err := withInit(cmd, h.ctl.child, cmd.Path, h.argv); err != nil {
+		h.Close()
+		return nil, err
+	}
 	h.report.Init, h.report.Layers = true, []string{"exec-gate"}
 	return h, nil
 }

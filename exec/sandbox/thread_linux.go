@@ -502,14 +502,12 @@ func procPIDNSSupported() bool {
 // command's own path, arguments, directory and environment, killed when
 // the launcher ends, and unstartable except by Handle.Start.
 func (h *Handle) prepareThread(cmd *exec.Cmd, w *wireSpec) error {
-	path, err := initImageFor(4 + len(cmd.ExtraFiles)) // stdio, the files, the control socket
-	if err != nil {
-		return fmt.Errorf("sandbox: agentexec-init: %w", err)
-	}
 	h.threadWire, h.argv = w, w.Args
 	h.extraFiles = len(cmd.ExtraFiles)
-	cmd.Path, cmd.Args, cmd.Env, cmd.Dir = path, initArgs(3+len(cmd.ExtraFiles), w.Path, w.Args), w.Env, w.Dir
-	cmd.ExtraFiles = append(cmd.ExtraFiles, h.ctl.child)
+	cmd.Env, cmd.Dir = w.Env, w.Dir
+	if err := withInit(cmd, h.ctl.child, w.Path, w.Args); err != nil {
+		return err
+	}
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}

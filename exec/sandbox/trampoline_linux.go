@@ -84,7 +84,7 @@ func trampoline(args []string) int {
 		}
 	}
 	if w.InitCtl > 0 {
-		path, err := initImage()
+		path, err := initPath()
 		if err != nil {
 			return fail("agentexec-init", err)
 		}

@@ -5,9 +5,10 @@
  * init_amd64.go and must stay free of any library: it runs before the
  * command, in the command's sandbox, with nothing but system calls.
  *
- * argv: agentexec-init CTL PATH ARGV0 ARGS...   (envp: the command's)
+ * argv: agentexec-init CTL[.IMAGE] PATH ARGV0 ARGS...   (envp: the command's)
  *
- * CTL is one end of a socket pair whose other end agentexec holds. init
+ * IMAGE, when given, is the descriptor init was executed from: it is made
+ * close-on-exec so the command never holds it. CTL is one end of a socket pair whose other end agentexec holds. init
  *   1. blocks every signal, so that none is lost before the command exists
  *      (a PID 1 drops the signals it has no handler for; blocked signals
  *      are kept pending instead);
@@ -156,6 +157,26 @@ static int atoi10(const char *s)
 	return n;
 }
 
+/* fdpair reads "CTL" or "CTL.IMAGE": the control socket's descriptor and,
+ * when given, the one this program was executed from. */
+static int fdpair(const char *s, int *image)
+{
+	int n = 0;
+	if (!s || !*s)
+		return -1;
+	for (; *s && *s != '.'; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		n = n * 10 + (*s - '0');
+	}
+	if (*s == '.') {
+		*image = atoi10(s + 1);
+		if (*image < 0)
+			return -1;
+	}
+	return n;
+}
+
 static void say(const char *s)
 {
 	long n = 0;
@@ -232,11 +253,14 @@ int cmain(long *sp)
 	u64 all = ~0UL, oldmask = 0;
 
 	sys4(NR_rt_sigprocmask, SIG_BLOCK, &all, &oldmask, 8);
-	if (argc < 4 || (ctl = atoi10(argv[1])) < 0) {
+	int image = -1;
+	if (argc < 4 || (ctl = fdpair(argv[1], &image)) < 0) {
 		say("agentexec-init: started without its arguments (this program is run by agentexec)\n");
 		sys1(NR_exit_group, 126);
 	}
 	sys3(NR_fcntl, ctl, F_SETFD, FD_CLOEXEC);
+	if (image >= 0) /* the descriptor this program was run from */
+		sys3(NR_fcntl, image, F_SETFD, FD_CLOEXEC);
 	sys2(NR_prctl, PR_SET_NAME, "agentexec-init"); /* not the memfd's number */
 	int go = get();
 	if (go != 'G' && go != 'H')
