@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentexec/agentexec/audit"
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/internal/atomicfile"
 	"github.com/agentexec/agentexec/internal/jsonpos"
 )
 
@@ -235,26 +236,7 @@ func AddAllowRules(path string, rules []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(out); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, out, mode)
 }
 
 // insertAllow edits the JSON text: new rules go at the end of

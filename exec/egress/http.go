@@ -94,13 +94,8 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusBadRequest, ref)
 		return
 	}
-	v, rec, ref, err := f.p.check(r.Context(), "http", host, port)
-	switch {
-	case ref != nil:
-		refuse(w, http.StatusForbidden, ref)
-		return
-	case err != nil:
-		http.Error(w, "agentexec egress proxy: "+err.Error(), http.StatusBadGateway)
+	v, rec, ok := f.admit(w, r, "http", host, port)
+	if !ok {
 		return
 	}
 	if r.Body != nil {
@@ -167,6 +162,20 @@ func refuse(w http.ResponseWriter, status int, ref *Refusal) {
 
 // connect serves CONNECT host:port: checked, dialled, then hijacked into
 // a tunnel whose TLS server name is checked.
+// admit checks a request's target and answers a refused or failed one.
+func (f *httpFront) admit(w http.ResponseWriter, r *http.Request, proto, host string, port int) (verdict, *Connection, bool) {
+	v, rec, ref, err := f.p.check(r.Context(), proto, host, port)
+	switch {
+	case ref != nil:
+		refuse(w, http.StatusForbidden, ref)
+		return v, rec, false
+	case err != nil:
+		http.Error(w, "agentexec egress proxy: "+err.Error(), http.StatusBadGateway)
+		return v, rec, false
+	}
+	return v, rec, true
+}
+
 func (f *httpFront) connect(w http.ResponseWriter, r *http.Request) {
 	host, port, err := splitTarget(r.Host, 0)
 	if err != nil {
@@ -175,13 +184,8 @@ func (f *httpFront) connect(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusBadRequest, ref)
 		return
 	}
-	v, rec, ref, err := f.p.check(r.Context(), "connect", host, port)
-	switch {
-	case ref != nil:
-		refuse(w, http.StatusForbidden, ref)
-		return
-	case err != nil:
-		http.Error(w, "agentexec egress proxy: "+err.Error(), http.StatusBadGateway)
+	v, rec, ok := f.admit(w, r, "connect", host, port)
+	if !ok {
 		return
 	}
 	up, ap, err := f.p.dial(r.Context(), v)

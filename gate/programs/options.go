@@ -186,40 +186,34 @@ type Parsed struct {
 	DashDash bool
 }
 
+// operandsFrom adds the indexes from to n-1 as operands.
+func (p *Parsed) operandsFrom(from, n int) {
+	for j := from; j < n; j++ {
+		p.Operands = append(p.Operands, j)
+	}
+}
+
 // Parse reads args (the words after the program name) with o's grammar.
 func (o *Options) Parse(args []Arg) Parsed {
 	p := Parsed{Rest: len(args)}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case !a.Static:
-			p.Dynamic = true
-			p.Operands = append(p.Operands, i)
+		case !a.Static || a.Value == "-" || !strings.HasPrefix(a.Value, "-"):
+			// An operand; a dynamic word may be one too (or any option).
+			p.Dynamic = p.Dynamic || !a.Static
 			if o.Stop {
-				for j := i + 1; j < len(args); j++ {
-					p.Operands = append(p.Operands, j)
-				}
+				p.operandsFrom(i, len(args))
 				p.Rest = i
 				return p
 			}
+			p.Operands = append(p.Operands, i)
 			continue
 		case a.Value == "--":
 			p.DashDash = true
-			for j := i + 1; j < len(args); j++ {
-				p.Operands = append(p.Operands, j)
-			}
+			p.operandsFrom(i+1, len(args))
 			p.Rest = i + 1
 			return p
-		case a.Value == "-" || !strings.HasPrefix(a.Value, "-"):
-			p.Operands = append(p.Operands, i)
-			if o.Stop {
-				for j := i + 1; j < len(args); j++ {
-					p.Operands = append(p.Operands, j)
-				}
-				p.Rest = i
-				return p
-			}
-			continue
 		}
 		i = o.option(args, i, &p)
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentexec/agentexec/internal/atomicfile"
 )
 
 // SettingsSpec says where an agent keeps its hooks and how one entry is
@@ -164,27 +166,7 @@ func (c Change) Write() error {
 	if fi, err := os.Stat(c.Path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	dir := filepath.Dir(c.Path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(c.Path)+".agentexec-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(c.After); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), c.Path)
+	return atomicfile.Write(c.Path, c.After, mode)
 }
 
 // Diff shows the change line by line: the lines before and after that
