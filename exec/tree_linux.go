@@ -2,7 +2,6 @@ package exec
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -228,15 +227,18 @@ func (t *tree) orphans() []int {
 
 func (t *tree) owns(pid int) bool {
 	// A process in the middle of an execve shows an empty environment
-	// for a moment (measured: `setsid nohup sleep` escaping, now and
-	// then, right after its parent exited): read it again before
-	// concluding it has none.
-	for try := 0; try < 3; try++ {
+	// until the new image's stack is set up (seen: `setsid nohup sleep`
+	// escaping right after its parent exited, for milliseconds on a
+	// loaded machine). The kernel reports env_start 0 during that window
+	// and never after it, even for an empty environment, so an empty read
+	// is retried while that holds, for up to a second.
+	deadline := time.Now().Add(time.Second)
+	for {
 		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 		if err == nil && (bytes.HasPrefix(env, t.tag) || bytes.Contains(env, append([]byte{0}, t.tag...))) {
 			return true
 		}
-		if len(env) > 0 || errors.Is(err, os.ErrNotExist) {
+		if len(env) > 0 || err != nil || !midExec(pid) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(200 * time.Microsecond)
@@ -312,6 +314,17 @@ func children(pid int) []int {
 type procStat struct {
 	state               byte
 	ppid, pgrp, session int
+	// envStart is where the environment begins in the process's memory:
+	// 0 while an execve is replacing the image (and for a zombie, or when
+	// we may not read it, which midExec tells apart).
+	envStart uint64
+}
+
+// midExec reports whether pid is a live process whose execve has not yet
+// laid out the new image's environment.
+func midExec(pid int) bool {
+	st, ok := readStat(pid)
+	return ok && st.state != 'Z' && st.envStart == 0
 }
 
 // readStat parses /proc/PID/stat; the command name may contain spaces and
@@ -332,7 +345,13 @@ func readStat(pid int) (procStat, bool) {
 	ppid, _ := strconv.Atoi(f[1])
 	pgrp, _ := strconv.Atoi(f[2])
 	sess, _ := strconv.Atoi(f[3])
-	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp, session: sess}, true
+	st := procStat{state: f[0][0], ppid: ppid, pgrp: pgrp, session: sess}
+	// env_start is field 50 of stat(5); f[0] is field 3. Kernels older
+	// than 3.5 lack it: it stays 0, and callers bound their waits.
+	if len(f) > 47 {
+		st.envStart, _ = strconv.ParseUint(f[47], 10, 64)
+	}
+	return st, true
 }
 
 // alive reports whether pid exists and is not a zombie.
