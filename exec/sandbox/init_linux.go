@@ -143,16 +143,16 @@ func initArgs(ctlFD int, path string, args []string) []string {
 // Records the init (or its child) writes on the control socket: 8 bytes,
 // the type, three zero bytes, an int32 in host byte order.
 const (
-	recReady  = 'R' // the child waits for the exec gate ('H' only)
+	recReady  = 'R' // the exec gate's filter is in place: its listener comes with it ('H' only)
+	recFilter = 'F' // the exec gate's filter could not be installed: the errno ('H' only)
 	recStatus = 'S' // the command's wait status, before the init exits
 	recExec   = 'X' // the command could not be executed: the errno
 )
 
 // Bytes this process writes to the init.
 const (
-	ctlGo     = 'G' // fork the command
-	ctlHold   = 'H' // fork it, and have it wait for ctlResume
-	ctlResume = 'g' // the exec gate is attached: exec the command
+	ctlGo    = 'G' // fork the command
+	ctlGated = 'H' // fork it under the exec gate's filter
 )
 
 // initCtl is this process's end of a run's control socket, and the
@@ -189,12 +189,12 @@ func (c *initCtl) started() {
 	}
 }
 
-// release lets the init fork the command; hold has the command wait for
-// resume.
-func (c *initCtl) release(hold bool) error {
+// release lets the init fork the command; gated has the command install
+// the exec gate's filter first.
+func (c *initCtl) release(gated bool) error {
 	b := []byte{ctlGo}
-	if hold {
-		b[0] = ctlHold
+	if gated {
+		b[0] = ctlGated
 	}
 	if err := writeAll(c.fd, b); err != nil {
 		return fmt.Errorf("sandbox: releasing the init: %w", err)
@@ -202,39 +202,62 @@ func (c *initCtl) release(hold bool) error {
 	return nil
 }
 
-// resume lets the held command exec.
-func (c *initCtl) resume() error { return writeAll(c.fd, []byte{ctlResume}) }
-
-// waitReady blocks until the held command says it waits, and returns its
-// pid in this process's PID namespace (from the socket's credentials:
-// the init sees another pid in its own namespace).
-func (c *initCtl) waitReady() (int, error) {
+// waitReady blocks until the command's exec gate filter is in place, and
+// returns the command's pid in this process's PID namespace (from the
+// socket's credentials: the init sees another pid in its own namespace)
+// and the filter's listener.
+func (c *initCtl) waitReady() (pid, listener int, err error) {
+	var rec [8]byte
+	oob := make([]byte, unix.CmsgSpace(unix.SizeofUcred)+unix.CmsgSpace(4))
+	var n, oobn int
 	for {
-		var rec [8]byte
-		oob := make([]byte, unix.CmsgSpace(unix.SizeofUcred))
-		n, oobn, _, _, err := unix.Recvmsg(c.fd, rec[:], oob, 0)
-		if err == unix.EINTR {
-			continue
+		n, oobn, _, _, err = unix.Recvmsg(c.fd, rec[:], oob, unix.MSG_CMSG_CLOEXEC)
+		if err != unix.EINTR {
+			break
 		}
-		if err != nil {
-			return 0, err
-		}
-		if n == 0 {
-			return 0, errors.New("the init ended before the command was ready")
-		}
-		if n != 8 || rec[0] != recReady {
-			return 0, fmt.Errorf("unexpected record %q from the init", rec[:n])
-		}
-		msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
-		if err != nil || len(msgs) == 0 {
-			return 0, errors.New("the command's record carries no credentials")
-		}
-		cred, err := unix.ParseUnixCredentials(&msgs[0])
-		if err != nil {
-			return 0, err
-		}
-		return int(cred.Pid), nil
 	}
+	if err != nil {
+		return 0, -1, err
+	}
+	msgs, _ := unix.ParseSocketControlMessage(oob[:oobn])
+	listener = -1
+	for i := range msgs {
+		switch m := &msgs[i]; {
+		case m.Header.Type == unix.SCM_CREDENTIALS:
+			if cred, err := unix.ParseUnixCredentials(m); err == nil {
+				pid = int(cred.Pid)
+			}
+		case m.Header.Type == unix.SCM_RIGHTS:
+			if fds, err := unix.ParseUnixRights(m); err == nil {
+				for _, fd := range fds {
+					if listener < 0 {
+						listener = fd
+					} else {
+						unix.Close(fd)
+					}
+				}
+			}
+		}
+	}
+	switch {
+	case n == 0:
+		err = errors.New("the init ended before the command was ready")
+	case n == 8 && rec[0] == recFilter:
+		err = fmt.Errorf("installing the seccomp filter: %w", syscall.Errno(binary.NativeEndian.Uint32(rec[4:])))
+	case n != 8 || rec[0] != recReady:
+		err = fmt.Errorf("unexpected record %q from the init", rec[:n])
+	case listener < 0:
+		err = errors.New("the command's record carries no filter")
+	case pid <= 0:
+		err = errors.New("the command's record carries no credentials")
+	}
+	if err != nil {
+		if listener >= 0 {
+			unix.Close(listener)
+		}
+		return 0, -1, err
+	}
+	return pid, listener, nil
 }
 
 // results reads what the init and the command reported, once the init

@@ -585,7 +585,7 @@ func (h *Handle) releaseInit() error {
 	var t *tracer
 	if h.check != nil {
 		var err error
-		if t, err = newTracer(h.check, h.ctl, h.argv); err != nil {
+		if t, err = newTracer(h.check, h.ctl); err != nil {
 			return h.abort(err)
 		}
 	}
@@ -776,6 +776,7 @@ func (h *Handle) stopTracer() {
 	if h.cmd.Process != nil && h.cmd.ProcessState == nil {
 		h.cmd.Process.Kill()
 	}
+	t.end()
 	timer := time.NewTimer(tracerGrace)
 	defer timer.Stop()
 	select {

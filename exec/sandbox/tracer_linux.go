@@ -5,78 +5,92 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// The exec gate traces the command and everything it starts with ptrace,
-// from a thread of this process kept for it (a tracer thread), and judges
-// every exec at its PTRACE_EVENT_EXEC stop: the new program has one thread
-// and a fresh memory map and has run no instruction, so its argv
-// (/proc/PID/cmdline, read from that memory), its executable
-// (/proc/PID/exe) and its directory cannot change between the reading and
-// the verdict — except the directory of a process that shares its
-// filesystem context with another (clone with CLONE_FS but not
+// The exec gate stops every execve and execveat of the command and of
+// everything it starts with a seccomp filter that agentexec-init installs
+// in the command before the command's own exec (SECCOMP_RET_USER_NOTIF,
+// inherited by every descendant, thread and daemon, and impossible to
+// remove), and judges each program at its PTRACE_EVENT_EXEC stop: the new
+// program has one thread and a fresh memory map and has run no
+// instruction, so its argv (/proc/PID/cmdline, read from that memory),
+// its executable (/proc/PID/exe) and its directory cannot change between
+// the reading and the verdict — except the directory of a process that
+// shares its filesystem context with another (clone with CLONE_FS but not
 // CLONE_THREAD), which that other process may change at any time; the
 // filesystem sandbox, not the exec gate, bounds what a program can write.
 //
-// The init (init_linux.go) is never traced: the command, its child, waits
-// on the control socket until the tracer has attached to it
-// (PTRACE_SEIZE with the exec, fork, vfork and clone events, so that every
-// descendant, thread and daemon is traced from its first instruction),
-// then execs. The command's own first exec is the request itself, decided
-// by the static gate already, and is not judged again. Keeping the init
-// untraced keeps os/exec's Wait for it away from ptrace stops: a process
-// traced by a thread of its parent's process reports its stops to every
-// wait of that process. The tracer thread never forks, so its waits
-// (__WNOTHREAD) see its tracees only, never another run's processes.
+// For each notification the tracer thread attaches to the calling thread
+// (PTRACE_SEIZE with only the exec event), checks that the notification
+// is still the thread's (its id still valid, so the pid was not reused),
+// lets the call go on (SECCOMP_USER_NOTIF_FLAG_CONTINUE), and interrupts
+// the thread (PTRACE_INTERRUPT), so that the thread stops soon whatever
+// the call does: at the exec stop when the exec succeeds (the interrupt is
+// dropped when the tracer detaches there), at an interrupt stop on its way
+// back to user space when it fails (an execvp that tries each directory of
+// PATH) — then the tracer detaches and the next attempt is notified anew.
+// Nothing but execs is traced: forks, exits and signals of the run go on
+// without a stop for the tracer, which is what made tracing every fork cost
+// 1.5 to 2 times a plain shell loop. The arguments the caller passed are
+// never read from its memory, which another of its threads could change:
+// only the new program's.
+//
+// The command's own first exec is the request itself, decided by the
+// static gate already, and is let through unjudged. Should the tracer be
+// gone (Close, or this process dead), the listener is closed and every
+// later exec of the run fails with ENOSYS: the gate fails closed. The
+// tracer thread never forks, so its waits (__WNOTHREAD) see its tracees
+// only, never another run's processes.
 //
 // A refused program is killed at its exec stop, then the init, which ends
-// the PID namespace (or, without one, leaves the rest to the run's process
-// tree cleanup). PTRACE_O_EXITKILL kills the tracees should the tracer
-// thread ever end.
+// the PID namespace, and the command's process group (without a PID
+// namespace, the rest is left to the run's process tree cleanup; no
+// process of the run can exec anything after the refusal, every exec
+// being refused from then on). PTRACE_O_EXITKILL kills the tracees should
+// the tracer thread ever end.
 
-const traceOptions = unix.PTRACE_O_TRACEEXEC | unix.PTRACE_O_TRACEFORK | unix.PTRACE_O_TRACEVFORK |
-	unix.PTRACE_O_TRACECLONE | unix.PTRACE_O_EXITKILL
+const traceOptions = unix.PTRACE_O_TRACEEXEC | unix.PTRACE_O_EXITKILL
 
 // tracer is the exec gate of one run.
 type tracer struct {
-	check    func(ExecEvent) ExecVerdict
-	ctl      *initCtl
-	initPID  int
-	rootArgv []string
-	done     chan struct{} // closed when no tracee is left
+	check func(ExecEvent) ExecVerdict
+	ctl   *initCtl
+	// stop is an eventfd: Close writes it to end the tracer.
+	stop    int
+	initPID int
+	done    chan struct{} // closed when the tracer is done with the run
 
 	mu  sync.Mutex
 	err error // the gate could not attach: the command never ran
-	// rootPID is the command's pid once the tracer attached to it.
+	// rootPID is the command's pid once its filter is in place.
 	rootPID atomic.Int64
 
 	// Owned by the tracer thread.
+	listener int
 	root     int
 	rootExec bool
-	ended    bool // a program was refused: every further exec is too
-	procs    map[int]*traced
-	held     map[int]heldExec
+	ended    bool                 // a program was refused: every further exec is too
+	pending  map[int]*pendingExec // attached, their stop to come
+	held     map[int]heldExec     // at their exec stop, waiting for an answer
+	notif    seccompNotif
 	buf      []byte
 	path     []byte
 }
 
-// traced is what the tracer knows of one tracee.
-type traced struct {
-	image *image // the program it runs; nil until its parent's fork event
-	early bool   // stopped at its first stop before its parent's fork event: resumed then
-}
-
-// image is a program a process runs.
-type image struct {
-	pid  int
-	argv []string
+// pendingExec is a thread the tracer attached to, whose exec goes on.
+type pendingExec struct {
+	caller    []string // the program that called exec, read before it
+	callerPID int
+	refused   bool // killed: only its end is awaited
 }
 
 type heldExec struct {
@@ -84,24 +98,68 @@ type heldExec struct {
 	argv []string
 }
 
+// seccompNotif and seccompResp are the kernel's struct seccomp_notif and
+// struct seccomp_notif_resp.
+type seccompNotif struct {
+	id    uint64
+	pid   uint32
+	flags uint32
+	nr    int32
+	arch  uint32
+	ip    uint64
+	args  [6]uint64
+}
+
+type seccompResp struct {
+	id    uint64
+	val   int64
+	error int32
+	flags uint32
+}
+
 // newTracer makes the exec gate of a run whose init talks on ctl. The
-// tracer reads and writes a copy of ctl's descriptor, its own until it is
-// done: the Handle may close its own first.
-func newTracer(check func(ExecEvent) ExecVerdict, ctl *initCtl, rootArgv []string) (*tracer, error) {
+// tracer reads a copy of ctl's descriptor, its own until it is done: the
+// Handle may close its own first.
+func newTracer(check func(ExecEvent) ExecVerdict, ctl *initCtl) (*tracer, error) {
 	fd, err := unix.FcntlInt(uintptr(ctl.fd), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: exec gate: %w", err)
 	}
-	return &tracer{check: check, ctl: &initCtl{fd: fd}, rootArgv: rootArgv, done: make(chan struct{}),
-		procs: map[int]*traced{}, held: map[int]heldExec{}}, nil
+	stop, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("sandbox: exec gate: %w", err)
+	}
+	return &tracer{check: check, ctl: &initCtl{fd: fd}, stop: stop, listener: -1, done: make(chan struct{}),
+		pending: map[int]*pendingExec{}, held: map[int]heldExec{}}, nil
 }
 
-// start has a tracer thread attach to the init's child once it is ready,
-// and trace the run. initPID is the init, killed when the gate cannot
-// attach.
+// start has a tracer thread take the command's filter once it is in
+// place, and gate the run. initPID is the init, killed when the gate
+// cannot be set up.
 func (t *tracer) start(initPID int) {
 	t.initPID = initPID
 	tracerThread(t)
+}
+
+// end has the tracer finish: the held execs are refused, the listener
+// closed. It returns at once; done tells when it is over.
+func (t *tracer) end() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stop >= 0 {
+		one := [8]byte{1}
+		unix.Write(t.stop, one[:])
+	}
+}
+
+// closeStop closes the stop eventfd, under mu: end may be called at any
+// time, and must never write to a descriptor number reused since.
+func (t *tracer) closeStop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	unix.Close(t.stop)
+	t.stop = -1
 }
 
 // attachError is why the gate could not attach, once done is closed.
@@ -189,18 +247,8 @@ func threadHasChildren() bool {
 func (t *tracer) run() {
 	defer close(t.done)
 	defer t.ctl.close()
-	pid, err := t.ctl.waitReady()
-	if err == nil {
-		err = ptraceSeize(pid, traceOptions)
-		if err != nil {
-			err = fmt.Errorf("attaching to the command: %w", err)
-		}
-	}
-	if err == nil {
-		if err = t.ctl.resume(); err != nil {
-			err = fmt.Errorf("releasing the command: %w", err)
-		}
-	}
+	defer t.closeStop()
+	pid, listener, err := t.ctl.waitReady()
 	if err != nil {
 		t.mu.Lock()
 		t.err = fmt.Errorf("sandbox: exec gate: %w (the command did not run)", err)
@@ -208,9 +256,10 @@ func (t *tracer) run() {
 		unix.Kill(t.initPID, unix.SIGKILL)
 		return
 	}
+	t.listener = listener
+	defer func() { unix.Close(t.listener) }()
 	t.root = pid
 	t.rootPID.Store(int64(pid))
-	t.procs[pid] = &traced{image: &image{pid: pid, argv: t.rootArgv}}
 	t.loop()
 }
 
@@ -222,114 +271,192 @@ func ptraceSeize(pid int, options int) error {
 	return nil
 }
 
-func ptraceCont(pid int, sig int) {
-	unix.Syscall6(unix.SYS_PTRACE, unix.PTRACE_CONT, uintptr(pid), 0, uintptr(sig), 0, 0)
-}
-
-func ptraceListen(pid int) {
-	unix.Syscall6(unix.SYS_PTRACE, unix.PTRACE_LISTEN, uintptr(pid), 0, 0, 0, 0)
+func ptrace(req, pid, sig int) error {
+	_, _, e := unix.Syscall6(unix.SYS_PTRACE, uintptr(req), uintptr(pid), 0, uintptr(sig), 0, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
 }
 
 // heldPoll is how often held execs are looked at while an answer is
-// awaited: the tracer thread cannot block on both a channel and wait4.
+// awaited: the tracer thread cannot block on a channel and poll at once.
 const heldPoll = 2 * time.Millisecond
 
-// loop services the tracees until none is left.
+// loop gates the run until it is told to stop or no process of the run
+// is left.
 func (t *tracer) loop() {
+	fds := []unix.PollFd{{Fd: int32(t.listener), Events: unix.POLLIN}, {Fd: int32(t.stop), Events: unix.POLLIN}}
 	for {
-		opts := unix.WALL | unix.WNOTHREAD
-		if len(t.held) > 0 {
-			opts |= unix.WNOHANG
+		if len(t.pending) > 0 {
+			// Each stops soon: at its exec stop, or interrupted on
+			// its way back from a failed exec.
+			t.wait(0)
+			continue
 		}
+		timeout := -1
+		if len(t.held) > 0 {
+			timeout = int(heldPoll / time.Millisecond)
+		}
+		fds[0].Revents, fds[1].Revents = 0, 0
+		_, err := unix.Poll(fds, timeout)
+		if err != nil && err != unix.EINTR {
+			t.refuseAll()
+			return
+		}
+		if len(t.held) > 0 {
+			t.wait(unix.WNOHANG) // a held program killed meanwhile
+			t.pollHeld()
+		}
+		if fds[1].Revents != 0 {
+			t.refuseAll() // Close: nothing may run on unjudged
+			return
+		}
+		if fds[0].Revents&unix.POLLIN != 0 {
+			t.notified()
+		} else if fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0 && len(t.held) == 0 {
+			return // no process of the run is left
+		}
+	}
+}
+
+// wait handles the stops of the tracees until one was seen (with
+// WNOHANG: those already there).
+func (t *tracer) wait(opts int) {
+	for {
 		var ws unix.WaitStatus
-		pid, err := unix.Wait4(-1, &ws, opts, nil)
+		pid, err := unix.Wait4(-1, &ws, opts|unix.WALL|unix.WNOTHREAD, nil)
 		switch {
 		case err == unix.EINTR:
 			continue
-		case err != nil: // ECHILD: no tracee left
+		case err != nil: // ECHILD: no tracee is left
+			clear(t.pending)
+			clear(t.held)
 			return
 		case pid == 0:
-			t.pollHeld()
-			if len(t.held) > 0 {
-				time.Sleep(heldPoll)
-			}
-			continue
+			return
 		}
 		t.event(pid, ws)
+		if opts&unix.WNOHANG == 0 {
+			return
+		}
 	}
+}
+
+// notified handles one exec that waits for the gate.
+func (t *tracer) notified() {
+	n := &t.notif
+	*n = seccompNotif{}
+	if err := ioctlPtr(t.listener, unix.SECCOMP_IOCTL_NOTIF_RECV, unsafe.Pointer(n)); err != nil {
+		return // EINTR, or ENOENT: the caller is gone already
+	}
+	pid := int(n.pid)
+	switch {
+	case t.ended:
+		unix.Kill(pid, unix.SIGKILL)
+		t.respond(n.id, unix.EPERM)
+		return
+	case !isExecCall(n.arch, n.nr):
+		t.respond(n.id, unix.ENOSYS) // a foreign architecture: refused
+		return
+	case pid == t.root && !t.rootExec:
+		t.rootExec = true // the request itself
+		t.respond(n.id, 0)
+		return
+	}
+	p := &pendingExec{callerPID: pid}
+	p.caller, _ = t.cmdline(pid)
+	if st, ok := readPPid(pid); ok && st > 0 && sameArgv(t, st, p.caller) {
+		p.callerPID = st // a fork that had not exec'd yet: its parent ran the caller
+	}
+	if err := ptraceSeize(pid, traceOptions); err != nil {
+		// Traced by another tracer, or gone: the exec cannot be judged
+		// at its stop, so it does not happen.
+		t.respond(n.id, unix.EPERM)
+		return
+	}
+	t.pending[pid] = p
+	if ioctlPtr(t.listener, unix.SECCOMP_IOCTL_NOTIF_ID_VALID, unsafe.Pointer(&n.id)) == nil {
+		// Still the caller of this exec, waiting: the pid is its own.
+		t.respond(n.id, 0)
+	}
+	// Either way it stops soon, and is let go then if it did not exec.
+	ptrace(unix.PTRACE_INTERRUPT, pid, 0)
+}
+
+// respond answers a notification: errno 0 lets the call go on.
+func (t *tracer) respond(id uint64, errno unix.Errno) {
+	r := seccompResp{id: id}
+	if errno == 0 {
+		r.flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
+	} else {
+		r.error = -int32(errno)
+	}
+	for ioctlPtr(t.listener, unix.SECCOMP_IOCTL_NOTIF_SEND, unsafe.Pointer(&r)) == unix.EINTR {
+	}
+}
+
+func ioctlPtr(fd int, req uint, arg unsafe.Pointer) error {
+	_, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), uintptr(req), uintptr(arg))
+	if e != 0 {
+		return e
+	}
+	return nil
 }
 
 func (t *tracer) event(pid int, ws unix.WaitStatus) {
 	if ws.Exited() || ws.Signaled() {
-		delete(t.procs, pid)
+		delete(t.pending, pid)
 		delete(t.held, pid)
 		return
 	}
 	if !ws.Stopped() {
 		return
 	}
-	sig := ws.StopSignal()
-	switch event := int(uint32(ws) >> 16); event {
-	case unix.PTRACE_EVENT_EXEC:
+	switch event := int(uint32(ws) >> 16); {
+	case event == unix.PTRACE_EVENT_EXEC:
 		t.exec(pid)
-	case unix.PTRACE_EVENT_FORK, unix.PTRACE_EVENT_VFORK, unix.PTRACE_EVENT_CLONE:
-		t.forked(pid)
-		ptraceCont(pid, 0)
-	case unix.PTRACE_EVENT_STOP:
-		switch sig {
-		case unix.SIGSTOP, unix.SIGTSTP, unix.SIGTTIN, unix.SIGTTOU:
-			ptraceListen(pid) // a group stop: stopped it stays
-			return
-		}
-		// The first stop of a new tracee.
-		p := t.procs[pid]
-		if p == nil {
-			t.procs[pid] = &traced{early: true} // resumed at its parent's fork event
-			return
-		}
-		ptraceCont(pid, 0)
-	default: // a signal on its way: delivered
-		ptraceCont(pid, int(sig))
+	case t.pending[pid] != nil && t.pending[pid].refused:
+		unix.Kill(pid, unix.SIGKILL)
+		ptrace(unix.PTRACE_CONT, pid, 0)
+	case event == unix.PTRACE_EVENT_STOP:
+		// Interrupted (the exec failed or will be made again, and is
+		// notified again then) or a group stop, which detaching keeps.
+		t.release(pid, 0)
+	default:
+		// A signal on its way back from a failed exec: delivered.
+		t.release(pid, int(ws.StopSignal()))
 	}
 }
 
-// forked records the child pid just made: it runs pid's program.
-func (t *tracer) forked(pid int) {
-	msg, err := unix.PtraceGetEventMsg(pid)
-	if err != nil {
-		return
+// release detaches from pid, stopped, with sig delivered. A tracee that
+// cannot be detached was killed meanwhile (only SIGKILL ends a ptrace
+// stop): its end is reported to the tracer, which must wait for it, or
+// it stays a zombie nobody can reap, and a PID namespace's init waits
+// for it forever.
+func (t *tracer) release(pid, sig int) {
+	delete(t.pending, pid)
+	if ptrace(unix.PTRACE_DETACH, pid, sig) != nil {
+		t.pending[pid] = &pendingExec{refused: true}
 	}
-	child := int(msg)
-	var img *image
-	if p := t.procs[pid]; p != nil {
-		img = p.image
-	}
-	if c := t.procs[child]; c != nil && c.early {
-		c.image, c.early = img, false
-		ptraceCont(child, 0)
-		return
-	}
-	t.procs[child] = &traced{image: img}
 }
 
 // exec judges the program pid is about to run.
 func (t *tracer) exec(pid int) {
+	p := t.pending[pid]
 	if old, err := unix.PtraceGetEventMsg(pid); err == nil && int(old) != pid {
 		// A thread other than the leader exec'd: it has the leader's
 		// pid now, and its own is gone without an exit report.
-		delete(t.procs, int(old))
+		if q := t.pending[int(old)]; q != nil {
+			p = q
+		}
+		delete(t.pending, int(old))
 	}
-	p := t.procs[pid]
+	delete(t.pending, pid)
 	if p == nil {
-		p = &traced{}
-		t.procs[pid] = p
+		p = &pendingExec{}
 	}
-	if pid == t.root && !t.rootExec {
-		t.rootExec = true // the request itself
-		ptraceCont(pid, 0)
-		return
-	}
-	if t.ended {
+	if t.ended || p.refused {
 		t.refuse(pid)
 		return
 	}
@@ -338,16 +465,15 @@ func (t *tracer) exec(pid int) {
 		t.refuse(pid) // cannot be judged: refused
 		return
 	}
-	if p.image != nil {
-		ev.Caller, ev.CallerPID = p.image.argv, p.image.pid
+	if len(p.caller) > 0 {
+		ev.Caller, ev.CallerPID = p.caller, p.callerPID
 	}
 	v := t.check(ev)
 	switch {
 	case v.Wait != nil:
 		t.held[pid] = heldExec{wait: v.Wait, argv: ev.Argv}
 	case v.Allow:
-		p.image = &image{pid: pid, argv: ev.Argv}
-		ptraceCont(pid, 0)
+		t.release(pid, 0)
 	default:
 		t.refuse(pid)
 	}
@@ -360,10 +486,7 @@ func (t *tracer) pollHeld() {
 		case ok := <-h.wait:
 			delete(t.held, pid)
 			if ok && !t.ended {
-				if p := t.procs[pid]; p != nil {
-					p.image = &image{pid: pid, argv: h.argv}
-				}
-				ptraceCont(pid, 0)
+				t.release(pid, 0)
 			} else {
 				t.refuse(pid)
 			}
@@ -372,30 +495,85 @@ func (t *tracer) pollHeld() {
 	}
 }
 
+// refuseAll refuses the held execs and waits for the pending ones: the
+// tracer is ending.
+func (t *tracer) refuseAll() {
+	for pid := range t.held {
+		delete(t.held, pid)
+		t.refuse(pid)
+	}
+	for len(t.pending) > 0 {
+		t.wait(0)
+	}
+}
+
 // refuse kills pid before its new program runs, and ends the run: the
-// init and every process of the run first, so that none (the refused
-// program's parent, say) runs another instruction after the refusal (a
-// PID namespace's end, and the parent-death signal, come too late for
-// that).
+// init, the command's process group and every thread the tracer holds
+// first, so that none (the refused program's parent, say) runs another
+// instruction after the refusal where the kernel lets us (a PID
+// namespace's end, and the parent-death signal, come too late for that).
 func (t *tracer) refuse(pid int) {
 	if !t.ended {
 		t.ended = true
 		unix.Kill(t.initPID, unix.SIGKILL)
-		me := unix.Gettid()
-		for p := range t.procs {
-			if p != pid && tracedBy(p, me) {
+		if t.root > 0 {
+			unix.Kill(-t.root, unix.SIGKILL)
+		}
+		for p := range t.held {
+			if p != pid {
 				unix.Kill(p, unix.SIGKILL)
 			}
 		}
+		for p, q := range t.pending {
+			q.refused = true
+			unix.Kill(p, unix.SIGKILL)
+		}
 	}
 	unix.Kill(pid, unix.SIGKILL)
+	// Its end is reported to the tracer: awaited, so it is released.
+	t.pending[pid] = &pendingExec{refused: true}
+	ptrace(unix.PTRACE_CONT, pid, 0)
 }
 
-// tracedBy reports whether tracer traces pid: a pid the tracer lost
-// track of may have been reused by a process of another run.
-func tracedBy(pid, tracer int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	return err == nil && statusField(string(b), "TracerPid:") == tracer
+// isExecCall reports whether a notified call is an exec the gate judges:
+// execve or execveat of the x86_64, x32 or i386 ABI (the filter notifies
+// nothing else but calls of an architecture it does not know).
+func isExecCall(arch uint32, nr int32) bool {
+	const x32 = 0x40000000
+	switch arch {
+	case unix.AUDIT_ARCH_X86_64:
+		switch nr &^ x32 {
+		case unix.SYS_EXECVE, unix.SYS_EXECVEAT, 520, 545:
+			return true
+		}
+	case unix.AUDIT_ARCH_I386:
+		return nr == 11 || nr == 358
+	}
+	return false
+}
+
+// readPPid is pid's parent, from /proc/PID/stat.
+func readPPid(pid int) (int, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(f[1])
+	return n, err == nil
+}
+
+// sameArgv reports whether pid runs argv.
+func sameArgv(t *tracer, pid int, argv []string) bool {
+	got, err := t.cmdline(pid)
+	return err == nil && slices.Equal(got, argv)
 }
 
 // read reads pid's new program at its exec stop.
@@ -510,6 +688,13 @@ func execGateAvailable(init bool) (bool, string) {
 	if err := ptraceSeize(1<<30, 0); err != unix.ESRCH {
 		return false, fmt.Sprintf("exec gate: ptrace is refused here (%v): a seccomp filter or a security module forbids it", err)
 	}
+	// The filter's action must exist (Linux 5.0; letting a call go on
+	// from the listener came in 5.5, long before the Landlock ABIs the
+	// sandbox wants).
+	action := uint32(unix.SECCOMP_RET_USER_NOTIF)
+	if _, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_GET_ACTION_AVAIL, 0, uintptr(unsafe.Pointer(&action))); e != 0 {
+		return false, fmt.Sprintf("exec gate: this kernel has no seccomp user notification (%v)", e)
+	}
 	if pid := tracerPid(); pid != 0 {
 		return false, fmt.Sprintf("exec gate: this process is traced (by pid %d), and a tracer that follows forks would hold the commands first", pid)
 	}
@@ -517,7 +702,7 @@ func execGateAvailable(init bool) (bool, string) {
 }
 
 // execGateMechanism is what sandbox detect says the gate is.
-const execGateMechanism = "ptrace: every exec, fork, vfork and clone of the run is traced (PTRACE_SEIZE from a thread of this process); each program is judged at its exec stop, before its first instruction, on its argv, executable and directory"
+const execGateMechanism = "seccomp user notification and ptrace: every execve and execveat of the run waits for this process (a seccomp filter the run cannot remove), which attaches to the caller (PTRACE_SEIZE) and judges the new program at its exec stop, before its first instruction, on its argv, executable and directory; forks and exits are never stopped"
 
 func hasCap(c int) bool {
 	eff, err := capEff()

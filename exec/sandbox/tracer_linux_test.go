@@ -69,7 +69,11 @@ func TestExecGateRefuses(t *testing.T) {
 			// A renamed copy is not rm by name: exec's gate finds it by
 			// its bytes (sameProgram).
 			{"thread's child", `python3 -c 'import threading, subprocess; t = threading.Thread(target=lambda: subprocess.run(["rm", "-f", "keep"])); t.start(); t.join()'`, true},
+			{"exec from a thread", `python3 -c 'import threading, os; t = threading.Thread(target=lambda: os.execv("/bin/rm", ["rm", "-f", "keep"])); t.start(); t.join()'`, true},
+			{"after failed execs", `PATH=/nonexistent/a:/nonexistent/b:$PATH env rm -f keep`, true},
+			{"among parallel execs", `for i in 1 2 3 4 5 6 7 8 9 10; do /bin/true & done; rm -f keep; wait`, true},
 			{"near miss: cp", `cp keep copy`, false},
+			{"near miss: parallel execs", `for i in 1 2 3 4 5 6 7 8 9 10; do /bin/true & done; wait; cp keep copy`, false},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -142,6 +146,50 @@ func TestExecGateEvent(t *testing.T) {
 		if strings.Join(hello.Argv, "|") != "./hello|a b|c" || filepath.Base(hello.Exe) != "echo" || hello.Cwd != wantDir ||
 			len(hello.Caller) < 2 || hello.Caller[0] != "/bin/sh" || hello.CallerPID == 0 {
 			t.Errorf("event %+v, want argv ./hello 'a b' c, exe echo, cwd %s, caller /bin/sh -c", *hello, wantDir)
+		}
+	})
+}
+
+// TestExecGateFailedExecs checks that an exec that fails (execvp trying
+// each directory of PATH, a program that does not exist) is not judged,
+// and that the caller goes on: only the exec that succeeds is.
+func TestExecGateFailedExecs(t *testing.T) {
+	eachGated(t, func(t *testing.T, spec Spec) {
+		g := &gateLog{}
+		spec.ExecCheck = g.check
+		r := sh(t, spec, `PATH=/nonexistent/a:/nonexistent/b:$PATH env echo found; /nonexistent/prog; echo after`)
+		if r.err != nil || !strings.Contains(r.out, "found") || !strings.Contains(r.out, "after") {
+			t.Fatalf("%v: %s", r.err, r.out)
+		}
+		echo := 0
+		for _, ev := range g.seen {
+			if filepath.Base(ev.Exe) == "echo" {
+				echo++
+			}
+			if strings.Contains(ev.Exe, "nonexistent") {
+				t.Errorf("a failed exec was judged: %+v", ev)
+			}
+		}
+		if echo != 1 {
+			t.Errorf("echo judged %d times: %+v", echo, g.seen)
+		}
+	})
+}
+
+// TestExecGateListenerNotInherited checks that no process of the run holds
+// the gate's own listener, with which it could let its own execs through.
+func TestExecGateListenerNotInherited(t *testing.T) {
+	eachGated(t, func(t *testing.T, spec Spec) {
+		g := &gateLog{}
+		spec.ExecCheck = g.check
+		// (The glob's own directory descriptor is gone when readlink
+		// runs: its failure is expected.)
+		r := sh(t, spec, `for f in /proc/$$/fd/*; do readlink "$f"; done; sh -c 'for f in /proc/$$/fd/*; do readlink "$f"; done'`)
+		if !strings.Contains(r.out, "pipe:") {
+			t.Fatalf("%v: %s", r.err, r.out)
+		}
+		if strings.Contains(r.out, "seccomp") {
+			t.Errorf("the run holds a seccomp listener:\n%s", r.out)
 		}
 	})
 }

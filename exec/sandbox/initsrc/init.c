@@ -12,15 +12,19 @@
  *   1. blocks every signal, so that none is lost before the command exists
  *      (a PID 1 drops the signals it has no handler for; blocked signals
  *      are kept pending instead);
- *   2. waits for one byte on CTL: 'G' (go) or 'H' (go, and hold the
- *      command until agentexec has attached its exec gate); anything else,
- *      or end of file, exits 126 without running anything;
+ *   2. waits for one byte on CTL: 'G' (go) or 'H' (go, under the exec
+ *      gate); anything else, or end of file, exits 126 without running
+ *      anything;
  *   3. forks the command. The child puts itself in its own process group
  *      (taking the terminal's foreground when init's group had it), asks
- *      for SIGKILL when init dies, for 'H' writes an 'R' record and waits
- *      for a 'g' byte, restores the signal mask and execs PATH with ARGV0
- *      ARGS. An exec failure writes an 'X' record (the errno) and exits
- *      127 (not found) or 126;
+ *      for SIGKILL when init dies, and for 'H' installs the exec gate's
+ *      seccomp filter, which stops every execve and execveat of the
+ *      command and of everything it starts until agentexec answers (see
+ *      tracer_linux.go), and sends its listener on CTL with an 'R' record
+ *      (or writes an 'F' record with the errno and exits 126 if the filter
+ *      cannot be installed). It restores the signal mask and execs PATH
+ *      with ARGV0 ARGS. An exec failure writes an 'X' record (the errno)
+ *      and exits 127 (not found) or 126;
  *   4. reads its signals from a signalfd: SIGCHLD reaps (every child: it
  *      is the namespace's reaper, or a subreaper), a signal sent by a
  *      process (kill, tkill, sigqueue: si_code <= 0) is forwarded to the
@@ -48,6 +52,7 @@ typedef unsigned int u32;
 #define NR_rt_sigprocmask 14
 #define NR_ioctl 16
 #define NR_getpid 39
+#define NR_sendmsg 46
 #define NR_clone 56
 #define NR_execve 59
 #define NR_exit 60
@@ -60,6 +65,7 @@ typedef unsigned int u32;
 #define NR_exit_group 231
 #define NR_signalfd4 289
 #define NR_prlimit64 302
+#define NR_seccomp 317
 
 static long sys6(long n, long a, long b, long c, long d, long e, long f)
 {
@@ -94,6 +100,7 @@ __asm__(".text\n"
 #define sys5(n, a, b, c, d, e) sys6(n, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
 
 #define EINTR 4
+#define EACCES 13
 #define ENOENT 2
 #define ECHILD 10
 #define SIGKILL 9
@@ -111,6 +118,7 @@ __asm__(".text\n"
 #define PR_SET_PDEATHSIG 1
 #define PR_SET_NAME 15
 #define PR_SET_CHILD_SUBREAPER 36
+#define PR_SET_NO_NEW_PRIVS 38
 #define RLIMIT_CORE 4
 #define SA_RESTORER 0x04000000
 
@@ -199,17 +207,102 @@ static void foreground(int oldpgrp, int self)
 	}
 }
 
+/* The exec gate's filter: execve and execveat of every ABI the kernel
+ * runs on x86_64 wait for agentexec's answer (SECCOMP_RET_USER_NOTIF);
+ * everything else is allowed (the sandbox's own filter, when there is
+ * one, decides the rest). The i386 ABI (int 0x80) has its own numbers;
+ * x32 calls carry bit 30. A foreign architecture number is notified
+ * whatever the call: agentexec refuses what it does not know. */
+struct sock_filter {
+	unsigned short code;
+	unsigned char jt, jf;
+	u32 k;
+};
+struct sock_fprog {
+	unsigned short len;
+	struct sock_filter *filter;
+};
+#define LD_W_ABS 0x20
+#define JEQ_K 0x15
+#define RET_K 0x06
+#define ARCH_X86_64 0xc000003eU
+#define ARCH_I386 0x40000003U
+#define RET_ALLOW 0x7fff0000U
+#define RET_NOTIFY 0x7fc00000U
+#define X32 0x40000000U
+#define SECCOMP_SET_MODE_FILTER 1
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER 8
+static struct sock_filter gate[] = {
+	{LD_W_ABS, 0, 0, 4},              /* 0: arch */
+	{JEQ_K, 2, 0, ARCH_X86_64},       /* 1 */
+	{JEQ_K, 10, 0, ARCH_I386},        /* 2 -> 13 */
+	{RET_K, 0, 0, RET_NOTIFY},        /* 3: a foreign architecture */
+	{LD_W_ABS, 0, 0, 0},              /* 4: nr */
+	{JEQ_K, 6, 0, 59},                /* 5: execve */
+	{JEQ_K, 5, 0, 322},               /* 6: execveat */
+	{JEQ_K, 4, 0, X32 | 59},          /* 7 */
+	{JEQ_K, 3, 0, X32 | 322},         /* 8 */
+	{JEQ_K, 2, 0, X32 | 520},         /* 9: x32 execve */
+	{JEQ_K, 1, 0, X32 | 545},         /* 10: x32 execveat */
+	{RET_K, 0, 0, RET_ALLOW},         /* 11 */
+	{RET_K, 0, 0, RET_NOTIFY},        /* 12, reached from 5-10 */
+	/* i386: 13.. */
+	{LD_W_ABS, 0, 0, 0},              /* 13: nr */
+	{JEQ_K, 2, 0, 11},                /* 14: execve */
+	{JEQ_K, 1, 0, 358},               /* 15: execveat */
+	{RET_K, 0, 0, RET_ALLOW},         /* 16 */
+	{RET_K, 0, 0, RET_NOTIFY},        /* 17 */
+};
+
+struct iovec {
+	void *base;
+	u64 len;
+};
+struct msghdr {
+	void *name;
+	int namelen;
+	struct iovec *iov;
+	u64 iovlen;
+	void *control;
+	u64 controllen;
+	int flags;
+};
+
+/* gatefilter installs the exec gate's filter and sends its listener on
+ * CTL. Without CAP_SYS_ADMIN the kernel wants no_new_privs first, which a
+ * sandbox has set already; a run without one gets it here (a traced
+ * program never gained privileges by exec either). */
+static void gatefilter(void)
+{
+	struct sock_fprog prog = {sizeof gate / sizeof gate[0], gate};
+	long fd = sys3(NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	if (fd == -EACCES) {
+		sys2(NR_prctl, PR_SET_NO_NEW_PRIVS, 1);
+		fd = sys3(NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	}
+	if (fd < 0) {
+		put('F', (int)-fd);
+		sys1(NR_exit_group, 126);
+	}
+	char rec[8] = {'R', 0, 0, 0, 0, 0, 0, 0};
+	struct iovec iov = {rec, 8};
+	/* struct cmsghdr (len, level 1 SOL_SOCKET, type 1 SCM_RIGHTS), the fd */
+	u64 cmsg[3] = {20, 1 | (1UL << 32), (u64)fd};
+	struct msghdr m = {0, 0, &iov, 1, cmsg, 24, 0};
+	long n = sys3(NR_sendmsg, ctl, &m, 0);
+	sys1(NR_close, fd); /* the command must never hold its own gate */
+	if (n != 8)
+		sys1(NR_exit_group, 126);
+}
+
 static void child(char *path, char **argv, char **envp, u64 *oldmask, int hold)
 {
 	int oldpgrp = (int)sys1(NR_getpgid, 0);
 	sys2(NR_setpgid, 0, 0);
 	foreground(oldpgrp, (int)sys0(NR_getpid));
 	sys2(NR_prctl, PR_SET_PDEATHSIG, SIGKILL);
-	if (hold) {
-		put('R', 0);
-		if (get() != 'g')
-			sys1(NR_exit_group, 126);
-	}
+	if (hold)
+		gatefilter();
 	sys4(NR_rt_sigprocmask, SIG_SETMASK, oldmask, 0, 8);
 	long err = sys3(NR_execve, path, argv, envp);
 	put('X', (int)-err);
