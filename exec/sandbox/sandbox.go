@@ -299,7 +299,7 @@ type ExecEvent struct {
 	Cwd  string   // the process's working directory
 	// Caller is the program that called exec: the process's own previous
 	// program, or the one its parent ran when it forked it. CallerPID is
-	// the process that ran it.
+	// the process that called exec (for a fork that execs, the child).
 	Caller    []string
 	CallerPID int
 }

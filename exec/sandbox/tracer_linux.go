@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -364,11 +363,10 @@ func (t *tracer) notified() {
 		t.respond(n.id, 0)
 		return
 	}
+	// The caller is the program the thread runs now: its own, or its
+	// parent's when it was forked to exec.
 	p := &pendingExec{callerPID: pid}
 	p.caller, _ = t.cmdline(pid)
-	if st, ok := readPPid(pid); ok && st > 0 && sameArgv(t, st, p.caller) {
-		p.callerPID = st // a fork that had not exec'd yet: its parent ran the caller
-	}
 	if err := ptraceSeize(pid, traceOptions); err != nil {
 		// Traced by another tracer, or gone: the exec cannot be judged
 		// at its stop, so it does not happen.
@@ -550,30 +548,6 @@ func isExecCall(arch uint32, nr int32) bool {
 		return nr == 11 || nr == 358
 	}
 	return false
-}
-
-// readPPid is pid's parent, from /proc/PID/stat.
-func readPPid(pid int) (int, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(f[1])
-	return n, err == nil
-}
-
-// sameArgv reports whether pid runs argv.
-func sameArgv(t *tracer, pid int, argv []string) bool {
-	got, err := t.cmdline(pid)
-	return err == nil && slices.Equal(got, argv)
 }
 
 // read reads pid's new program at its exec stop.
