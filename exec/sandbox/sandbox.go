@@ -139,14 +139,14 @@
 //
 // With Spec.ExecCheck set (any profile, None included), every program the
 // run starts after the command itself is stopped at its exec and judged
-// before its first instruction (tracer_linux.go): the command waits at
-// its start until a tracer thread of this process has attached to it
-// (PTRACE_SEIZE with the exec, fork, vfork and clone events), so that
-// every process and thread of the run is traced from its first
-// instruction. A refused program is killed there, and the init with it,
+// before its first instruction (tracer_linux.go): the init's child puts a
+// seccomp filter on itself before it execs the command, which makes every
+// execve and execveat of the run wait for this process (user
+// notification); a tracer thread attaches to the exec'ing thread
+// (PTRACE_SEIZE) and judges the new program at its exec stop. Nothing but
+// execs stops. A refused program is killed there, and the init with it,
 // which ends the run. Programs of the run that try to trace get EPERM.
-// The gate needs the init (a process traced by a thread of its parent's
-// process shows its ptrace stops to os/exec's Wait) and ptrace: Yama
+// The gate needs the init, seccomp user notification and ptrace: Yama
 // ptrace_scope 3, a seccomp filter or security module that forbids
 // ptrace, or a tracer of this process that follows forks make it
 // unavailable (Capabilities.ExecGate), and Prepare refuses a Spec that
