@@ -306,8 +306,8 @@ func (g *execGate) refuse(ev sandbox.ExecEvent, d gate.Decision, approval string
 		Program: programName(ev), Argv: ev.Argv, Exe: ev.Exe, Cwd: ev.Cwd, PID: ev.PID,
 		Reason: d.Reason, Approval: approval,
 	}
-	if len(ev.Caller) > 0 {
-		f.Parent = &ExecProgram{PID: ev.CallerPID, Argv: ev.Caller}
+	if pid, argv := ev.Parent(); len(argv) > 0 {
+		f.Parent = &ExecProgram{PID: pid, Argv: argv}
 	}
 	if d.Rule != nil {
 		f.Rule, f.RuleSource = d.Rule.Text, d.Rule.Source

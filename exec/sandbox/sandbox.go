@@ -297,11 +297,20 @@ type ExecEvent struct {
 	Argv []string // the new program's argv, as the kernel passed it
 	Exe  string   // the executable the kernel ran (symlinks followed)
 	Cwd  string   // the process's working directory
-	// Caller is the program that called exec: the process's own previous
-	// program, or the one its parent ran when it forked it. CallerPID is
-	// the process that called exec (for a fork that execs, the child).
-	Caller    []string
-	CallerPID int
+	// parent reads the parent process's pid and argv when first asked
+	// (Parent): reading them for every exec would cost more than the
+	// verdict.
+	parent func() (int, []string)
+}
+
+// Parent is the process that started the program (its parent at the
+// exec) and the argv of what that process runs: the shell of a script
+// that runs rm, say. 0 and nil when it cannot be read.
+func (ev *ExecEvent) Parent() (int, []string) {
+	if ev.parent == nil {
+		return 0, nil
+	}
+	return ev.parent()
 }
 
 // ExecVerdict is the exec gate's answer to an ExecEvent.

@@ -87,9 +87,7 @@ type tracer struct {
 
 // pendingExec is a thread the tracer attached to, whose exec goes on.
 type pendingExec struct {
-	caller    []string // the program that called exec, read before it
-	callerPID int
-	refused   bool // killed: only its end is awaited
+	refused bool // killed: only its end is awaited
 }
 
 type heldExec struct {
@@ -363,10 +361,7 @@ func (t *tracer) notified() {
 		t.respond(n.id, 0)
 		return
 	}
-	// The caller is the program the thread runs now: its own, or its
-	// parent's when it was forked to exec.
-	p := &pendingExec{callerPID: pid}
-	p.caller, _ = t.cmdline(pid)
+	p := &pendingExec{}
 	if err := ptraceSeize(pid, traceOptions); err != nil {
 		// Traced by another tracer, or gone: the exec cannot be judged
 		// at its stop, so it does not happen.
@@ -463,9 +458,7 @@ func (t *tracer) exec(pid int) {
 		t.refuse(pid) // cannot be judged: refused
 		return
 	}
-	if len(p.caller) > 0 {
-		ev.Caller, ev.CallerPID = p.caller, p.callerPID
-	}
+	ev.parent = func() (int, []string) { return parentOf(pid) }
 	v := t.check(ev)
 	switch {
 	case v.Wait != nil:
@@ -548,6 +541,31 @@ func isExecCall(arch uint32, nr int32) bool {
 		return nr == 11 || nr == 358
 	}
 	return false
+}
+
+// parentOf is pid's parent and the argv it runs, from /proc.
+func parentOf(pid int) (int, []string) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, nil
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, nil
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0, nil
+	}
+	ppid, err := strconv.Atoi(f[1])
+	if err != nil || ppid <= 0 {
+		return 0, nil
+	}
+	argv, err := os.ReadFile("/proc/" + strconv.Itoa(ppid) + "/cmdline")
+	if err != nil || len(argv) == 0 {
+		return ppid, nil
+	}
+	return ppid, splitNUL(argv)
 }
 
 // read reads pid's new program at its exec stop.

@@ -23,12 +23,21 @@ type gateLog struct {
 	deny   map[string]bool
 	seen   []ExecEvent
 	denied []ExecEvent
+	// parents[i] is seen[i].Parent(), read at the exec, while it runs.
+	parents []parentOfExec
+}
+
+type parentOfExec struct {
+	pid  int
+	argv []string
 }
 
 func (g *gateLog) check(ev ExecEvent) ExecVerdict {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.seen = append(g.seen, ev)
+	pid, argv := ev.Parent()
+	g.parents = append(g.parents, parentOfExec{pid, argv})
 	if g.deny[filepath.Base(ev.Argv[0])] || g.deny[filepath.Base(ev.Exe)] {
 		g.denied = append(g.denied, ev)
 		return ExecVerdict{}
@@ -134,9 +143,10 @@ func TestExecGateEvent(t *testing.T) {
 			t.Fatalf("%v: %s", r.err, r.out)
 		}
 		var hello *ExecEvent
+		var parent parentOfExec
 		for i, ev := range g.seen {
 			if ev.Argv[0] == "./hello" {
-				hello = &g.seen[i]
+				hello, parent = &g.seen[i], g.parents[i]
 			}
 		}
 		if hello == nil {
@@ -144,8 +154,8 @@ func TestExecGateEvent(t *testing.T) {
 		}
 		wantDir, _ := filepath.EvalSymlinks(filepath.Join(spec.Cwd, "sub"))
 		if strings.Join(hello.Argv, "|") != "./hello|a b|c" || filepath.Base(hello.Exe) != "echo" || hello.Cwd != wantDir ||
-			len(hello.Caller) < 2 || hello.Caller[0] != "/bin/sh" || hello.CallerPID == 0 {
-			t.Errorf("event %+v, want argv ./hello 'a b' c, exe echo, cwd %s, caller /bin/sh -c", *hello, wantDir)
+			len(parent.argv) < 2 || parent.argv[0] != "/bin/sh" || parent.pid == 0 || parent.pid == hello.PID {
+			t.Errorf("event %+v, parent %+v, want argv ./hello 'a b' c, exe echo, cwd %s, parent /bin/sh -c", *hello, parent, wantDir)
 		}
 	})
 }
