@@ -243,7 +243,12 @@ func (c *initCtl) waitReady() (pid, listener int, err error) {
 	case n == 0:
 		err = errors.New("the init ended before the command was ready")
 	case n == 8 && rec[0] == recFilter:
-		err = fmt.Errorf("installing the seccomp filter: %w", syscall.Errno(binary.NativeEndian.Uint32(rec[4:])))
+		e := syscall.Errno(binary.NativeEndian.Uint32(rec[4:]))
+		err = fmt.Errorf("installing the seccomp filter: %w", e)
+		if e == syscall.EBUSY {
+			// The kernel allows one listener per filter chain.
+			err = fmt.Errorf("installing the seccomp filter: %w: this process runs under another exec gate already (an agentexec run inside a gated run, or another seccomp supervisor); run it with --exec-gate off there, the outer gate still judges every exec", e)
+		}
 	case n != 8 || rec[0] != recReady:
 		err = fmt.Errorf("unexpected record %q from the init", rec[:n])
 	case listener < 0:
