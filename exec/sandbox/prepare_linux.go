@@ -585,7 +585,7 @@ func (h *Handle) releaseInit() error {
 	var t *tracer
 	if h.check != nil {
 		var err error
-		if t, err = newTracer(h.check, h.ctl); err != nil {
+		if t, err = newTracer(h.check, h.ctl, h.argv); err != nil {
 			return h.abort(err)
 		}
 	}

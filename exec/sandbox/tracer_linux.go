@@ -66,7 +66,9 @@ type tracer struct {
 	// stop is an eventfd: Close writes it to end the tracer.
 	stop    int
 	initPID int
-	done    chan struct{} // closed when the tracer is done with the run
+	// rootArgv is the command's argv: what the init started.
+	rootArgv []string
+	done     chan struct{} // closed when the tracer is done with the run
 
 	mu  sync.Mutex
 	err error // the gate could not attach: the command never ran
@@ -117,7 +119,7 @@ type seccompResp struct {
 // newTracer makes the exec gate of a run whose init talks on ctl. The
 // tracer reads a copy of ctl's descriptor, its own until it is done: the
 // Handle may close its own first.
-func newTracer(check func(ExecEvent) ExecVerdict, ctl *initCtl) (*tracer, error) {
+func newTracer(check func(ExecEvent) ExecVerdict, ctl *initCtl, rootArgv []string) (*tracer, error) {
 	fd, err := unix.FcntlInt(uintptr(ctl.fd), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: exec gate: %w", err)
@@ -127,7 +129,7 @@ func newTracer(check func(ExecEvent) ExecVerdict, ctl *initCtl) (*tracer, error)
 		unix.Close(fd)
 		return nil, fmt.Errorf("sandbox: exec gate: %w", err)
 	}
-	return &tracer{check: check, ctl: &initCtl{fd: fd}, stop: stop, listener: -1, done: make(chan struct{}),
+	return &tracer{check: check, ctl: &initCtl{fd: fd}, rootArgv: rootArgv, stop: stop, listener: -1, done: make(chan struct{}),
 		pending: map[int]*pendingExec{}, held: map[int]heldExec{}}, nil
 }
 
@@ -458,7 +460,16 @@ func (t *tracer) exec(pid int) {
 		t.refuse(pid) // cannot be judged: refused
 		return
 	}
-	ev.parent = func() (int, []string) { return parentOf(pid) }
+	initPID, root, rootArgv := t.initPID, t.root, t.rootArgv
+	ev.parent = func() (int, []string) {
+		ppid, argv := parentOf(pid)
+		if ppid == initPID && ppid > 0 {
+			// The init ran the command, whose first program is the
+			// request: that is what started this one.
+			return root, rootArgv
+		}
+		return ppid, argv
+	}
 	v := t.check(ev)
 	switch {
 	case v.Wait != nil:

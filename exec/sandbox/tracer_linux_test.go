@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -200,6 +201,59 @@ func TestExecGateListenerNotInherited(t *testing.T) {
 		}
 		if strings.Contains(r.out, "seccomp") {
 			t.Errorf("the run holds a seccomp listener:\n%s", r.out)
+		}
+	})
+}
+
+// TestExecGateI386ABI checks an exec made through the i386 system call
+// ABI (int 0x80, other numbers) from a 64-bit process: without a sandbox
+// the gate's filter stops it like any exec, and the gate refuses rm;
+// in a sandbox the sandbox's filter refuses foreign-ABI calls first.
+func TestExecGateI386ABI(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the i386 ABI exists on amd64 only")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	helper, err := filepath.Abs("testdata/int80exec.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Outside the gate, the helper really runs rm: the check below
+	// could not fail otherwise.
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "keep")
+	os.WriteFile(keep, []byte("x"), 0o644)
+	if out, err := exec.Command("python3", helper, "/bin/rm", "rm", "-f", keep).CombinedOutput(); err != nil {
+		t.Fatalf("helper: %v: %s", err, out)
+	}
+	if _, err := os.Stat(keep); err == nil {
+		t.Skip("int 0x80 execve does not work on this host (no IA32 emulation)")
+	}
+	eachGated(t, func(t *testing.T, spec Spec) {
+		keep := filepath.Join(spec.Cwd, "keep")
+		if err := os.WriteFile(keep, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g := &gateLog{deny: map[string]bool{"rm": true}}
+		spec.ExecCheck = g.check
+		for _, name := range []string{"near-miss", "rm"} {
+			prog, args := "/bin/cp", "cp keep copy"
+			if name == "rm" {
+				prog, args = "/bin/rm", "rm -f keep"
+			}
+			r := sh(t, spec, "python3 "+helper+" "+prog+" "+args)
+			_, kept := os.Stat(keep)
+			_, copied := os.Stat(filepath.Join(spec.Cwd, "copy"))
+			switch {
+			case kept != nil:
+				t.Fatalf("rm ran through int 0x80: %v %s", r.err, r.out)
+			case name == "rm" && spec.Profile == None && len(g.denied) == 0:
+				t.Errorf("the gate did not refuse rm: %v %s", r.err, r.out)
+			case name == "near-miss" && spec.Profile == None && copied != nil:
+				t.Errorf("cp through int 0x80 did not run under the gate: %v %s", r.err, r.out)
+			}
 		}
 	})
 }

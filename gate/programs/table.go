@@ -337,7 +337,11 @@ func writers() []Program {
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
 			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts()},
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"}},
-			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Opts: Opts("", "", longs("", "", "")).
+			// zip's -TT CMD is two letters, which a cluster cannot spell: T is
+			// left out so that -T and -TT stay unknown (uncertain: asked).
+			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Opts: Opts("0123456789qrRjuvfdmDXyocgzAlJke@$hS", "bntxisP", longs(
+				"recurse-paths recurse-patterns quiet verbose junk-paths update freshen delete move encrypt symlinks no-dir-entries no-extra grow copy-entries help version",
+				"exclude include suffixes temp-path split-size password", "")).
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
 			Program{Name: "7z", Kind: Writer, Why: "an archiver"},
 			Program{Name: "ar", Kind: Writer, Why: "an archiver"},
@@ -539,10 +543,10 @@ func launchers() []Program {
 		l("doas", Launch("ns", "uC", nil), argv, Privilege, whyPriv),
 		l("su", Launch("lmpfP", "gGsw", longs("login preserve-environment pty fast", "group supp-group shell whitelist-environment", "")).
 			Short("c", eff(ReqArg, RunsShell, "`su -c` runs %q as another user")).Long(eff(ReqArg, RunsShell, "`su --command` runs %q as another user"), "command", "session-command"),
-			Runs{}, Privilege, whyPriv),
+			Runs{UserShell: true}, Privilege, whyPriv),
 		l("runuser", Launch("lmpfP", "ugGsw", longs("login preserve-environment pty fast", "user group supp-group shell whitelist-environment", "")).
 			Short("c", eff(ReqArg, RunsShell, "`runuser -c` runs %q as another user")).Long(eff(ReqArg, RunsShell, "`runuser --command` runs %q as another user"), "command", "session-command"),
-			argv, Privilege, whyPriv),
+			Runs{Argv: true, UserShell: true, ArgvOpts: []string{"u", "user"}}, Privilege, whyPriv),
 		l("pkexec", Launch("", "", longs("disable-internal-agent keep-cwd version help", "user", "")), argv, Privilege, whyPriv),
 		l("run0", Launch("", "uDg", longs("no-ask-password", "user chdir group property description slice setenv nice", "")), argv, Privilege, whyPriv),
 		l("sg", nil, Runs{Joined: true, Skip: 1}, Privilege, whyPriv),
@@ -570,7 +574,10 @@ func launchers() []Program {
 		l("flock", Launch("sxunoFhV", "wE", longs("shared exclusive unlock nonblock nb close no-fork help version verbose", "timeout wait conflict-exit-code", "")).
 			Short("c", eff(ReqArg, RunsShell, "`flock -c` runs %q under the lock")).Long(eff(ReqArg, RunsShell, "`flock --command` runs %q under the lock"), "command"),
 			Runs{Argv: true, Skip: 1}, 0, whyLauncher),
-		l("script", Launch("aeEfqkTB", "IOtm", longs("append return flush quiet log-timing timing force echo", "log-in log-out log-io log-timing logging-format command-timeout", "")).
+		// script permutes its arguments (`script -q FILE -c CMD` runs CMD), so
+		// its options do not stop at the first operand.
+		l("script", Opts("aefqhV", "IOBTmEo", longs("append return flush quiet force help version", "log-in log-out log-io log-timing logging-format echo output-limit", "timing")).
+			Short("t", Opt{Arity: OptArg}).
 			Short("c", eff(ReqArg, RunsShell, "`script -c` runs %q")).Long(eff(ReqArg, RunsShell, "`script --command` runs %q"), "command"),
 			Runs{}, 0, whyLauncher),
 		l("watch", Launch("bcegptx", "dnq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")),
@@ -583,7 +590,9 @@ func launchers() []Program {
 		l("ltrace", Launch("bcCfhiLrStTV", "aAeDFlnopsSuwx", longs("help version demangle", "output", "")), argv, 0, "a tracer that runs another command"),
 		l("valgrind", Launch("hqv", "", longs("help version quiet verbose trace-children", "tool log-file xml-file suppressions", "")).AnyOption(), argv, 0, "a debugger that runs another command"),
 		l("perf", nil, Runs{Argv: true, Skip: 1}, 0, "a profiler that runs another command"),
-		l("taskset", Launch("ap", "c", longs("all-tasks pid help version", "cpu-list", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		// -c/--cpu-list is a flag (read the mask operand as a list), not a
+		// value: the mask is still the first operand.
+		l("taskset", Launch("acp", "", longs("all-tasks cpu-list pid help version", "", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		l("chrt", Launch("bdefiormRpavh", "TPD", longs("batch deadline fifo idle other rr reset-on-fork all-tasks max pid verbose help version", "sched-runtime sched-period sched-deadline", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		l("firejail", Launch("", "", nil).AnyOption(), argv, 0, "a sandbox that runs another command"),
 		l("bwrap", Launch("", "", nil), Runs{}, 0, "a sandbox that runs another command"),
@@ -630,7 +639,7 @@ func launchers() []Program {
 		// (its other subcommands run nothing, read as run: the stricter).
 		l("agentexec", Launch("", "", longs("json pty help version", "policy policy-format mode shell cwd dir timeout sandbox audit from-hook network env project", "")).
 			Short("c", eff(ReqArg, RunsShell, "`agentexec run -c` runs %q")), Runs{Argv: true, Skip: 1}, 0, "agentexec, which runs a command under its own gate"),
-		l("gdb", Launch("nqx", "", nil), Runs{After: "--args"}, Interpreter, "a debugger that runs programs and commands"),
+		l("gdb", gdbOpts(), Runs{After: "--args"}, Interpreter, "a debugger that runs programs and commands"),
 		l("lldb", nil, Runs{After: "--"}, Interpreter, "a debugger that runs programs and commands"),
 		l("machinectl", nil, Runs{}, Emulator, "runs commands in containers"),
 		func() Program {
@@ -817,4 +826,14 @@ func versionControl() []Program {
 		Program{Name: "tig", Kind: Viewer, Why: "a git viewer"},
 		Program{Name: "lazygit", Kind: Viewer, Why: "a git interface"},
 	)
+}
+
+// gdbOpts is gdb's command line: getopt_long_only with no short options,
+// so -ex, --ex, -eval-command=… and its abbreviations are one option.
+func gdbOpts() *Options {
+	o := Launch("", "", longs("tui dbx readnow readnever r quiet q silent nh nx n batch-silent batch return-child-result version help write nw nowindows w windows fullname f configuration statistics",
+		"symbols s exec e se core c pid p directory d data-directory D cd tty t interpreter i l b baud", ""))
+	o.SingleDashLong, o.LongOnly = true, true
+	return o.Long(eff(ReqArg, RunsCode, "`gdb %s` runs debugger commands"), "eval-command", "ex", "init-eval-command", "iex", "early-init-eval-command", "eiex").
+		Long(eff(ReqArg, RunsFile, "`gdb %s` runs a file of debugger commands"), "command", "x", "init-command", "ix", "early-init-command", "eix")
 }
