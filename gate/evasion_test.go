@@ -28,7 +28,7 @@ type wrapper struct {
 var (
 	argvOnly = map[string]bool{"sudo": true, "env": true, "timeout": true, "nice": true, "nohup": true,
 		"xargs -l": true, "xargs --arg-file": true, "xargs -I": true, "find -exec": true, "watch": true,
-		"strace": true, "parallel": true, "command": true, "exec": true}
+		"strace": true, "parallel": true, "command": true, "exec": true, "taskset -c": true}
 	envSplits = map[string]bool{"env -S": true, "env --split-string": true, "watch": true}
 	// compound are the wrappers whose output is not one simple command.
 	compound = map[string]bool{"xargs -l": true, "xargs -I": true, "alias": true, "pipe to sh": true,
@@ -88,6 +88,12 @@ var evasionWrappers = []wrapper{
 	{"procsubst", func(x string) string { return "cat <(" + x + ")" }},
 	{"function", func(x string) string { return "zf() { " + x + "; }; zf" }},
 	{"agentexec run", func(x string) string { return "agentexec run --mode yolo -c " + q(x) }},
+	{"taskset -c", func(x string) string { return "taskset -c 0 " + x }},
+	{"su USER -c", func(x string) string { return "su root -c " + q(x) }},
+	{"script FILE -c", func(x string) string { return "script -q /dev/null -c " + q(x) }},
+	{"script --comm=", func(x string) string { return "script --comm=" + q(x) + " -q /dev/null" }},
+	{"gdb -eval-command=", func(x string) string { return "gdb -batch -eval-comm=" + q("shell "+x) }},
+	{"zip -TT", func(x string) string { return "zip -q a.zip bin -T -TT " + q(x) }},
 }
 
 // nameSpellings are spellings of the inner command's name that bash reads
@@ -160,12 +166,13 @@ func TestDenyEvasionConfirm(t *testing.T) {
 	needs := map[string]string{
 		"python -c": "python3", "awk system": "awk", "sed e": "sed", "parallel": "parallel",
 		"strace": "strace", "watch": "watch", "flock -c": "flock", "script -c": "script",
+		"taskset -c": "taskset", "script FILE -c": "script", "script --comm=": "script", "gdb -eval-command=": "gdb", "zip -TT": "zip",
 	}
 	skip := map[string]bool{
 		// Need a repository with commits, an archive, a remote host, root
 		// with another user, a terminal, or agentexec on PATH.
 		"git rebase -x": true, "git alias": false, "tar --to-command": true, "ssh ProxyCommand": true,
-		"su -c": true, "sudo": true, "watch": true, "agentexec run": true, "strace": true,
+		"su -c": true, "su USER -c": true, "sudo": true, "watch": true, "agentexec run": true, "strace": true,
 	}
 	ran := 0
 	for _, w := range evasionWrappers {
@@ -300,4 +307,43 @@ func bashRunsLast(text, stmt string) bool {
 
 func parseForTest(text string) (*syntax.File, error) {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+}
+
+// TestLauncherModelForms: launchers read by the command-facts table as
+// their real parsers do — taskset's -c is a flag, su hands the words after
+// the user to the shell, script permutes and abbreviates, gdb is
+// getopt_long_only, an option a command-carrying program's table does not
+// know is uncertain — in both directions.
+func TestLauncherModelForms(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)", "Bash(git push *)"})
+	for _, c := range []struct {
+		text string
+		want Action
+	}{
+		{"taskset -c 0 rm -f x", Deny},
+		{"taskset --cpu-list 0-3 git push origin main", Deny},
+		{"taskset -c 0 ls -la", Allow},
+		{"su root -c 'rm -f x'", Deny},
+		{"su - root -c 'git push origin'", Deny},
+		{"su - -c 'rm -f x'", Deny},
+		{"su -s /bin/rm root -- -f x", Deny},
+		{"runuser root -c 'rm -f x'", Deny},
+		{"su root -c 'ls -la'", Allow},
+		{"runuser -u root ls", Allow},
+		{"script -q /dev/null -c 'rm -f x'", Deny},
+		{"script --comm='rm -f x' -q /dev/null", Deny},
+		{"script -q /dev/null -c 'ls'", Allow},
+		{"script -q --bogus /dev/null", Ask},
+		{"gdb -batch --eval-command='shell rm -f x'", Ask},
+		{"gdb -q -batch -ex='shell rm -f x'", Ask},
+		{"gdb -batch -ex 'shell rm -f x' --args true", Ask},
+		{"gdb --batch --args true", Allow},
+		{"zip -q a.zip f -T -TT 'rm -f x'", Ask},
+		{"zip -qr9 a.zip src -x '*.o'", Allow},
+		{"tar --bogus -xf a.tar", Ask},
+	} {
+		if d := Decide(Input{Text: c.text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != c.want {
+			t.Errorf("%q: %v, want %v: %s", c.text, d.Action, c.want, d.Reason)
+		}
+	}
 }

@@ -61,8 +61,8 @@ func (b *builder) runs(c *Call) {
 	case prog.Scanner == p.ScanSed || prog.Scanner == p.ScanAwk || prog.Scanner == p.ScanSqlite:
 		b.sub(c, prog, args)
 	case prog.Scanner == p.ScanTar:
-		b.options(c, prog, tarArgs(args))
-	case prog.Runs != nil && (prog.Runs.Argv || prog.Runs.Joined || prog.Runs.After != ""):
+		b.uncertain(c, prog, b.options(c, prog, tarArgs(args)))
+	case prog.Runs != nil && (prog.Runs.Argv || prog.Runs.Joined || prog.Runs.After != "" || prog.Runs.UserShell):
 		b.launcher(c, prog, args)
 	case prog.Kind.Has(p.Interpreter):
 		b.interpreter(c, prog, args)
@@ -79,7 +79,16 @@ func (b *builder) runs(c *Call) {
 	case prog.Runs != nil && prog.Runs.Stdin:
 		c.script, c.ScriptStdin = true, true
 	case prog.Opts != nil:
-		b.options(c, prog, args)
+		b.uncertain(c, prog, b.options(c, prog, args))
+	}
+}
+
+// uncertain records where the model of a command line ends: for a launcher
+// or a program with command-carrying options, an option the table does not
+// know may be another spelling of one that runs a command.
+func (b *builder) uncertain(c *Call, prog *p.Program, parsed p.Parsed) {
+	if parsed.Unknown != "" && (prog.Kind.Has(p.Launcher) || prog.Opts.CarriesCommands()) {
+		b.hide(Unreadable, c.Span, c, "`%s` is given the option `-%s`, which the gate does not know, so what it runs is uncertain", c.Base, strings.TrimLeft(parsed.Unknown, "-"))
 	}
 }
 
@@ -447,6 +456,10 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	if parsed.Unknown != "" {
 		b.hide(Unreadable, c.Span, c, "`%s` is given the option `-%s`, which the gate does not know, so the command it runs is uncertain", c.Base, strings.TrimLeft(parsed.Unknown, "-"))
 	}
+	if r.UserShell && !parsed.Has(r.ArgvOpts...) {
+		b.userShell(c, prog, parsed, args[parsed.Rest:])
+		return
+	}
 	rest := args[parsed.Rest:]
 	if r.Assigns {
 		for len(rest) > 0 && rest[0].Static && isAssignWord(rest[0].Value) {
@@ -493,6 +506,41 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	}
 }
 
+// userShell reads su's form: [-] USER ARG…, where the ARGs go to the
+// user's shell (-s/--shell, else sh), after -c CMD when one was given.
+func (b *builder) userShell(c *Call, prog *p.Program, parsed p.Parsed, rest []Word) {
+	// su permutes: options may follow "-" and the user (su - root -c CMD).
+	more := func() {
+		if len(rest) > 0 && rest[0].Static && len(rest[0].Value) > 1 && strings.HasPrefix(rest[0].Value, "-") {
+			again := b.options(c, prog, rest)
+			b.uncertain(c, prog, again)
+			parsed.Found = append(parsed.Found, again.Found...)
+			rest = rest[again.Rest:]
+		}
+	}
+	if len(rest) > 0 && rest[0].Static && rest[0].Value == "-" {
+		rest = rest[1:]
+		more()
+	}
+	if len(rest) > 0 {
+		rest = rest[1:] // the user
+		more()
+	}
+	shell := Word{Value: "sh", Static: true, Raw: "sh"}
+	for _, f := range parsed.Found {
+		if (f.Name == "s" || f.Name == "shell") && f.HasValue {
+			shell = Word{Value: f.Value, Static: f.ValueStatic, Raw: f.Value}
+		}
+	}
+	argv := []Word{shell}
+	if cmd, ok := parsed.First(p.RunsShell); ok && cmd.HasValue {
+		argv = append(argv, Word{Value: "-c", Static: true, Raw: "-c"}, Word{Value: cmd.Value, Static: cmd.ValueStatic, Raw: cmd.Value})
+	} else if len(rest) == 0 && shell.Value == "sh" {
+		return // an interactive login shell
+	}
+	b.argvCall(c, append(argv, rest...), fmt.Sprintf("the shell `%s` runs", c.Base), false)
+}
+
 // firstValue returns the value of the first option found with one of names.
 func firstValue(parsed p.Parsed, names ...string) (string, bool) {
 	for _, f := range parsed.Found {
@@ -517,21 +565,33 @@ func prefixWords(ws []string) []Word {
 // lldb -- prog …); without the marker its first operand is the program.
 func (b *builder) after(c *Call, prog *p.Program, args []Word) {
 	what := fmt.Sprintf("the program `%s` runs", c.Base)
+	marker := len(args)
 	for i, a := range args {
 		if a.Static && a.Value == prog.Runs.After {
-			b.argvCall(c, append(prefixWords(prog.Runs.Prefix), args[i+1:]...), what, false)
-			return
+			marker = i
+			break
 		}
 	}
+	head := args[:marker]
 	if prog.Kind.Has(p.Interpreter) {
-		for _, a := range args {
-			if a.Static && (a.Value == "-ex" || a.Value == "--eval-command" || a.Value == "-x" || a.Value == "--command" || a.Value == "-o" || a.Value == "--one-line") {
-				b.hide(InlineCode, c.Span, c, "`%s` is given commands to run (%s)", c.Base, a.Value)
-				return
+		// The words before the marker are the debugger's own: options that
+		// give it commands run them (gdb -ex 'shell …' --args prog).
+		if prog.Opts == nil {
+			for _, a := range head {
+				if !a.Static || strings.HasPrefix(a.Value, "-") {
+					b.hide(InlineCode, c.Span, c, "`%s` is given options the gate does not read (%s), which may be commands to run", c.Base, clip(a.Raw))
+					return
+				}
 			}
+		} else {
+			b.uncertain(c, prog, b.options(c, prog, head))
 		}
 	}
-	for _, a := range args {
+	if marker < len(args) {
+		b.argvCall(c, append(prefixWords(prog.Runs.Prefix), args[marker+1:]...), what, false)
+		return
+	}
+	for _, a := range head {
 		if !a.Static || !strings.HasPrefix(a.Value, "-") {
 			b.argvCall(c, []Word{a}, what, false)
 			return

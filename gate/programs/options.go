@@ -75,6 +75,10 @@ type Options struct {
 	Digits bool
 	// SingleDashLong reads -name as the long option name (java -version).
 	SingleDashLong bool
+	// LongOnly is getopt_long_only: a single-dash word of more than one
+	// letter is a long option first, abbreviations included (gdb -ex,
+	// -eval-comm=…), and a short option only when no long one matches.
+	LongOnly bool
 	// Lenient reads an option the table does not list as a flag without a
 	// value instead of an unknown one: for programs whose options all take
 	// their values after '=' (valgrind --tool=memcheck, firejail --net=none).
@@ -229,6 +233,9 @@ func (o *Options) option(args []Arg, i int, p *Parsed) int {
 	if o.SingleDashLong {
 		if name, _, _ := strings.Cut(v[1:], "="); len(name) > 1 {
 			if _, ok := o.long[name]; ok {
+				return o.longOpt(args, i, v[1:], p)
+			}
+			if _, _, ok := o.lookupLong(name); ok && o.LongOnly {
 				return o.longOpt(args, i, v[1:], p)
 			}
 		}
@@ -389,3 +396,28 @@ func allDigits(s string) bool {
 
 // Known reports whether o has a long option named exactly name.
 func (o *Options) Known(name string) bool { _, ok := o.long[name]; return ok }
+
+// CarriesCommands reports whether any of o's options runs a command, code
+// or a file: for such a program an option the table does not know may be
+// one more spelling of those, so what it runs is uncertain.
+func (o *Options) CarriesCommands() bool {
+	for _, opt := range o.short {
+		if opt.Effect.runs() {
+			return true
+		}
+	}
+	for _, opt := range o.long {
+		if opt.Effect.runs() {
+			return true
+		}
+	}
+	return false
+}
+
+func (e Effect) runs() bool {
+	switch e {
+	case RunsShell, RunsProgram, RunsCode, RunsFile, StartsArgv, ShellScript:
+		return true
+	}
+	return false
+}

@@ -42,6 +42,12 @@ type Runs struct {
 	// Describe lists options that make it only describe what a name is
 	// instead of running it (command -v).
 	Describe []string
+	// UserShell is su's form: after an optional "-", the first operand is
+	// a user and the rest are arguments to that user's shell (`su root -c
+	// CMD` runs CMD; -s/--shell names the shell), unless one of ArgvOpts
+	// is given (`runuser -u USER CMD …` runs an argv).
+	UserShell bool
+	ArgvOpts  []string
 	// Prefix is prepended to the argv it finds (capsh hands its arguments
 	// after -- to bash).
 	Prefix []string
@@ -93,6 +99,9 @@ const (
 	AnyUnproven
 	// NoOperands: any operand makes it unproven.
 	NoOperands
+	// ResponseFiles: an operand @FILE is a file of more options (binutils
+	// reads them), which the text does not show — unproven.
+	ResponseFiles
 )
 
 // Targets says what a program does to its operands.

@@ -160,15 +160,15 @@ func readers() []Program {
 		"stat", "which", "jq", "getconf", "uptime", "free", "join",
 		// Text filters and formatters that print to standard output.
 		"expand", "unexpand", "fmt", "pr", "numfmt", "look", "tsort", "factor", "expr",
-		"base32", "basenc", "colrm", "ptx", "diff3",
+		"base32", "basenc", "colrm",
 		// Decompressors and archive listers that write to standard output.
-		"zcat", "bzcat", "xzcat", "zstdcat", "lzcat", "lz4cat", "zgrep", "zegrep", "zfgrep",
+		"zcat", "bzcat", "xzcat", "lzcat", "lz4cat", "zgrep", "zegrep", "zfgrep",
 		"bzgrep", "xzgrep", "zstdgrep", "zcmp", "zdiff", "zipinfo",
 		// System inspectors.
 		"lscpu", "lsblk", "locale", "getfacl", "lsattr", "lsmod", "lspci", "lsusb",
-		"findmnt", "blkid", "who", "w", "users", "last", "lastlog", "tty", "logname",
+		"findmnt", "who", "w", "users", "last", "tty", "logname",
 		"hostid", "vmstat", "iostat", "mpstat", "pstree", "pgrep", "pidof", "cal", "ncal",
-		"lsipc", "lslocks", "lsns", "lsirq", "lsmem", "nstat", "uname26", "readelf", "nm",
+		"lsipc", "lslocks", "lsns", "lsirq", "lsmem", "readelf",
 		"size", "objdump", "whereis", "env-update-check", "tree-sitter-version",
 	)
 }
@@ -247,6 +247,31 @@ func specReaders() []Program {
 			o.SingleDashLong = true
 			return o.Short("i", eff(NoArg, Writes, "`clang-format -i` rewrites the files%s")).Long(eff(NoArg, Writes, "`clang-format -i` rewrites the files%s"), "i")
 		}()},
+		// ptx -G (System V mode) writes its output to a second operand.
+		Program{Name: "ptx", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("AfrRtOT", "FMSWbgiow", longs(
+			"auto-reference ignore-case references right-side-refs typeset-mode help version",
+			"flag-truncation macro-name sentence-regexp word-regexp break-file gap-size ignore-file only-file width format", "")).
+			Short("G", eff(NoArg, Unproven, "`ptx -G` writes its output to its second operand%s")).
+			Long(eff(NoArg, Unproven, "`ptx --traditional` writes its output to its second operand%s"), "traditional")},
+		Program{Name: "diff3", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("AeE3xXimaTv", "L", longs(
+			"show-all ed show-overlap easy-only overlap-only merge text strip-trailing-cr initial-tab help version", "label", "")).
+			Long(eff(ReqArg, RunsProgram, "`diff3 --diff-program` runs %q to compare the files"), "diff-program")},
+		// nm loads a plugin (a shared object: its code runs), also from an
+		// @FILE of options.
+		Program{Name: "nm", Kind: Reader, Scanner: ScanSpec, Operands: ResponseFiles, Why: whyReader, Opts: Opts("aABCDegjlnopPrSsuUvWVh", "ftX", longs(
+			"debug-syms print-file-name no-demangle recurse-limit no-recurse-limit dynamic extern-only just-symbols line-numbers numeric-sort no-sort portability reverse-sort print-size print-armap quiet size-sort special-syms synthetic undefined-only defined-only no-weak with-symbol-versions without-symbol-versions help version",
+			"format ifunc-chars radix target unicode", "demangle")).
+			Long(eff(ReqArg, RunsFile, "`nm --plugin` loads the shared object %q, which runs its code"), "plugin")},
+		// zstd parses its own options: whole long names only.
+		Program{Name: "zstdcat", Kind: Reader, Scanner: ScanSpec, Why: "decompresses to standard output", Opts: Opts("cdfkqvhHVlt", "DTM", longs(
+			"decompress stdout force keep quiet verbose help version list test sparse no-sparse no-progress progress no-check check", "", "")).
+			Short("o", eff(ReqArg, Writes, "`zstdcat -o` writes its output to %q")).
+			Long(eff(ReqArg, Writes, "`zstdcat` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()},
+		// lastlog -C and -S rewrite a user's record in /var/log/lastlog.
+		Program{Name: "lastlog", Kind: Reader, Scanner: ScanSpec, Operands: NoOperands, Why: "prints the last logins", Opts: Opts("h", "btRu", longs(
+			"help", "before time root user", "")).
+			Short("CS", eff(NoArg, Writes, "`lastlog` rewrites a user's record in /var/log/lastlog%s")).
+			Long(eff(NoArg, Writes, "`lastlog` rewrites a user's record in /var/log/lastlog%s"), "clear", "set")},
 		Program{Name: "rg", Kind: Reader, Scanner: ScanRg, Why: "searches files", Opts: rgOpts()},
 		Program{Name: "ripgrep", Kind: Reader, Scanner: ScanRg, Why: "searches files", Opts: rgOpts()},
 		Program{Name: "xxd", Kind: Reader, Scanner: ScanXxd, Why: "prints a hex dump"},
@@ -312,10 +337,22 @@ func writers() []Program {
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
 			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts()},
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"}},
-			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Opts: Opts("", "", longs("", "", "")).
+			// zip's -TT CMD is two letters, which a cluster cannot spell: T is
+			// left out so that -T and -TT stay unknown (uncertain: asked).
+			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Opts: Opts("0123456789qrRjuvfdmDXyocgzAlJke@$hS", "bntxisP", longs(
+				"recurse-paths recurse-patterns quiet verbose junk-paths update freshen delete move encrypt symlinks no-dir-entries no-extra grow copy-entries help version",
+				"exclude include suffixes temp-path split-size password", "")).
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
 			Program{Name: "7z", Kind: Writer, Why: "an archiver"},
 			Program{Name: "ar", Kind: Writer, Why: "an archiver"},
+			// nstat rewrites its history file (/tmp/.nstat.uUID) on every
+			// run, unless -s; -d starts a daemon even with -s, so -s
+			// cannot defuse it.
+			Program{Name: "nstat", Kind: Writer, Why: "prints network counters and rewrites its history file on every run"},
+			// blkid rewrites its cache (/run/blkid/blkid.tab, or -c FILE)
+			// whenever it reads through it; probing (-p) and listing (-k)
+			// bypass the cache.
+			Program{Name: "blkid", Kind: Writer, Why: "prints block-device attributes and rewrites its cache file", Defuses: []string{"-p", "--probe", "-k", "--list-filesystems"}},
 			Program{Name: "cpio", Kind: Writer, Why: "an archiver"},
 		),
 		func() []Program {
@@ -506,10 +543,10 @@ func launchers() []Program {
 		l("doas", Launch("ns", "uC", nil), argv, Privilege, whyPriv),
 		l("su", Launch("lmpfP", "gGsw", longs("login preserve-environment pty fast", "group supp-group shell whitelist-environment", "")).
 			Short("c", eff(ReqArg, RunsShell, "`su -c` runs %q as another user")).Long(eff(ReqArg, RunsShell, "`su --command` runs %q as another user"), "command", "session-command"),
-			Runs{}, Privilege, whyPriv),
+			Runs{UserShell: true}, Privilege, whyPriv),
 		l("runuser", Launch("lmpfP", "ugGsw", longs("login preserve-environment pty fast", "user group supp-group shell whitelist-environment", "")).
 			Short("c", eff(ReqArg, RunsShell, "`runuser -c` runs %q as another user")).Long(eff(ReqArg, RunsShell, "`runuser --command` runs %q as another user"), "command", "session-command"),
-			argv, Privilege, whyPriv),
+			Runs{Argv: true, UserShell: true, ArgvOpts: []string{"u", "user"}}, Privilege, whyPriv),
 		l("pkexec", Launch("", "", longs("disable-internal-agent keep-cwd version help", "user", "")), argv, Privilege, whyPriv),
 		l("run0", Launch("", "uDg", longs("no-ask-password", "user chdir group property description slice setenv nice", "")), argv, Privilege, whyPriv),
 		l("sg", nil, Runs{Joined: true, Skip: 1}, Privilege, whyPriv),
@@ -537,7 +574,10 @@ func launchers() []Program {
 		l("flock", Launch("sxunoFhV", "wE", longs("shared exclusive unlock nonblock nb close no-fork help version verbose", "timeout wait conflict-exit-code", "")).
 			Short("c", eff(ReqArg, RunsShell, "`flock -c` runs %q under the lock")).Long(eff(ReqArg, RunsShell, "`flock --command` runs %q under the lock"), "command"),
 			Runs{Argv: true, Skip: 1}, 0, whyLauncher),
-		l("script", Launch("aeEfqkTB", "IOtm", longs("append return flush quiet log-timing timing force echo", "log-in log-out log-io log-timing logging-format command-timeout", "")).
+		// script permutes its arguments (`script -q FILE -c CMD` runs CMD), so
+		// its options do not stop at the first operand.
+		l("script", Opts("aefqhV", "IOBTmEo", longs("append return flush quiet force help version", "log-in log-out log-io log-timing logging-format echo output-limit", "timing")).
+			Short("t", Opt{Arity: OptArg}).
 			Short("c", eff(ReqArg, RunsShell, "`script -c` runs %q")).Long(eff(ReqArg, RunsShell, "`script --command` runs %q"), "command"),
 			Runs{}, 0, whyLauncher),
 		l("watch", Launch("bcegptx", "dnq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")),
@@ -550,7 +590,9 @@ func launchers() []Program {
 		l("ltrace", Launch("bcCfhiLrStTV", "aAeDFlnopsSuwx", longs("help version demangle", "output", "")), argv, 0, "a tracer that runs another command"),
 		l("valgrind", Launch("hqv", "", longs("help version quiet verbose trace-children", "tool log-file xml-file suppressions", "")).AnyOption(), argv, 0, "a debugger that runs another command"),
 		l("perf", nil, Runs{Argv: true, Skip: 1}, 0, "a profiler that runs another command"),
-		l("taskset", Launch("ap", "c", longs("all-tasks pid help version", "cpu-list", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		// -c/--cpu-list is a flag (read the mask operand as a list), not a
+		// value: the mask is still the first operand.
+		l("taskset", Launch("acp", "", longs("all-tasks cpu-list pid help version", "", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		l("chrt", Launch("bdefiormRpavh", "TPD", longs("batch deadline fifo idle other rr reset-on-fork all-tasks max pid verbose help version", "sched-runtime sched-period sched-deadline", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		l("firejail", Launch("", "", nil).AnyOption(), argv, 0, "a sandbox that runs another command"),
 		l("bwrap", Launch("", "", nil), Runs{}, 0, "a sandbox that runs another command"),
@@ -568,6 +610,8 @@ func launchers() []Program {
 		l("numactl", Launch("ashS", "CNmpi", longs("all show hardware localalloc help", "physcpubind cpunodebind membind preferred interleave", "")), argv, 0, whyLauncher),
 		l("setarch", Launch("RFZLXBIST3v", "", longs("addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb uname-2.6 verbose list help version", "", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		l("linux32", nil, argv, 0, whyLauncher),
+		// setarch under another name: uname26 CMD runs CMD.
+		l("uname26", nil, argv, 0, whyLauncher),
 		l("linux64", nil, argv, 0, whyLauncher),
 		l("eatmydata", nil, argv, 0, whyLauncher),
 		l("nocache", nil, argv, 0, whyLauncher),
@@ -595,7 +639,7 @@ func launchers() []Program {
 		// (its other subcommands run nothing, read as run: the stricter).
 		l("agentexec", Launch("", "", longs("json pty help version", "policy policy-format mode shell cwd dir timeout sandbox audit from-hook network env project", "")).
 			Short("c", eff(ReqArg, RunsShell, "`agentexec run -c` runs %q")), Runs{Argv: true, Skip: 1}, 0, "agentexec, which runs a command under its own gate"),
-		l("gdb", Launch("nqx", "", nil), Runs{After: "--args"}, Interpreter, "a debugger that runs programs and commands"),
+		l("gdb", gdbOpts(), Runs{After: "--args"}, Interpreter, "a debugger that runs programs and commands"),
 		l("lldb", nil, Runs{After: "--"}, Interpreter, "a debugger that runs programs and commands"),
 		l("machinectl", nil, Runs{}, Emulator, "runs commands in containers"),
 		func() Program {
@@ -782,4 +826,14 @@ func versionControl() []Program {
 		Program{Name: "tig", Kind: Viewer, Why: "a git viewer"},
 		Program{Name: "lazygit", Kind: Viewer, Why: "a git interface"},
 	)
+}
+
+// gdbOpts is gdb's command line: getopt_long_only with no short options,
+// so -ex, --ex, -eval-command=… and its abbreviations are one option.
+func gdbOpts() *Options {
+	o := Launch("", "", longs("tui dbx readnow readnever r quiet q silent nh nx n batch-silent batch return-child-result version help write nw nowindows w windows fullname f configuration statistics",
+		"symbols s exec e se core c pid p directory d data-directory D cd tty t interpreter i l b baud", ""))
+	o.SingleDashLong, o.LongOnly = true, true
+	return o.Long(eff(ReqArg, RunsCode, "`gdb %s` runs debugger commands"), "eval-command", "ex", "init-eval-command", "iex", "early-init-eval-command", "eiex").
+		Long(eff(ReqArg, RunsFile, "`gdb %s` runs a file of debugger commands"), "command", "x", "init-command", "ix", "early-init-command", "eix")
 }
