@@ -141,6 +141,12 @@ func operandsRule(p *programs.Program, a argv, ops []string) finding {
 		if len(ops) > 0 {
 			return finding{Write, a.name + "-set", fmt.Sprintf("`%s %s` changes system state", a.name, ops[0])}
 		}
+	case programs.ResponseFiles:
+		for _, o := range ops {
+			if strings.HasPrefix(o, "@") {
+				return finding{Unknown, a.name + "-response-file", fmt.Sprintf("`%s` reads more options from the file %q, which the rules cannot see", a.name, o[1:])}
+			}
+		}
 	case programs.AnyUnproven, programs.NoOperands:
 		if len(ops) > 0 {
 			return finding{Unknown, a.name + "-operand", fmt.Sprintf("`%s` with an operand does more than print", a.name)}

@@ -165,6 +165,19 @@ var readOnlyTable = []classCase{
 	{"command -v ls", ro},
 	{"exit 0", ro},
 	{"echo x >&2 2>/dev/null | cat", ro},
+	// Readers whose other options write or run code: these stay read-only.
+	{"ptx a.txt", ro},
+	{"ptx -f -w 40 a.txt b.txt", ro},
+	{"diff3 a.txt b.txt f", ro},
+	{"diff3 -m --label x a.txt b.txt f", ro},
+	{"nm -C a.txt", ro},
+	{"nm --demangle=gnu-v3 -D a.txt", ro},
+	{"zstdcat a.txt", ro},
+	{"zstdcat -f -q a.txt", ro},
+	{"lastlog -u root", ro},
+	{"lastlog --user root -t 3", ro},
+	{"blkid -p /dev/null", ro},
+	{"blkid -k", ro},
 }
 
 func TestClassifyReadOnly(t *testing.T) {
@@ -285,6 +298,17 @@ func TestClassifyWrite(t *testing.T) {
 		{"[[ -f x ]] && rm x", wr},
 		{"sed -i s/a/b/ f", wr},
 		{"awk 'BEGIN{print 1 > \"out\"}'", wr},
+		// Options of readers that write (confirmed under real bash).
+		{"zstdcat -o out a.zst", wr},
+		{"zstdcat a.zst --output-dir-flat d", wr},
+		{"lastlog -S -u root", wr},
+		{"lastlog -u root --clear", wr},
+		// nstat rewrites its history file, blkid its cache, on every run.
+		{"nstat", wr},
+		{"nstat -s", wr},
+		{"blkid", wr},
+		{"blkid -c cache", wr},
+		{"blkid -s UUID /dev/sda1", wr},
 	})
 }
 
@@ -298,6 +322,23 @@ func TestClassifyUnknown(t *testing.T) {
 		{"echo $(ls)", un},
 		{"echo `ls`", un},
 		{"cat <(curl x)", un},
+		// Readers' options that write or run code, in every spelling.
+		{"ptx -G in out", un},
+		{"ptx --trad in out", un},
+		{"ptx in out -G", un},
+		{"diff3 --diff-program=./d.sh a b c", un},
+		{"diff3 --diff-p ./d.sh a b c", un},
+		{"diff3 a b c --diff-program sh", un},
+		{"nm --plugin ./p.so a.o", un},
+		{"nm --plug=./p.so a.o", un},
+		{"nm @opts a.o", un},
+		{"nm -Cz a.o", un},
+		{"zstdcat --rm a.zst", un},
+		{"zstdcat --output-dir a.zst", un},
+		{"lastlog -x", un},
+		{"lastlog --cl -u root", un},
+		{"uname26 rm -f x", un},
+		{"uname26 sh -c 'touch x'", un},
 		{"X=1; ls", un},
 		{"X=1 && ls", un},
 		{"{ PATH=.; } && ls", un},

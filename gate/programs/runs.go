@@ -99,6 +99,9 @@ const (
 	AnyUnproven
 	// NoOperands: any operand makes it unproven.
 	NoOperands
+	// ResponseFiles: an operand @FILE is a file of more options (binutils
+	// reads them), which the text does not show — unproven.
+	ResponseFiles
 )
 
 // Targets says what a program does to its operands.

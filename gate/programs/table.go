@@ -160,15 +160,15 @@ func readers() []Program {
 		"stat", "which", "jq", "getconf", "uptime", "free", "join",
 		// Text filters and formatters that print to standard output.
 		"expand", "unexpand", "fmt", "pr", "numfmt", "look", "tsort", "factor", "expr",
-		"base32", "basenc", "colrm", "ptx", "diff3",
+		"base32", "basenc", "colrm",
 		// Decompressors and archive listers that write to standard output.
-		"zcat", "bzcat", "xzcat", "zstdcat", "lzcat", "lz4cat", "zgrep", "zegrep", "zfgrep",
+		"zcat", "bzcat", "xzcat", "lzcat", "lz4cat", "zgrep", "zegrep", "zfgrep",
 		"bzgrep", "xzgrep", "zstdgrep", "zcmp", "zdiff", "zipinfo",
 		// System inspectors.
 		"lscpu", "lsblk", "locale", "getfacl", "lsattr", "lsmod", "lspci", "lsusb",
-		"findmnt", "blkid", "who", "w", "users", "last", "lastlog", "tty", "logname",
+		"findmnt", "who", "w", "users", "last", "tty", "logname",
 		"hostid", "vmstat", "iostat", "mpstat", "pstree", "pgrep", "pidof", "cal", "ncal",
-		"lsipc", "lslocks", "lsns", "lsirq", "lsmem", "nstat", "uname26", "readelf", "nm",
+		"lsipc", "lslocks", "lsns", "lsirq", "lsmem", "readelf",
 		"size", "objdump", "whereis", "env-update-check", "tree-sitter-version",
 	)
 }
@@ -247,6 +247,31 @@ func specReaders() []Program {
 			o.SingleDashLong = true
 			return o.Short("i", eff(NoArg, Writes, "`clang-format -i` rewrites the files%s")).Long(eff(NoArg, Writes, "`clang-format -i` rewrites the files%s"), "i")
 		}()},
+		// ptx -G (System V mode) writes its output to a second operand.
+		Program{Name: "ptx", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("AfrRtOT", "FMSWbgiow", longs(
+			"auto-reference ignore-case references right-side-refs typeset-mode help version",
+			"flag-truncation macro-name sentence-regexp word-regexp break-file gap-size ignore-file only-file width format", "")).
+			Short("G", eff(NoArg, Unproven, "`ptx -G` writes its output to its second operand%s")).
+			Long(eff(NoArg, Unproven, "`ptx --traditional` writes its output to its second operand%s"), "traditional")},
+		Program{Name: "diff3", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("AeE3xXimaTv", "L", longs(
+			"show-all ed show-overlap easy-only overlap-only merge text strip-trailing-cr initial-tab help version", "label", "")).
+			Long(eff(ReqArg, RunsProgram, "`diff3 --diff-program` runs %q to compare the files"), "diff-program")},
+		// nm loads a plugin (a shared object: its code runs), also from an
+		// @FILE of options.
+		Program{Name: "nm", Kind: Reader, Scanner: ScanSpec, Operands: ResponseFiles, Why: whyReader, Opts: Opts("aABCDegjlnopPrSsuUvWVh", "ftX", longs(
+			"debug-syms print-file-name no-demangle recurse-limit no-recurse-limit dynamic extern-only just-symbols line-numbers numeric-sort no-sort portability reverse-sort print-size print-armap quiet size-sort special-syms synthetic undefined-only defined-only no-weak with-symbol-versions without-symbol-versions help version",
+			"format ifunc-chars radix target unicode", "demangle")).
+			Long(eff(ReqArg, RunsFile, "`nm --plugin` loads the shared object %q, which runs its code"), "plugin")},
+		// zstd parses its own options: whole long names only.
+		Program{Name: "zstdcat", Kind: Reader, Scanner: ScanSpec, Why: "decompresses to standard output", Opts: Opts("cdfkqvhHVlt", "DTM", longs(
+			"decompress stdout force keep quiet verbose help version list test sparse no-sparse no-progress progress no-check check", "", "")).
+			Short("o", eff(ReqArg, Writes, "`zstdcat -o` writes its output to %q")).
+			Long(eff(ReqArg, Writes, "`zstdcat` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()},
+		// lastlog -C and -S rewrite a user's record in /var/log/lastlog.
+		Program{Name: "lastlog", Kind: Reader, Scanner: ScanSpec, Operands: NoOperands, Why: "prints the last logins", Opts: Opts("h", "btRu", longs(
+			"help", "before time root user", "")).
+			Short("CS", eff(NoArg, Writes, "`lastlog` rewrites a user's record in /var/log/lastlog%s")).
+			Long(eff(NoArg, Writes, "`lastlog` rewrites a user's record in /var/log/lastlog%s"), "clear", "set")},
 		Program{Name: "rg", Kind: Reader, Scanner: ScanRg, Why: "searches files", Opts: rgOpts()},
 		Program{Name: "ripgrep", Kind: Reader, Scanner: ScanRg, Why: "searches files", Opts: rgOpts()},
 		Program{Name: "xxd", Kind: Reader, Scanner: ScanXxd, Why: "prints a hex dump"},
@@ -320,6 +345,14 @@ func writers() []Program {
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
 			Program{Name: "7z", Kind: Writer, Why: "an archiver"},
 			Program{Name: "ar", Kind: Writer, Why: "an archiver"},
+			// nstat rewrites its history file (/tmp/.nstat.uUID) on every
+			// run, unless -s; -d starts a daemon even with -s, so -s
+			// cannot defuse it.
+			Program{Name: "nstat", Kind: Writer, Why: "prints network counters and rewrites its history file on every run"},
+			// blkid rewrites its cache (/run/blkid/blkid.tab, or -c FILE)
+			// whenever it reads through it; probing (-p) and listing (-k)
+			// bypass the cache.
+			Program{Name: "blkid", Kind: Writer, Why: "prints block-device attributes and rewrites its cache file", Defuses: []string{"-p", "--probe", "-k", "--list-filesystems"}},
 			Program{Name: "cpio", Kind: Writer, Why: "an archiver"},
 		),
 		func() []Program {
@@ -577,6 +610,8 @@ func launchers() []Program {
 		l("numactl", Launch("ashS", "CNmpi", longs("all show hardware localalloc help", "physcpubind cpunodebind membind preferred interleave", "")), argv, 0, whyLauncher),
 		l("setarch", Launch("RFZLXBIST3v", "", longs("addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb uname-2.6 verbose list help version", "", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		l("linux32", nil, argv, 0, whyLauncher),
+		// setarch under another name: uname26 CMD runs CMD.
+		l("uname26", nil, argv, 0, whyLauncher),
 		l("linux64", nil, argv, 0, whyLauncher),
 		l("eatmydata", nil, argv, 0, whyLauncher),
 		l("nocache", nil, argv, 0, whyLauncher),
