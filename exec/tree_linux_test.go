@@ -19,9 +19,12 @@ func TestMidExecTellsEmptyEnvironmentApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { c.Process.Kill(); c.Wait() }()
-	// Wait until sleep itself runs (the child is our fork until then).
+	// Wait until sleep itself sleeps: its name changes early in the
+	// execve, before its environment is laid out (seen: comm "sleep" with
+	// env_start still 0), so only its sleep says the exec is over.
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		if b, _ := os.ReadFile("/proc/" + itoa(c.Process.Pid) + "/comm"); string(b) == "sleep\n" {
+		b, _ := os.ReadFile("/proc/" + itoa(c.Process.Pid) + "/comm")
+		if st, ok := readStat(c.Process.Pid); ok && string(b) == "sleep\n" && st.state == 'S' {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -341,9 +341,73 @@ func TestLauncherModelForms(t *testing.T) {
 		{"zip -q a.zip f -T -TT 'rm -f x'", Ask},
 		{"zip -qr9 a.zip src -x '*.o'", Allow},
 		{"tar --bogus -xf a.tar", Ask},
+		{"/usr/lib/git-core/git-push origin main", Deny},
+		{"git -c alias.p=push p origin", Deny},
+		{"git -c help.autocorrect=immediate pus origin", Ask},
+		{"git lfs push origin", Ask},
+		{"/usr/lib/git-core/git-status", Allow},
+		{"git -c alias.l='log --oneline' l", Allow},
 	} {
 		if d := Decide(Input{Text: c.text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != c.want {
 			t.Errorf("%q: %v, want %v: %s", c.text, d.Action, c.want, d.Reason)
+		}
+	}
+}
+
+// gitPushForms are spellings that make git push without the words
+// `git push`: an alias to a git command (given with -c or planted with git
+// config), a subcommand git resolves through its configuration, and git's
+// exec-path programs.
+var gitPushForms = []string{
+	"git -c alias.p=push p origin HEAD:refs/heads/b1",
+	"git -c alias.P='-c x.y=z push' P origin HEAD:refs/heads/b2",
+	"git config alias.q push; git q origin HEAD:refs/heads/b3",
+	"git q2 origin HEAD:refs/heads/b4", // alias.q2=push already in the repository's config
+	"$(git --exec-path)/git-push origin HEAD:refs/heads/b5",
+}
+
+// TestGitPushFormsConfirm runs each form under bash in a repository with a
+// bare remote, proves the remote received the branch, and checks that
+// deny Bash(git push *) is not talked past; near misses stay allowed.
+func TestGitPushFormsConfirm(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("confirming against bash needs a POSIX host")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found on PATH")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found on PATH")
+	}
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(git push *)"})
+	for i, text := range gitPushForms {
+		dir := t.TempDir()
+		env := []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1",
+			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b"}
+		setup := "git init -q --bare r.git && git init -q w && cd w && git commit -q --allow-empty -m x && " +
+			"git remote add origin ../r.git && git config alias.q2 push"
+		run := func(dir, script string) error {
+			cmd := exec.Command(bash, "-c", script)
+			cmd.Dir, cmd.Env, cmd.Stdin = dir, env, strings.NewReader("")
+			return cmd.Run()
+		}
+		if err := run(dir, setup); err != nil {
+			t.Skipf("setting up a repository: %v", err)
+		}
+		w := filepath.Join(dir, "w")
+		_ = run(w, text)
+		ref := "refs/heads/b" + string(rune('1'+i))
+		if err := run(dir, "git --git-dir=r.git rev-parse -q --verify "+ref); err != nil {
+			t.Fatalf("%q: bash did not push %s (the form is wrong here)", text, ref)
+		}
+		if d := Decide(Input{Text: text, Policy: p, Cwd: w, Env: env}); d.Action == Allow {
+			t.Errorf("%q pushed under bash, and the gate allowed it: %s", text, d.Reason)
+		}
+	}
+	for _, text := range []string{"git status", "git -c alias.st=status st", "git config alias.s status; git s", "git-status"} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q: %v: %s", text, d.Action, d.Reason)
 		}
 	}
 }

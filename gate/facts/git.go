@@ -13,6 +13,7 @@ import (
 // remotes.
 func (b *builder) git(c *Call, args []Word) {
 	i := 0
+	aliases := map[string]string{} // from -c alias.NAME=VALUE, this call only
 	for i < len(args) {
 		a := args[i]
 		if !a.Static {
@@ -41,6 +42,9 @@ func (b *builder) git(c *Call, args []Word) {
 		switch {
 		case name == "-c" && hasVal:
 			b.gitConfig(c, val, "-c")
+			if key, v, ok := strings.Cut(val, "="); ok && strings.HasPrefix(strings.ToLower(key), "alias.") {
+				aliases[strings.ToLower(key[len("alias."):])] = v
+			}
 		case name == "--config-env":
 			b.hide(Unreadable, c.Span, c, "`git --config-env` takes a configuration value from the environment, which may name a program")
 		case name == "--exec-path" && hasVal:
@@ -52,6 +56,14 @@ func (b *builder) git(c *Call, args []Word) {
 		return
 	}
 	sub, rest := args[i].Value, args[i+1:]
+	if !args[i].Static {
+		b.hide(Unreadable, c.Span, c, "the subcommand of `git` is computed at run time")
+		return
+	}
+	if !p.GitCommands[sub] {
+		b.gitAlias(c, args[:i], sub, rest, aliases)
+		return
+	}
 	for _, w := range rest {
 		if w.Static && strings.HasPrefix(w.Value, "ext::") {
 			b.payload(c, strings.TrimPrefix(w.Value, "ext::"), "the command of an ext:: remote")
@@ -95,9 +107,35 @@ func (b *builder) gitConfigCmd(c *Call, args []Word) {
 			b.hide(ShellState, c.Span, c, "`git config` defines an alias from a value computed at run time")
 			return
 		}
-		if cmd, ok := strings.CutPrefix(strings.TrimSpace(ops[1].Value), "!"); ok {
-			b.payload(c, cmd, fmt.Sprintf("the git alias %s", ops[0].Value[len("alias."):]))
+		name := strings.ToLower(ops[0].Value[len("alias."):])
+		if b.t.gitAliases == nil {
+			b.t.gitAliases = map[string]string{}
 		}
+		b.t.gitAliases[name] = ops[1].Value
+		if cmd, ok := strings.CutPrefix(strings.TrimSpace(ops[1].Value), "!"); ok {
+			b.payload(c, cmd, fmt.Sprintf("the git alias %s", name))
+		}
+	}
+}
+
+// gitAlias reads a subcommand that is not one of git's own commands: an
+// alias the text defines is read as the git command line it stands for
+// (`git -c alias.p=push p` is `git push`); any other is an alias from
+// configuration, a git-NAME program on PATH or an autocorrected command,
+// which the gate cannot read.
+func (b *builder) gitAlias(c *Call, globals []Word, sub string, rest []Word, aliases map[string]string) {
+	v, ok := aliases[strings.ToLower(sub)]
+	if !ok {
+		v, ok = b.t.gitAliases[strings.ToLower(sub)]
+	}
+	switch {
+	case ok && strings.HasPrefix(strings.TrimSpace(v), "!"):
+		return // a shell alias: its command was read where it was defined
+	case ok:
+		argv := append(append(append([]Word{c.Argv[0]}, globals...), splitWords(v)...), rest...)
+		b.argvCall(c, argv, fmt.Sprintf("the git alias %s", sub), false)
+	default:
+		b.hide(Unreadable, c.Span, c, "`git %s` is not one of git's commands: git runs it as an alias from its configuration, a `git-%s` program on PATH or a command help.autocorrect picks, which the gate cannot read", clip(sub), clip(sub))
 	}
 }
 

@@ -34,6 +34,12 @@ func (b *builder) runs(c *Call) {
 		b.hide(ProjectCode, c.Span, c, "`%s` runs the file %s from the working directory", clip(c.Name), clip(c.Name))
 	}
 	if prog == nil {
+		if sub, ok := strings.CutPrefix(c.Base, "git-"); ok && p.GitCommands[sub] {
+			// git's commands are also programs of its exec path:
+			// /usr/lib/git-core/git-push is `git push`.
+			git := []Word{{Value: "git", Static: true, Raw: "git"}, {Value: sub, Static: true, Raw: sub}}
+			b.argvCall(c, append(git, c.Argv[1:]...), fmt.Sprintf("`%s` is `git %s`, which", clip(c.Name), sub), false)
+		}
 		return
 	}
 	args := c.Argv[1:]

@@ -197,6 +197,9 @@ type Tree struct {
 	// the reading short: what was not read is hidden (and recorded so).
 	Truncated bool
 
+	// gitAliases are the git aliases the text plants with `git config
+	// alias.NAME VALUE` (lower-cased names), read by later git calls.
+	gitAliases  map[string]string
 	nestedBytes int
 	aliases     map[string][]string // alias name → values, for rebind
 	hashed      map[string][]string // hash -p name → paths, for rebind
