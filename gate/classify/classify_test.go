@@ -178,6 +178,17 @@ var readOnlyTable = []classCase{
 	{"lastlog --user root -t 3", ro},
 	{"blkid -p /dev/null", ro},
 	{"blkid -k", ro},
+	// Writers' list and stdout modes, read by the program's own grammar.
+	{"gzip -c a.txt", ro},
+	{"gzip -d -c a.txt", ro},
+	{"gzip -cS .x a.txt", ro},
+	{"gzip --stdo a.txt", ro},
+	{"xz -T2 -9e -c a.txt", ro},
+	{"zstd -q -c a.txt", ro},
+	{"lz4 --list a.txt", ro},
+	{"bzip2 -dc a.txt", ro},
+	{"unzip -l a.txt", ro},
+	{"unzip -Z1 a.txt", ro},
 }
 
 func TestClassifyReadOnly(t *testing.T) {
@@ -309,6 +320,18 @@ func TestClassifyWrite(t *testing.T) {
 		{"blkid", wr},
 		{"blkid -c cache", wr},
 		{"blkid -s UUID /dev/sda1", wr},
+		// A defusing word that is another option's value defuses nothing.
+		{"gzip -S -c a.txt", wr},
+		{"gzip -Sc a.txt", wr},
+		{"gzip --suffix -c a.txt", wr},
+		{"xz -S -c a.txt", wr},
+		{"zstd -o -c a.txt", wr},
+		{"zstd -c -o out a.txt", wr},
+		{"unzip -l -T a.zip", wr},
+		{"unzip -d -l a.zip", wr},
+		{"blkid -c -p", wr},
+		{"blkid -p -c cache", wr},
+		{"lzip -dc a.lz", wr},
 	})
 }
 
@@ -338,6 +361,11 @@ func TestClassifyUnknown(t *testing.T) {
 		{"lastlog -x", un},
 		{"lastlog --cl -u root", un},
 		{"uname26 rm -f x", un},
+		{"lz4 -l in out", un},
+		{"lz4 -dc in --rm", un},
+		{"gzip -x a.gz", un},
+		{"unzip -lT a.zip", un},
+		{"blkid -p --garbage", un},
 		{"uname26 sh -c 'touch x'", un},
 		{"X=1; ls", un},
 		{"X=1 && ls", un},

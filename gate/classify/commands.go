@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -63,13 +64,41 @@ func readOnlyRule(_ *walker, a argv) finding {
 }
 
 func writeRule(_ *walker, a argv) finding {
-	if p := programs.Lookup(a.name); p != nil && len(p.Defuses) > 0 && !a.dynamic() && listsOnly(p.Defuses, a.vals) {
-		return finding{ReadOnly, "list-mode", fmt.Sprintf("`%s %s` only lists, tests or writes to standard output", a.name, strings.Join(a.vals, " "))}
+	if p := programs.Lookup(a.name); p != nil && len(p.Defuses) > 0 && !a.dynamic() {
+		if f, ok := defusedRule(p, a); ok {
+			return f
+		}
 	}
 	if hasHelp(a) {
 		return finding{Unknown, "write-command-help", fmt.Sprintf("`%s --help` prints help instead of writing, which the rules do not prove", a.name)}
 	}
 	return finding{Write, "write-command", fmt.Sprintf("`%s` is a file-system writer", a.name)}
+}
+
+// defusedRule classifies a writer given one of its list-mode words. With
+// an option grammar in the table, only a word read as an option counts (in
+// `gzip -S -c f` the -c is -S's value, and gzip compresses f in place),
+// every option must be known, and an option that writes or runs something
+// decides; without one, the words are matched as they stand.
+func defusedRule(p *programs.Program, a argv) (finding, bool) {
+	listMode := finding{ReadOnly, "list-mode", fmt.Sprintf("`%s %s` only lists, tests or writes to standard output", a.name, strings.Join(a.vals, " "))}
+	if p.Opts == nil {
+		return listMode, listsOnly(p.Defuses, a.vals)
+	}
+	parsed := p.Opts.Parse(staticArgs(a.vals))
+	if f, _ := optionFinding(a.name, parsed); f.s == Write || f.s == Unknown {
+		return f, true
+	}
+	for _, f := range parsed.Found {
+		spelled := "-" + f.Name
+		if f.Long {
+			spelled = "--" + f.Name
+		}
+		if slices.Contains(p.Defuses, spelled) {
+			return listMode, true
+		}
+	}
+	return finding{}, false
 }
 
 // listsOnly reports an argument list holding one of a writer's list-mode

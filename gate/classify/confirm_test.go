@@ -170,7 +170,7 @@ var confirmWriteCases = []string{
 	"find . -name f -fprint out", "find . -name f -exec rm {} \\;", "git branch topic", "git tag v1",
 	"git config user.name x", "git diff --output=out HEAD", "git log --output=out -1",
 	"echo $(touch new)", "cat <(touch new)", "X=$(touch new)", "ls ${x:-$(touch new)}", "cat <<E\n$(touch new)\nE",
-	"history -w", "tree -o out", "zstdcat -o out a.txt", "sed -i s/a/b/ a.txt", "awk 'BEGIN{print 1 > \"out\"}'",
+	"history -w", "tree -o out", "zstdcat -o out a.txt", "gzip -S -c a.txt", "zstd -c -o out a.txt", "sed -i s/a/b/ a.txt", "awk 'BEGIN{print 1 > \"out\"}'",
 }
 
 func TestConfirmWriteWithBash(t *testing.T) {

@@ -337,7 +337,11 @@ func writers() []Program {
 			Program{Name: "chown", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
 			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts()},
-			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"}},
+			// unzip -T sets the archive's time to its newest member's, even
+			// when it only lists (unzip -l -T a.zip).
+			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"},
+				Opts: Opts("cflptuvzZnoqajUCLXVKMsWx12", "dP", nil).
+					Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))},
 			// zip's -TT CMD is two letters, which a cluster cannot spell: T is
 			// left out so that -T and -TT stay unknown (uncertain: asked).
 			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Opts: Opts("0123456789qrRjuvfdmDXyocgzAlJke@$hS", "bntxisP", longs(
@@ -353,19 +357,57 @@ func writers() []Program {
 			// blkid rewrites its cache (/run/blkid/blkid.tab, or -c FILE)
 			// whenever it reads through it; probing (-p) and listing (-k)
 			// bypass the cache.
-			Program{Name: "blkid", Kind: Writer, Why: "prints block-device attributes and rewrites its cache file", Defuses: []string{"-p", "--probe", "-k", "--list-filesystems"}},
+			Program{Name: "blkid", Kind: Writer, Why: "prints block-device attributes and rewrites its cache file", Defuses: []string{"-p", "--probe", "-k", "--list-filesystems"},
+				Opts: Opts("dklpiDhV", "osStLUHOun", longs("no-encoding list-filesystems list-one probe info no-part-details help version",
+					"output match-tag match-token label uuid hint size offset usages match-types", "")).
+					Short("c", eff(ReqArg, Writes, "`blkid -c` writes its cache to %q")).Long(eff(ReqArg, Writes, "`blkid --cache-file` writes its cache to %q"), "cache-file").
+					Short("g", eff(NoArg, Writes, "`blkid -g` rewrites its cache%s")).Long(eff(NoArg, Writes, "`blkid --garbage-collect` rewrites its cache%s"), "garbage-collect")},
 			Program{Name: "cpio", Kind: Writer, Why: "an archiver"},
 		),
-		func() []Program {
-			out := each(Writer, "compresses or decompresses files in place", "gzip", "gunzip", "bzip2",
-				"bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma", "unlzma", "compress",
-				"uncompress", "pigz", "pbzip2", "lzip", "brotli")
-			for i := range out {
-				// To standard output, listing or testing: nothing is written.
-				out[i].Defuses = []string{"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"}
-			}
-			return out
-		}(),
+		compressors(),
+	)
+}
+
+// compressors are the programs that compress or decompress files in
+// place. To standard output, listing or testing nothing is written, but
+// only when the defusing word is read as an option by the program's own
+// grammar: in `gzip -S -c f` the -c is -S's value and f is compressed, in
+// `lz4 -l in out` -l is the legacy format and out is written.
+func compressors() []Program {
+	stdout := []string{"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"}
+	c := func(o *Options, defuses []string, names ...string) []Program {
+		out := each(Writer, "compresses or decompresses files in place", names...)
+		for i := range out {
+			out[i].Opts, out[i].Defuses = o, defuses
+		}
+		return out
+	}
+	gz := Opts("cdfhklLnNqrtvV0123456789", "S", longs(
+		"stdout to-stdout decompress uncompress force help keep list license no-name name quiet recursive rsyncable synchronous test verbose version fast best", "suffix", ""))
+	// bzip2 reads its own options: whole long names only.
+	bz := Opts("hdzkftcqvLVs0123456789", "", longs(
+		"help decompress compress keep force test stdout quiet verbose license version small fast best", "", "")).NoAbbrev()
+	xz := Opts("zdtlkfcqvQhHVe0123456789", "SFCTM", longs(
+		"compress decompress uncompress test list keep force stdout to-stdout single-stream no-sparse ignore-check extreme no-adjust quiet verbose no-warn robot info-memory help long-help version",
+		"suffix format check threads block-size block-list flush-timeout memlimit-compress memlimit-decompress memlimit-mt-decompress memlimit",
+		"files files0 lzma1 lzma2 x86 arm armthumb arm64 powerpc ia64 sparc delta"))
+	// zstd and lz4 read their own options: whole long names only.
+	zst := Opts("cdzfkqvhHVltr0123456789", "DTM", longs(
+		"stdout decompress uncompress compress force keep quiet verbose help version list test sparse no-sparse no-progress progress check no-check ultra", "", "fast long")).
+		Short("o", eff(ReqArg, Writes, "`zstd -o` writes its output to %q")).
+		Long(eff(ReqArg, Writes, "`zstd` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()
+	// lz4 -l is the legacy frame format, not a listing; a second operand
+	// is the output file, written even with -l.
+	lz := Opts("cdzfkqvhHVtmr0123456789", "B", longs(
+		"stdout to-stdout decompress uncompress compress force keep quiet verbose help version list test sparse no-sparse content-size no-content-size no-frame-crc", "", "")).NoAbbrev()
+	return concat(
+		c(gz, stdout, "gzip", "gunzip", "uncompress", "pigz"),
+		c(bz, stdout, "bzip2", "bunzip2", "pbzip2"),
+		c(xz, stdout, "xz", "unxz", "lzma", "unlzma"),
+		c(zst, stdout, "zstd", "unzstd"),
+		c(lz, []string{"-c", "--stdout", "--to-stdout", "--list", "-t", "--test"}, "lz4"),
+		// Not on the reference system: no grammar proven, so never list-mode.
+		each(Writer, "compresses or decompresses files in place", "compress", "lzip", "brotli"),
 	)
 }
 
