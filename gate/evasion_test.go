@@ -28,7 +28,7 @@ type wrapper struct {
 var (
 	argvOnly = map[string]bool{"sudo": true, "env": true, "timeout": true, "nice": true, "nohup": true,
 		"xargs -l": true, "xargs --arg-file": true, "xargs -I": true, "find -exec": true, "watch": true,
-		"strace": true, "parallel": true, "command": true, "exec": true, "taskset -c": true}
+		"strace": true, "parallel": true, "command": true, "exec": true, "taskset -c": true, "env -": true}
 	envSplits = map[string]bool{"env -S": true, "env --split-string": true, "watch": true}
 	// compound are the wrappers whose output is not one simple command.
 	compound = map[string]bool{"xargs -l": true, "xargs -I": true, "alias": true, "pipe to sh": true,
@@ -89,6 +89,8 @@ var evasionWrappers = []wrapper{
 	{"function", func(x string) string { return "zf() { " + x + "; }; zf" }},
 	{"agentexec run", func(x string) string { return "agentexec run --mode yolo -c " + q(x) }},
 	{"taskset -c", func(x string) string { return "taskset -c 0 " + x }},
+	{"bash +O", func(x string) string { return "bash +O extglob -c " + q(x) }},
+	{"env -", func(x string) string { return "env - PATH=\"$PATH\" " + x }},
 	{"su USER -c", func(x string) string { return "su root -c " + q(x) }},
 	{"script FILE -c", func(x string) string { return "script -q /dev/null -c " + q(x) }},
 	{"script --comm=", func(x string) string { return "script --comm=" + q(x) + " -q /dev/null" }},
@@ -341,6 +343,13 @@ func TestLauncherModelForms(t *testing.T) {
 		{"zip -q a.zip f -T -TT 'rm -f x'", Ask},
 		{"zip -qr9 a.zip src -x '*.o'", Allow},
 		{"tar --bogus -xf a.tar", Ask},
+		{"bash +O extglob -c 'rm -f x'", Deny},
+		{"bash +c 'rm -f x'", Deny},
+		{"bash +o posix -c 'git push origin'", Deny},
+		{"bash +O extglob -c 'ls'", Allow},
+		{"env - rm -f x", Deny},
+		{"env - PATH=/usr/bin rm -f x", Deny},
+		{"env - ls", Allow},
 		{"/usr/lib/git-core/git-push origin main", Deny},
 		{"git -c alias.p=push p origin", Deny},
 		{"git -c help.autocorrect=immediate pus origin", Ask},

@@ -71,6 +71,12 @@ type Options struct {
 	// Stop ends the options at the first operand (a leading '+' in the
 	// optstring, as every launcher has): what follows is another command's.
 	Stop bool
+	// Plus reads +X as the option -X (a shell's +o NAME, +O NAME, +e, and
+	// +c, which bash also reads as -c).
+	Plus bool
+	// Dash is the option a lone "-" stands for (env's "-" is -i), "" when
+	// "-" is an operand.
+	Dash string
 	// Digits accepts -NUMBER as an option (head -20, kill -9, nice -5).
 	Digits bool
 	// SingleDashLong reads -name as the long option name (java -version).
@@ -203,6 +209,12 @@ func (o *Options) Parse(args []Arg) Parsed {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case a.Static && a.Value == "-" && o.Dash != "":
+			p.Found = append(p.Found, Found{Name: o.Dash, Opt: o.short[o.Dash[0]], Index: i, Spelled: "-"})
+			continue
+		case a.Static && o.Plus && len(a.Value) > 1 && a.Value[0] == '+':
+			i = o.shortOpts(args, i, &p)
+			continue
 		case !a.Static || a.Value == "-" || !strings.HasPrefix(a.Value, "-"):
 			// An operand; a dynamic word may be one too (or any option).
 			p.Dynamic = p.Dynamic || !a.Static

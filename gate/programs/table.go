@@ -289,7 +289,8 @@ func specReaders() []Program {
 			Opts: Launch("i0v", "uCP", longs("ignore-environment null debug help version", "unset chdir", "")).
 				Short("S", eff(ReqArg, RunsProgram, "`env -S` splits %q into a command it runs")).
 				Long(eff(ReqArg, RunsProgram, "`env --split-string` splits %q into a command it runs"), "split-string").
-				Long(eff(OptArg, Harmless, ""), "block-signal", "default-signal", "ignore-signal", "list-signal-handling"),
+				Long(eff(OptArg, Harmless, ""), "block-signal", "default-signal", "ignore-signal", "list-signal-handling").
+				dash("i"),
 			Runs: &Runs{Argv: true, Assigns: true}},
 	)
 }
@@ -442,8 +443,14 @@ func shellOpts() *Options {
 	return Opts("abefhkmnptuvxBCHPilrsDEIT", "oO", longs(
 		"norc noprofile login posix restricted verbose version help debugger dump-strings dump-po-strings noediting wordexp pretty-print",
 		"rcfile init-file", "")).
-		Short("c", eff(NoArg, ShellScript, "")).NoAbbrev()
+		Short("c", eff(NoArg, ShellScript, "")).NoAbbrev().plus()
 }
+
+// dash makes a lone "-" the option -name (Options.Dash).
+func (o *Options) dash(name string) *Options { o.Dash = name; return o }
+
+// plus makes +X the option -X (Options.Plus).
+func (o *Options) plus() *Options { o.Plus = true; return o }
 
 func shells() []Program {
 	names := []string{"sh", "bash", "zsh", "dash", "ksh", "ksh93", "mksh", "pdksh", "oksh",
