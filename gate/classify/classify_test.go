@@ -193,6 +193,9 @@ var readOnlyTable = []classCase{
 	{"tar -tf ./h:a.tar", ro},
 	{"tar -tf h:a.tar --force-local", ro},
 	{"tar tvf a.txt", ro},
+	{"as --version", ro},
+	{"gcc -v", ro},
+	{"ld -v", ro},
 }
 
 func TestClassifyReadOnly(t *testing.T) {
@@ -376,6 +379,9 @@ func TestClassifyUnknown(t *testing.T) {
 		{"tar -tvf user@host:/x/a.tar", un},
 		{"tar --list --file=host:a.tar", un},
 		{"tar -xOf host:a.tar", un},
+		// `as -v` prints its version, then assembles stdin into a.out.
+		{"as -v", un},
+		{"rustc -v", un},
 		{"uname26 sh -c 'touch x'", un},
 		{"X=1; ls", un},
 		{"X=1 && ls", un},

@@ -722,7 +722,14 @@ func buildTools() []Program {
 		out := each(Compiler|BuildTool, whyCompiler, names...)
 		for i := range out {
 			out[i].Runs = &Runs{Project: true}
-			out[i].Probe = []string{"--version", "-v", "--help"}
+			out[i].Probe = []string{"--version", "--help"}
+			// -v alone prints the version and exits only for the GCC
+			// driver, cpp and ld (checked); `as -v` goes on to assemble
+			// standard input into a.out.
+			switch out[i].Name {
+			case "gcc", "g++", "cc", "c++", "cpp", "ld":
+				out[i].Probe = append(out[i].Probe, "-v")
+			}
 		}
 		return out
 	}
