@@ -173,6 +173,41 @@ func envHas(env []string, name string) bool {
 	return false
 }
 
+// tarRemote reports an archive name GNU tar reads as [user@]host:file — a
+// colon with no slash before it — which it reaches by starting rsh (or
+// --rsh-command) and the remote rmt, unless --force-local. Without -f,
+// $TAPE names the archive.
+func tarRemote(w *walker, parsed programs.Parsed) (string, bool) {
+	if parsed.Has("force-local") {
+		return "", false
+	}
+	var names []string
+	for _, f := range parsed.Found {
+		if f.Name == "f" || f.Name == "file" {
+			names = append(names, f.Value)
+		}
+	}
+	if len(names) == 0 && w != nil {
+		names = append(names, envValue(w.opt.Env, "TAPE"))
+	}
+	for _, n := range names {
+		if i := strings.IndexByte(n, ':'); i > 0 && !strings.Contains(n[:i], "/") {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// envValue is the value of name in env, "" when it is not set.
+func envValue(env []string, name string) string {
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); k == name {
+			return v
+		}
+	}
+	return ""
+}
+
 // ddOperands are dd's key=value operands that do not write.
 var ddOperands = map[string]bool{
 	"if": true, "bs": true, "ibs": true, "obs": true, "cbs": true, "skip": true,
@@ -525,7 +560,7 @@ func contains1(list []string, s string) bool {
 // tarRule: listing (-t, --list) with no option that runs a program, or
 // extraction to standard output (-x -O), only reads; every other mode
 // writes.
-func tarRule(_ *walker, a argv) finding {
+func tarRule(w *walker, a argv) finding {
 	if a.dynamic() {
 		return finding{Unknown, "dynamic-argument", "`tar` has an argument computed at run time, which could be any option"}
 	}
@@ -538,6 +573,9 @@ func tarRule(_ *walker, a argv) finding {
 	f, _ := optionFinding(a.name, parsed)
 	if f.s == Unknown || f.s == Write {
 		return f
+	}
+	if name, ok := tarRemote(w, parsed); ok {
+		return finding{Unknown, "tar-remote", fmt.Sprintf("`tar` reads %q as an archive on another host and starts a remote shell to reach it", name)}
 	}
 	switch {
 	case parsed.Has("c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate", "delete", "remove-files"):

@@ -189,6 +189,13 @@ var readOnlyTable = []classCase{
 	{"bzip2 -dc a.txt", ro},
 	{"unzip -l a.txt", ro},
 	{"unzip -Z1 a.txt", ro},
+	// A local archive name with a colon after a slash, or --force-local.
+	{"tar -tf ./h:a.tar", ro},
+	{"tar -tf h:a.tar --force-local", ro},
+	{"tar tvf a.txt", ro},
+	{"as --version", ro},
+	{"gcc -v", ro},
+	{"ld -v", ro},
 }
 
 func TestClassifyReadOnly(t *testing.T) {
@@ -366,6 +373,15 @@ func TestClassifyUnknown(t *testing.T) {
 		{"gzip -x a.gz", un},
 		{"unzip -lT a.zip", un},
 		{"blkid -p --garbage", un},
+		// tar reaches host:file by starting rsh and the remote rmt.
+		{"tar -tf host:a.tar", un},
+		{"tar tf host:a.tar", un},
+		{"tar -tvf user@host:/x/a.tar", un},
+		{"tar --list --file=host:a.tar", un},
+		{"tar -xOf host:a.tar", un},
+		// `as -v` prints its version, then assembles stdin into a.out.
+		{"as -v", un},
+		{"rustc -v", un},
 		{"uname26 sh -c 'touch x'", un},
 		{"X=1; ls", un},
 		{"X=1 && ls", un},
@@ -729,6 +745,20 @@ func TestClassifyPanicIsUnknown(t *testing.T) {
 	}
 	if r := Classify("ls", Options{}); r.Safety != ReadOnly {
 		t.Errorf("classifier unusable after a panic: %+v", r)
+	}
+}
+
+// TestTarTapeEnv: without -f, GNU tar opens $TAPE, remote when it is
+// host:file.
+func TestTarTapeEnv(t *testing.T) {
+	if r := Classify("tar -t", Options{Env: []string{"TAPE=host:/dev/st0"}}); r.Safety != Unknown {
+		t.Errorf("tar -t with a remote TAPE = %s, want unknown\n%s", r.Safety, r.Explain())
+	}
+	if r := Classify("tar -t", Options{Env: []string{"TAPE=/dev/st0"}}); r.Safety != ReadOnly {
+		t.Errorf("tar -t with a local TAPE = %s, want read-only\n%s", r.Safety, r.Explain())
+	}
+	if r := Classify("tar -tf a.tar", Options{Env: []string{"TAPE=host:/dev/st0"}}); r.Safety != ReadOnly {
+		t.Errorf("tar -tf a.tar with a remote TAPE = %s, want read-only\n%s", r.Safety, r.Explain())
 	}
 }
 

@@ -414,7 +414,7 @@ func compressors() []Program {
 // tarOpts is GNU tar's grammar, the options that run programs marked.
 func tarOpts() *Options {
 	return Opts("AcdrtuxfbBCGhiklmMOpPrsSvwWzZjJ", "fbCFgHKLNTVX", longs(
-		"catenate concatenate create diff compare delete append list update extract get verbose gzip bzip2 xz lzip lzma lzop zstd compress keep-old-files overwrite skip-old-files unlink-first recursive-unlink absolute-names preserve-permissions same-permissions same-owner no-same-owner no-same-permissions numeric-owner sparse dereference hard-dereference ignore-zeros interactive confirmation to-stdout check-links multi-volume verify totals help version usage show-defaults wildcards no-wildcards anchored no-anchored recursion no-recursion auto-compress no-auto-compress ignore-failed-read one-file-system full-time remove-files",
+		"catenate concatenate create diff compare delete append list update extract get verbose gzip bzip2 xz lzip lzma lzop zstd compress keep-old-files overwrite skip-old-files unlink-first recursive-unlink absolute-names preserve-permissions same-permissions same-owner no-same-owner no-same-permissions numeric-owner force-local sparse dereference hard-dereference ignore-zeros interactive confirmation to-stdout check-links multi-volume verify totals help version usage show-defaults wildcards no-wildcards anchored no-anchored recursion no-recursion auto-compress no-auto-compress ignore-failed-read one-file-system full-time remove-files",
 		"file blocking-factor directory tape-length group owner mode mtime newer newer-mtime after-date exclude exclude-from files-from label starting-file suffix format record-size xattrs-include xattrs-exclude transform xform strip-components", "backup occurrence checkpoint")).
 		Long(eff(ReqArg, RunsShell, "`tar --to-command` runs %q for every member"), "to-command").
 		Long(eff(ReqArg, RunsShell, "`tar --checkpoint-action` can run %q"), "checkpoint-action").
@@ -722,7 +722,14 @@ func buildTools() []Program {
 		out := each(Compiler|BuildTool, whyCompiler, names...)
 		for i := range out {
 			out[i].Runs = &Runs{Project: true}
-			out[i].Probe = []string{"--version", "-v", "--help"}
+			out[i].Probe = []string{"--version", "--help"}
+			// -v alone prints the version and exits only for the GCC
+			// driver, cpp and ld (checked); `as -v` goes on to assemble
+			// standard input into a.out.
+			switch out[i].Name {
+			case "gcc", "g++", "cc", "c++", "cpp", "ld":
+				out[i].Probe = append(out[i].Probe, "-v")
+			}
 		}
 		return out
 	}
