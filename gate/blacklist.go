@@ -111,6 +111,9 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 			return blResult{hit: e}
 		}
 	}
+	if e := downloadedThenRun(t); e != nil {
+		return blResult{hit: e}
+	}
 	if e := forkBombs(t); e != nil {
 		return blResult{hit: e}
 	}
@@ -992,6 +995,74 @@ func (b *blChecker) pipe(elems [][]*facts.Call) *BlacklistEntry {
 		}
 	}
 	return nil
+}
+
+// downloadedThenRun: a file a download may have written — a downloader's
+// standard output redirected to it, or a word of the downloader's command
+// line naming it (curl -o F, wget -O F, lwp-download URL F) — run later in
+// the text as a script (bash F, source F, python3 F) or a program (./F).
+func downloadedThenRun(t *facts.Tree) *BlacklistEntry {
+	var files map[string]bool
+	for _, c := range t.Calls {
+		if len(files) > 0 {
+			if run := ranFile(c); run != "" && files[path.Clean(run)] {
+				return blEntry("download-to-shell")
+			}
+		}
+		if !downloads(c) {
+			continue
+		}
+		if files == nil {
+			files = map[string]bool{}
+		}
+		for _, f := range downloadedFiles(c) {
+			files[path.Clean(f)] = true
+		}
+	}
+	return nil
+}
+
+// downloadedFiles lists the files a download may write: its standard
+// output's redirect targets and the static words of its command line that
+// may name a file (not URLs, options, @uploads or - for stdout).
+func downloadedFiles(c *facts.Call) []string {
+	var out []string
+	for _, r := range c.Redirs {
+		if (r.N == "" || r.N == "1") && r.Target.Static && (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrAll || r.Op == syntax.AppAll || r.Op == syntax.RdrClob) {
+			out = append(out, r.Target.Value)
+		}
+	}
+	for _, a := range c.Argv[1:] {
+		v := a.Value
+		if _, val, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "--") {
+			v = val // --output=F, --output-document=F
+		}
+		if !a.Static || v == "" || v == "-" || strings.HasPrefix(v, "-") || strings.HasPrefix(v, "@") {
+			continue
+		}
+		if _, rest, ok := strings.Cut(v, "://"); ok {
+			// wget URL and curl -O URL name the file after the URL's last
+			// path element.
+			rest, _, _ = strings.Cut(rest, "?")
+			if i := strings.LastIndexByte(rest, '/'); i >= 0 && i+1 < len(rest) {
+				out = append(out, rest[i+1:])
+			}
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// ranFile is the file a call runs as a script or a program, "" if none.
+func ranFile(c *facts.Call) string {
+	if c.ScriptFile != "" {
+		return c.ScriptFile
+	}
+	if c.Prog == nil && strings.Contains(c.Name, "/") {
+		return c.Name
+	}
+	return ""
 }
 
 // downloads reports a downloader or a read from a network path.

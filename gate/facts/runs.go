@@ -363,6 +363,7 @@ func (b *builder) scriptOperand(c *Call, f Word) {
 	case strings.HasPrefix(f.Value, "/dev/tcp/") || strings.HasPrefix(f.Value, "/dev/udp/") || strings.HasPrefix(f.Value, "/dev/fd/") || strings.HasPrefix(f.Value, "/proc/"):
 		b.hide(FedScript, c.Span, c, "`%s` runs a script read from %s", c.Base, f.Value)
 	default:
+		c.ScriptFile = f.Value
 		b.hide(ProjectCode, c.Span, c, "`%s` runs the script file %s", c.Base, clip(f.Value))
 	}
 }

@@ -96,6 +96,9 @@ type Call struct {
 	// ScriptStdin: it reads its script (a shell's, an interpreter's) from
 	// standard input.
 	ScriptStdin bool
+	// ScriptFile is the static name of the script file it runs (bash F,
+	// python3 F, source F), "" when none.
+	ScriptFile string
 
 	// script: ScriptStdin, not yet read; the builder reads the script once
 	// it knows what feeds it.
