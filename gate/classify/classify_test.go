@@ -196,6 +196,9 @@ var readOnlyTable = []classCase{
 	{"as --version", ro},
 	{"gcc -v", ro},
 	{"ld -v", ro},
+	{"jobs -l", ro},
+	{"jobs %1", ro},
+	{"dirs -v", ro},
 }
 
 func TestClassifyReadOnly(t *testing.T) {
@@ -381,6 +384,10 @@ func TestClassifyUnknown(t *testing.T) {
 		{"tar -xOf host:a.tar", un},
 		// `as -v` prints its version, then assembles stdin into a.out.
 		{"as -v", un},
+		// Builtins whose options run a command or change shell state.
+		{"jobs -x touch x", un},
+		{"jobs -lx rm -f x", un},
+		{"dirs -c", un},
 		{"rustc -v", un},
 		{"uname26 sh -c 'touch x'", un},
 		{"X=1; ls", un},

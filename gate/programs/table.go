@@ -107,7 +107,15 @@ func builtins() []Program {
 	callback := eff(ReqArg, RunsShell, "runs %q as a callback")
 	return concat(
 		each(Builtin|Reader, whyReader, "pwd", "true", "false", ":", "type", "exit",
-			"dirs", "help", "times", "jobs", "caller"),
+			"help", "times", "caller"),
+		one(
+			// `jobs -x CMD ARGS` runs CMD (with job specs replaced by
+			// process group ids); bash's getopt stops at the first operand.
+			Program{Name: "jobs", Kind: Builtin | Reader, Scanner: ScanSpec, Why: whyReader, Opts: Launch("lnprs", "", nil).
+				Short("x", eff(NoArg, StartsArgv, "`jobs -x` runs the command that follows it%s"))},
+			Program{Name: "dirs", Kind: Builtin | Reader, Scanner: ScanSpec, Why: whyReader, Opts: Launch("lpv", "", nil).
+				Short("c", eff(NoArg, Unproven, "`dirs -c` clears the shell's directory stack%s"))},
+		),
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
 		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "read", "let",
 			"declare", "typeset", "export", "local", "readonly", "unset", "compgen",
