@@ -199,6 +199,11 @@ var readOnlyTable = []classCase{
 	{"jobs -l", ro},
 	{"jobs %1", ro},
 	{"dirs -v", ro},
+	{"last -n 5 -i", ro},
+	{"last -10 root", ro},
+	{"who -a", ro},
+	{"who am i", ro},
+	{"who --ips", ro},
 }
 
 func TestClassifyReadOnly(t *testing.T) {
@@ -388,6 +393,13 @@ func TestClassifyUnknown(t *testing.T) {
 		{"jobs -x touch x", un},
 		{"jobs -lx rm -f x", un},
 		{"dirs -c", un},
+		// Options that resolve names over the network.
+		{"last -d", un},
+		{"last -f wtmp --dns", un},
+		{"last --dn", un},
+		{"who --lookup", un},
+		{"who --look -a", un},
+		{"who -x", un},
 		{"rustc -v", un},
 		{"uname26 sh -c 'touch x'", un},
 		{"X=1; ls", un},

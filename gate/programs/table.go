@@ -174,7 +174,7 @@ func readers() []Program {
 		"bzgrep", "xzgrep", "zstdgrep", "zcmp", "zdiff", "zipinfo",
 		// System inspectors.
 		"lscpu", "lsblk", "locale", "getfacl", "lsattr", "lsmod", "lspci", "lsusb",
-		"findmnt", "who", "w", "users", "last", "tty", "logname",
+		"findmnt", "w", "users", "tty", "logname",
 		"hostid", "vmstat", "iostat", "mpstat", "pstree", "pgrep", "pidof", "cal", "ncal",
 		"lsipc", "lslocks", "lsns", "lsirq", "lsmem", "readelf",
 		"size", "objdump", "whereis", "env-update-check", "tree-sitter-version",
@@ -275,6 +275,14 @@ func specReaders() []Program {
 			"decompress stdout force keep quiet verbose help version list test sparse no-sparse no-progress progress no-check check", "", "")).
 			Short("o", eff(ReqArg, Writes, "`zstdcat -o` writes its output to %q")).
 			Long(eff(ReqArg, Writes, "`zstdcat` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()},
+		// last -d and who --lookup resolve the logged hosts through DNS.
+		Program{Name: "last", Kind: Reader, Scanner: ScanSpec, Why: "prints the last logins", Opts: Opts("aFiRwxhV", "fnstp", longs(
+			"hostlast fulltimes ip nohostname fullnames system help version", "file limit since until present time-format", "")).WithDigits().
+			Short("d", eff(NoArg, Network, "`last -d` looks the hosts up through the resolver, which may query DNS over the network%s")).
+			Long(eff(NoArg, Network, "`last --dns` looks the hosts up through the resolver, which may query DNS over the network%s"), "dns")},
+		Program{Name: "who", Kind: Reader, Scanner: ScanSpec, Why: "prints who is logged in", Opts: Opts("abdHlmpqrstTwu", "", longs(
+			"all boot dead heading ips login process count runlevel short time mesg users message writable help version", "", "")).
+			Long(eff(NoArg, Network, "`who --lookup` looks the hosts up through the resolver, which may query DNS over the network%s"), "lookup")},
 		// lastlog -C and -S rewrite a user's record in /var/log/lastlog.
 		Program{Name: "lastlog", Kind: Reader, Scanner: ScanSpec, Operands: NoOperands, Why: "prints the last logins", Opts: Opts("h", "btRu", longs(
 			"help", "before time root user", "")).
