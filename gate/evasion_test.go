@@ -420,3 +420,47 @@ func TestGitPushFormsConfirm(t *testing.T) {
 		}
 	}
 }
+
+// TestDataCodeInStateConfirm: code run out of a value through shell state —
+// the integer attribute (`declare -i`, `typeset -i`, `local -i`) makes a
+// later assignment arithmetic, and a function body runs where the function
+// is called — runs rm under bash (a stand-in rm on PATH records it) and is
+// never allowed past deny Bash(rm *); the plain forms stay allowed.
+func TestDataCodeInStateConfirm(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("confirming against bash needs a POSIX host")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found on PATH")
+	}
+	p := evasionPolicy(t)
+	for _, text := range []string{
+		"declare -i a; a='b[$(rm -f x)]'",
+		"declare -i a='b[`rm -f x`]'",
+		"typeset -ai a; a+='b[$(rm -f x)]'",
+		"f() { local -i a; a='b[$(rm -f x)]'; }; f",
+		"f() { x='a[$(rm -f x)]'; echo $((x)); }; f",
+		"f() { x='$(rm -f x)'; echo ${x@P}; }; f",
+	} {
+		dir := t.TempDir()
+		marker := filepath.Join(dir, "RAN")
+		if err := os.WriteFile(filepath.Join(dir, "rm"), []byte("#!/bin/sh\necho \"$@\" >> "+marker+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bash, "-c", text)
+		cmd.Dir, cmd.Env = dir, []string{"PATH=" + dir + ":/usr/bin:/bin", "HOME=" + dir}
+		_ = cmd.Run()
+		if _, err := os.Stat(marker); err != nil {
+			t.Fatalf("%q: bash did not run the stand-in rm (the form is wrong here)", text)
+		}
+		if d := Decide(Input{Text: text, Policy: p, Cwd: dir}); d.Action == Allow {
+			t.Errorf("%q ran rm under bash, and the gate allowed it: %s", text, d.Reason)
+		}
+	}
+	for _, text := range []string{"declare a; a='b[$(rm -f x)]'", "declare -r a=1", "f() { ls -la; }; f"} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q: %v: %s", text, d.Action, d.Reason)
+		}
+	}
+}

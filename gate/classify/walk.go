@@ -33,6 +33,7 @@ type walker struct {
 	commands []string // names of the simple commands, for the reason
 
 	depth      int
+	funcBody   int // how many function definitions enclose the walk
 	tooDeep    bool
 	backquotes int  // how many backquoted substitutions enclose the walk
 	inParam    int  // how many ${…} operand words enclose the walk
@@ -55,6 +56,9 @@ func newWalker(src string, opt Options, f *syntax.File) *walker {
 
 // add records evidence for node and merges its class into the result.
 func (w *walker) add(node syntax.Node, s Safety, rule, detail string) {
+	if w.funcBody > 0 && s == Write {
+		s = Unknown // a definition runs nothing until it is called
+	}
 	e := Evidence{Safety: s, Rule: rule, Detail: detail}
 	if node != nil {
 		e.Offset, e.End = spanOf(node, len(w.src))
@@ -184,6 +188,14 @@ func (w *walker) command(s *syntax.Stmt, cmd syntax.Command) {
 		w.caseClause(c)
 	case *syntax.FuncDecl:
 		w.add(c, Unknown, "function-definition", "a function definition runs nothing itself but can shadow any later command name")
+		if c.Body != nil {
+			// The body runs whenever the name is called: code it runs
+			// out of a value is the text's too (its writes count as
+			// unknown: the definition alone runs nothing).
+			w.funcBody++
+			w.stmt(c.Body)
+			w.funcBody--
+		}
 	case *syntax.ArithmCmd:
 		w.add(c, Unknown, "arithmetic-command", "`(( … ))` assigns shell variables and evaluates subscripts")
 		w.arith(c.X)
@@ -269,8 +281,26 @@ func (w *walker) declClause(c *syntax.DeclClause) {
 	}
 	w.add(c, Unknown, "state-builtin", fmt.Sprintf("`%s` sets variables or attributes that later commands inherit", name))
 	for _, a := range c.Args {
+		if integerAttr(a) {
+			// Every later value assigned to the name is evaluated as an
+			// arithmetic expression, and `b[$(cmd)]` in it runs cmd.
+			w.add(a, Unknown, "arithmetic-operand", fmt.Sprintf("`%s -i` makes each value assigned to its names an arithmetic expression, and a value such as a[$(cmd)] runs a command", name))
+		}
 		w.assign(a)
 	}
+}
+
+// integerAttr reports an option word of declare, typeset or local that
+// gives the integer attribute (-i, in any cluster) or may (computed).
+func integerAttr(a *syntax.Assign) bool {
+	if !a.Naked || a.Name != nil || a.Value == nil {
+		return false
+	}
+	v, ok := facts.Static(a.Value)
+	if !ok {
+		return true
+	}
+	return len(v) > 1 && v[0] == '-' && strings.Contains(v[1:], "i")
 }
 
 // call classifies a simple command: its assignments, its words, and then
