@@ -196,6 +196,14 @@ var readOnlyTable = []classCase{
 	{"as --version", ro},
 	{"gcc -v", ro},
 	{"ld -v", ro},
+	{"jobs -l", ro},
+	{"jobs %1", ro},
+	{"dirs -v", ro},
+	{"last -n 5 -i", ro},
+	{"last -10 root", ro},
+	{"who -a", ro},
+	{"who am i", ro},
+	{"who --ips", ro},
 }
 
 func TestClassifyReadOnly(t *testing.T) {
@@ -381,6 +389,17 @@ func TestClassifyUnknown(t *testing.T) {
 		{"tar -xOf host:a.tar", un},
 		// `as -v` prints its version, then assembles stdin into a.out.
 		{"as -v", un},
+		// Builtins whose options run a command or change shell state.
+		{"jobs -x touch x", un},
+		{"jobs -lx rm -f x", un},
+		{"dirs -c", un},
+		// Options that resolve names over the network.
+		{"last -d", un},
+		{"last -f wtmp --dns", un},
+		{"last --dn", un},
+		{"who --lookup", un},
+		{"who --look -a", un},
+		{"who -x", un},
 		{"rustc -v", un},
 		{"uname26 sh -c 'touch x'", un},
 		{"X=1; ls", un},

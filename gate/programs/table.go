@@ -107,7 +107,15 @@ func builtins() []Program {
 	callback := eff(ReqArg, RunsShell, "runs %q as a callback")
 	return concat(
 		each(Builtin|Reader, whyReader, "pwd", "true", "false", ":", "type", "exit",
-			"dirs", "help", "times", "jobs", "caller"),
+			"help", "times", "caller"),
+		one(
+			// `jobs -x CMD ARGS` runs CMD (with job specs replaced by
+			// process group ids); bash's getopt stops at the first operand.
+			Program{Name: "jobs", Kind: Builtin | Reader, Scanner: ScanSpec, Why: whyReader, Opts: Launch("lnprs", "", nil).
+				Short("x", eff(NoArg, StartsArgv, "`jobs -x` runs the command that follows it%s"))},
+			Program{Name: "dirs", Kind: Builtin | Reader, Scanner: ScanSpec, Why: whyReader, Opts: Launch("lpv", "", nil).
+				Short("c", eff(NoArg, Unproven, "`dirs -c` clears the shell's directory stack%s"))},
+		),
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
 		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "read", "let",
 			"declare", "typeset", "export", "local", "readonly", "unset", "compgen",
@@ -166,7 +174,7 @@ func readers() []Program {
 		"bzgrep", "xzgrep", "zstdgrep", "zcmp", "zdiff", "zipinfo",
 		// System inspectors.
 		"lscpu", "lsblk", "locale", "getfacl", "lsattr", "lsmod", "lspci", "lsusb",
-		"findmnt", "who", "w", "users", "last", "tty", "logname",
+		"findmnt", "w", "users", "tty", "logname",
 		"hostid", "vmstat", "iostat", "mpstat", "pstree", "pgrep", "pidof", "cal", "ncal",
 		"lsipc", "lslocks", "lsns", "lsirq", "lsmem", "readelf",
 		"size", "objdump", "whereis", "env-update-check", "tree-sitter-version",
@@ -267,6 +275,14 @@ func specReaders() []Program {
 			"decompress stdout force keep quiet verbose help version list test sparse no-sparse no-progress progress no-check check", "", "")).
 			Short("o", eff(ReqArg, Writes, "`zstdcat -o` writes its output to %q")).
 			Long(eff(ReqArg, Writes, "`zstdcat` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()},
+		// last -d and who --lookup resolve the logged hosts through DNS.
+		Program{Name: "last", Kind: Reader, Scanner: ScanSpec, Why: "prints the last logins", Opts: Opts("aFiRwxhV", "fnstp", longs(
+			"hostlast fulltimes ip nohostname fullnames system help version", "file limit since until present time-format", "")).WithDigits().
+			Short("d", eff(NoArg, Network, "`last -d` looks the hosts up through the resolver, which may query DNS over the network%s")).
+			Long(eff(NoArg, Network, "`last --dns` looks the hosts up through the resolver, which may query DNS over the network%s"), "dns")},
+		Program{Name: "who", Kind: Reader, Scanner: ScanSpec, Why: "prints who is logged in", Opts: Opts("abdHlmpqrstTwu", "", longs(
+			"all boot dead heading ips login process count runlevel short time mesg users message writable help version", "", "")).
+			Long(eff(NoArg, Network, "`who --lookup` looks the hosts up through the resolver, which may query DNS over the network%s"), "lookup")},
 		// lastlog -C and -S rewrite a user's record in /var/log/lastlog.
 		Program{Name: "lastlog", Kind: Reader, Scanner: ScanSpec, Operands: NoOperands, Why: "prints the last logins", Opts: Opts("h", "btRu", longs(
 			"help", "before time root user", "")).
