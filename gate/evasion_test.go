@@ -28,7 +28,7 @@ type wrapper struct {
 var (
 	argvOnly = map[string]bool{"sudo": true, "env": true, "timeout": true, "nice": true, "nohup": true,
 		"xargs -l": true, "xargs --arg-file": true, "xargs -I": true, "find -exec": true, "watch": true,
-		"strace": true, "parallel": true, "command": true, "exec": true, "taskset -c": true, "env -": true}
+		"strace": true, "parallel": true, "command": true, "exec": true, "taskset -c": true, "env -": true, "perf stat -e": true}
 	envSplits = map[string]bool{"env -S": true, "env --split-string": true, "watch": true}
 	// compound are the wrappers whose output is not one simple command.
 	compound = map[string]bool{"xargs -l": true, "xargs -I": true, "alias": true, "pipe to sh": true,
@@ -91,6 +91,7 @@ var evasionWrappers = []wrapper{
 	{"taskset -c", func(x string) string { return "taskset -c 0 " + x }},
 	{"bash +O", func(x string) string { return "bash +O extglob -c " + q(x) }},
 	{"env -", func(x string) string { return "env - PATH=\"$PATH\" " + x }},
+	{"perf stat -e", func(x string) string { return "perf stat -e cycles " + x }},
 	{"su USER -c", func(x string) string { return "su root -c " + q(x) }},
 	{"script FILE -c", func(x string) string { return "script -q /dev/null -c " + q(x) }},
 	{"script --comm=", func(x string) string { return "script --comm=" + q(x) + " -q /dev/null" }},
@@ -168,7 +169,7 @@ func TestDenyEvasionConfirm(t *testing.T) {
 	needs := map[string]string{
 		"python -c": "python3", "awk system": "awk", "sed e": "sed", "parallel": "parallel",
 		"strace": "strace", "watch": "watch", "flock -c": "flock", "script -c": "script",
-		"taskset -c": "taskset", "script FILE -c": "script", "script --comm=": "script", "gdb -eval-command=": "gdb", "zip -TT": "zip",
+		"taskset -c": "taskset", "perf stat -e": "perf", "script FILE -c": "script", "script --comm=": "script", "gdb -eval-command=": "gdb", "zip -TT": "zip",
 	}
 	skip := map[string]bool{
 		// Need a repository with commits, an archive, a remote host, root
@@ -350,6 +351,17 @@ func TestLauncherModelForms(t *testing.T) {
 		{"env - rm -f x", Deny},
 		{"env - PATH=/usr/bin rm -f x", Deny},
 		{"env - ls", Allow},
+		{"perf stat -e cycles rm -f x", Ask},
+		{"perf record -o /dev/null rm -f x", Ask},
+		{"perf stat rm -f x", Deny},
+		{"perf stat ls", Allow},
+		{"faketime -f '+1d' rm -f x", Deny},
+		{"tmux new-session -d rm -f x", Ask},
+		{"screen -dm rm -f x", Ask},
+		{"screen rm -f x", Deny},
+		{"proot rm -f x", Ask},
+		{"crontab <<< '* * * * * rm -f x'", Ask},
+		{"crontab -l", Allow},
 		{"/usr/lib/git-core/git-push origin main", Deny},
 		{"git -c alias.p=push p origin", Deny},
 		{"git -c help.autocorrect=immediate pus origin", Ask},

@@ -45,7 +45,9 @@ func (b *builder) runs(c *Call) {
 	args := c.Argv[1:]
 	switch {
 	case prog.Runs != nil && prog.Runs.Opaque != "":
-		if len(args) > 0 && !onlyListing(args) {
+		if len(args) == 0 || !onlyListing(args) {
+			// With no argument it acts on its standard input or the
+			// history (crontab installs what it reads, fc reruns).
 			b.hide(ShellState, c.Span, c, "%s, which the gate cannot read", prog.Runs.Opaque)
 		}
 	case prog.Runs != nil && prog.Runs.Alias:
@@ -84,6 +86,10 @@ func (b *builder) runs(c *Call) {
 		}
 	case prog.Runs != nil && prog.Runs.Stdin:
 		c.script, c.ScriptStdin = true, true
+	case prog.Kind.Has(p.Launcher) && len(args) > 0 && !prog.Runs.Modelled() && (prog.Opts == nil || !prog.Opts.CarriesCommands()):
+		// A launcher whose table entry does not say which of its words
+		// are the command it runs (tmux, bwrap, proot, crontab …).
+		b.hide(Unreadable, c.Span, c, "`%s` is %s, and the gate does not model which of its arguments are the command it runs", c.Base, prog.Why)
 	case prog.Opts != nil:
 		b.uncertain(c, prog, b.options(c, prog, args))
 	}
@@ -480,9 +486,16 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	for i := 0; i < r.Skip && len(rest) > 0; i++ {
 		rest = rest[1:]
 	}
+	if prog.Opts == nil && len(rest) > 0 && (!rest[0].Static || strings.HasPrefix(rest[0].Value, "-")) {
+		b.hide(Unreadable, c.Span, c, "`%s` is given the option `%s`, and the gate does not model its options, so the command it runs is uncertain", c.Base, clip(rest[0].Raw))
+		return
+	}
 	if r.Skip > 0 && prog.Opts != nil && len(rest) > 0 && rest[0].Static && strings.HasPrefix(rest[0].Value, "-") {
-		// Options may follow the launcher's own operands (flock FILE -c CMD).
+		// Options may follow the launcher's own operands (flock FILE -c
+		// CMD, perf stat -e EVENT CMD): an unknown one leaves the command
+		// uncertain.
 		again := b.options(c, prog, rest)
+		b.uncertain(c, prog, again)
 		rest = rest[again.Rest:]
 		parsed.Found = append(parsed.Found, again.Found...)
 	}

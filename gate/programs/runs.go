@@ -126,3 +126,10 @@ const (
 	// EditsInPlace rewrites its file operands with -i (sed, and the like).
 	EditsInPlace
 )
+
+// Modelled reports whether r says how the program finds the command it
+// runs (nil or the zero Runs does not).
+func (r *Runs) Modelled() bool {
+	return r != nil && (r.Argv || r.Joined || r.After != "" || r.UserShell || r.Script || r.Stdin ||
+		r.Project || r.Text || r.Alias || r.Rebind || r.Opaque != "" || r.StdinArgs)
+}

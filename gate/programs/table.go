@@ -683,7 +683,10 @@ func launchers() []Program {
 		l("tini", Launch("svgwWlh", "pe", nil), argv, 0, whyLauncher),
 		l("dumb-init", Launch("cvVh", "r", longs("single-child verbose version help", "rewrite", "")), argv, 0, whyLauncher),
 		l("catchsegv", nil, argv, 0, whyLauncher),
-		l("faketime", Launch("", "mfp", nil), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		// faketime [-m] [-f] [-p PID] [--date-prog PROG] TIMESTAMP CMD …:
+		// -m and -f are flags, so the timestamp is still the first operand.
+		l("faketime", Launch("mf", "p", longs("exclude-monotonic help version", "", "")).
+			Long(eff(ReqArg, RunsProgram, "`faketime --date-prog` runs %q"), "date-prog"), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		l("torsocks", Launch("diqh", "upaP", nil), argv, NetworkClient, whyLauncher),
 		l("proxychains", Launch("q", "f", nil), argv, NetworkClient, whyLauncher),
 		l("proxychains4", Launch("q", "f", nil), argv, NetworkClient, whyLauncher),
@@ -698,7 +701,7 @@ func launchers() []Program {
 		l("daemonize", nil, argv, 0, whyLauncher),
 		l("at", nil, Runs{Stdin: true}, 0, "schedules commands it reads"),
 		l("batch", nil, Runs{Stdin: true}, 0, "schedules commands it reads"),
-		l("crontab", nil, Runs{}, 0, "installs scheduled commands"),
+		l("crontab", nil, Runs{Opaque: "`crontab` installs scheduled commands, which run later outside the gate"}, 0, "installs scheduled commands"),
 		l("run-parts", nil, Runs{Project: true}, 0, "runs every script in a directory"),
 		// agentexec itself: `agentexec run [flags] -- CMD …` and `run -c TEXT`
 		// (its other subcommands run nothing, read as run: the stricter).
