@@ -434,6 +434,7 @@ func TestGitPushFormsConfirm(t *testing.T) {
 }
 
 // TestDataCodeInStateConfirm: code run out of a value through shell state —
+// or code in another language fed on stdin, or a sed option abbreviation —
 // the integer attribute (`declare -i`, `typeset -i`, `local -i`) makes a
 // later assignment arithmetic, and a function body runs where the function
 // is called — runs rm under bash (a stand-in rm on PATH records it) and is
@@ -447,14 +448,23 @@ func TestDataCodeInStateConfirm(t *testing.T) {
 		t.Skip("bash not found on PATH")
 	}
 	p := evasionPolicy(t)
-	for _, text := range []string{
+	forms := []string{
 		"declare -i a; a='b[$(rm -f x)]'",
 		"declare -i a='b[`rm -f x`]'",
 		"typeset -ai a; a+='b[$(rm -f x)]'",
 		"f() { local -i a; a='b[$(rm -f x)]'; }; f",
 		"f() { x='a[$(rm -f x)]'; echo $((x)); }; f",
 		"f() { x='$(rm -f x)'; echo ${x@P}; }; f",
-	} {
+		// Code in another language fed on stdin is not shell text, and
+		// a bare interpreter is not a version query.
+		`perl <<< 'system "rm -f x"'`,
+		"echo 'system q(rm -f x)' | perl",
+		"echo a | sed --expr='1e rm -f x'",
+	}
+	if _, err := exec.LookPath("tclsh"); err == nil {
+		forms = append(forms, "tclsh <<< 'exec rm -f x'")
+	}
+	for _, text := range forms {
 		dir := t.TempDir()
 		marker := filepath.Join(dir, "RAN")
 		if err := os.WriteFile(filepath.Join(dir, "rm"), []byte("#!/bin/sh\necho \"$@\" >> "+marker+"\n"), 0o755); err != nil {
@@ -470,7 +480,8 @@ func TestDataCodeInStateConfirm(t *testing.T) {
 			t.Errorf("%q ran rm under bash, and the gate allowed it: %s", text, d.Reason)
 		}
 	}
-	for _, text := range []string{"declare a; a='b[$(rm -f x)]'", "declare -r a=1", "f() { ls -la; }; f"} {
+	for _, text := range []string{"declare a; a='b[$(rm -f x)]'", "declare -r a=1", "f() { ls -la; }; f",
+		"bash <<< 'ls -la'", "echo a | sed --expr=s/a/b/", "perl --version"} {
 		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work"}); d.Action != Allow {
 			t.Errorf("near miss %q: %v: %s", text, d.Action, d.Reason)
 		}

@@ -185,10 +185,42 @@ var sedFlagLongs = map[string]bool{
 	"follow-symlinks": true,
 }
 
+// sedLongName resolves a unique prefix of one of GNU sed's long options
+// (getopt_long accepts --expr for --expression), else returns name.
+func sedLongName(name string) string {
+	if name == "" || sedFlagLongs[name] {
+		return name
+	}
+	hit := ""
+	for _, n := range append([]string{"expression", "file", "line-length", "in-place", "help", "version"}, mapKeys(sedFlagLongs)...) {
+		switch {
+		case n == name:
+			return n
+		case strings.HasPrefix(n, name) && hit == "":
+			hit = n
+		case strings.HasPrefix(n, name):
+			return name // ambiguous: getopt_long refuses it
+		}
+	}
+	if hit == "" {
+		return name
+	}
+	return hit
+}
+
+func mapKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
 // long handles one --option word. Only exact names are accepted, except
 // that any unambiguous abbreviation of --in-place counts as in-place editing.
 func (c *sedCall) long(args []string, i int) int {
 	name, val, hasVal := strings.Cut(args[i][2:], "=")
+	name = sedLongName(name)
 	switch {
 	case len(name) >= 1 && strings.HasPrefix("in-place", name):
 		c.v.add(Write, "sed --in-place edits files in place")

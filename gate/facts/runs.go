@@ -861,6 +861,12 @@ func (b *builder) fedScript(c *Call) {
 	in := c.Stdin
 	c.script = false
 	what := fmt.Sprintf("the script `%s` reads from its standard input", c.Base)
+	if c.Prog != nil && c.Prog.Kind.Has(p.Interpreter) && !c.Prog.Kind.Has(p.Shell) {
+		// Code in another language (perl <<< 'system "rm x"'): reading
+		// it as shell text would see other commands than it runs.
+		b.hide(InlineCode, c.Span, c, "`%s` is %s, and %s is code the gate cannot read", c.Base, c.Prog.Why, what)
+		return
+	}
 	switch in.Kind {
 	case FromHereString, FromHereDoc:
 		if in.Static {

@@ -1,6 +1,9 @@
 package programs
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // buildTable lists every program and builtin the gate knows, grouped by
 // what it is. Options are GNU's (Debian 12) unless a comment says
@@ -503,6 +506,9 @@ func interp(name, flags, values, inline string, probe ...string) Program {
 		}
 	}
 	o.Stop = true
+	// An empty probe is none: bare, an interpreter reads a script from
+	// standard input, never only prints its version.
+	probe = slices.DeleteFunc(probe, func(s string) bool { return s == "" })
 	return Program{Name: name, Kind: Interpreter, Why: whyInterp, Opts: o,
 		Runs: &Runs{Script: true, Stdin: true}, Probe: probe}
 }
