@@ -97,6 +97,8 @@ var evasionWrappers = []wrapper{
 	{"script --comm=", func(x string) string { return "script --comm=" + q(x) + " -q /dev/null" }},
 	{"gdb -eval-command=", func(x string) string { return "gdb -batch -eval-comm=" + q("shell "+x) }},
 	{"zip -TT", func(x string) string { return "zip -q a.zip bin -T -TT " + q(x) }},
+	{"scp ProxyCommand", func(x string) string { return "scp -o ProxyCommand=" + q(x) + " a h:b" }},
+	{"sftp ProxyCommand", func(x string) string { return "sftp -o ProxyCommand=" + q(x) + " h" }},
 }
 
 // nameSpellings are spellings of the inner command's name that bash reads
@@ -169,7 +171,7 @@ func TestDenyEvasionConfirm(t *testing.T) {
 	needs := map[string]string{
 		"python -c": "python3", "awk system": "awk", "sed e": "sed", "parallel": "parallel",
 		"strace": "strace", "watch": "watch", "flock -c": "flock", "script -c": "script",
-		"taskset -c": "taskset", "perf stat -e": "perf", "script FILE -c": "script", "script --comm=": "script", "gdb -eval-command=": "gdb", "zip -TT": "zip",
+		"taskset -c": "taskset", "perf stat -e": "perf", "scp ProxyCommand": "scp", "sftp ProxyCommand": "sftp", "script FILE -c": "script", "script --comm=": "script", "gdb -eval-command=": "gdb", "zip -TT": "zip",
 	}
 	skip := map[string]bool{
 		// Need a repository with commits, an archive, a remote host, root
@@ -362,6 +364,11 @@ func TestLauncherModelForms(t *testing.T) {
 		{"proot rm -f x", Ask},
 		{"crontab <<< '* * * * * rm -f x'", Ask},
 		{"crontab -l", Allow},
+		{"scp -o ProxyCommand='rm -f x' a h:b", Deny},
+		{"scp -S rm a h:b", Deny},
+		{"sftp -oProxyCommand='git push origin' h", Deny},
+		{"scp -r -P 2222 a h:b", Allow},
+		{"sftp -P 22 h", Allow},
 		{"/usr/lib/git-core/git-push origin main", Deny},
 		{"git -c alias.p=push p origin", Deny},
 		{"git -c help.autocorrect=immediate pus origin", Ask},

@@ -718,9 +718,10 @@ func launchers() []Program {
 		l("machinectl", nil, Runs{}, Emulator, "runs commands in containers"),
 		func() Program {
 			p := l("ssh", Launch("46AaCfGgKkMNnqsTtVvXxYy", "BbcDEeFIiJLlmOoPpQRSWw", nil).
-				Short("o", eff(ReqArg, Unproven, "`ssh -o %q` can name a command ssh runs (ProxyCommand, LocalCommand)")),
+				Short("o", eff(ReqArg, Unproven, "`ssh -o %q` can name a command ssh runs (ProxyCommand, LocalCommand)")).
+				Short("F", sshConfigFile),
 				Runs{Joined: true, Skip: 1}, NetworkClient, "a remote shell that also runs local commands")
-			p.CommandKeys = []string{"proxycommand", "localcommand", "knownhostscommand", "remotecommand"}
+			p.CommandKeys = sshCommandKeys
 			return p
 		}(),
 		l("wine", nil, argv, Emulator, whyEmu),
@@ -832,7 +833,7 @@ func network() []Program {
 	return concat(
 		d("curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie", "wget2"),
 		each(NetworkClient, whyNet, "nc", "ncat", "netcat", "socat", "telnet", "ftp", "lftp",
-			"sftp", "tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
+			"tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
 			"host", "whois", "nmap", "openssl", "aws", "gcloud", "az", "redis-cli", "mosquitto_pub",
 			"getent", "ssh-keyscan", "ssh-copy-id", "rclone", "s3cmd", "gsutil", "ldapsearch",
 			"snmpget", "arping", "ip", "ifconfig", "route", "iptables", "nft", "ufw", "tcpdump",
@@ -841,7 +842,19 @@ func network() []Program {
 			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: Opts("", "", nil).
 				Short("e", eff(ReqArg, RunsProgram, "`rsync -e` runs %q as its remote shell")).Long(eff(ReqArg, RunsProgram, "`rsync --rsh` runs %q as its remote shell"), "rsh").
 				Long(eff(ReqArg, RunsShell, "`rsync --rsync-path` runs %q on the other side"), "rsync-path")},
-			Program{Name: "scp", Kind: NetworkClient | Writer, Targets: CopiesTo, NoPrefixRule: true, Why: "copies files to other hosts"},
+			// scp and sftp take ssh's -o and -F, and -S names the program
+			// they run in ssh's place; sftp -b and -D run batch commands
+			// (with ! shell escapes) and a local server.
+			Program{Name: "scp", Kind: NetworkClient | Writer, Targets: CopiesTo, NoPrefixRule: true, Why: "copies files to other hosts",
+				CommandKeys: sshCommandKeys, Opts: Opts("346ABCOpqRrTv", "cDiJlPX", nil).
+						Short("o", eff(ReqArg, Unproven, "`scp -o %q` can name a command ssh runs (ProxyCommand)")).
+						Short("F", sshConfigFile).Short("S", eff(ReqArg, RunsProgram, "`scp -S` runs %q in place of ssh"))},
+			Program{Name: "sftp", Kind: NetworkClient, Why: whyNet,
+				CommandKeys: sshCommandKeys, Opts: Opts("46AaCfNpqrv", "BcJlPRsX", nil).
+						Short("o", eff(ReqArg, Unproven, "`sftp -o %q` can name a command ssh runs (ProxyCommand)")).
+						Short("F", sshConfigFile).Short("S", eff(ReqArg, RunsProgram, "`sftp -S` runs %q in place of ssh")).
+						Short("D", eff(ReqArg, RunsProgram, "`sftp -D` runs the local server %q")).
+						Short("b", eff(ReqArg, RunsFile, "`sftp -b` runs the batch commands in %q, whose ! lines run shell commands"))},
 		),
 	)
 }
@@ -918,3 +931,10 @@ func gdbOpts() *Options {
 	return o.Long(eff(ReqArg, RunsCode, "`gdb %s` runs debugger commands"), "eval-command", "ex", "init-eval-command", "iex", "early-init-eval-command", "eiex").
 		Long(eff(ReqArg, RunsFile, "`gdb %s` runs a file of debugger commands"), "command", "x", "init-command", "ix", "early-init-command", "eix")
 }
+
+// sshCommandKeys are the ssh configuration keys whose value is a command
+// ssh runs locally (ssh, scp, sftp -o KEY=VALUE).
+var sshCommandKeys = []string{"proxycommand", "localcommand", "knownhostscommand", "remotecommand"}
+
+// sshConfigFile is ssh's -F: a configuration file, which can name commands.
+var sshConfigFile = eff(ReqArg, RunsFile, "`-F` reads the ssh configuration %q, which can name commands it runs")
