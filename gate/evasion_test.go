@@ -471,6 +471,9 @@ func TestDataCodeInStateConfirm(t *testing.T) {
 	if _, err := exec.LookPath("tclsh"); err == nil {
 		forms = append(forms, "tclsh <<< 'exec rm -f x'")
 	}
+	if _, err := exec.LookPath("ed"); err == nil {
+		forms = append(forms, "ed <<< '!rm -f x'", "echo '!rm -f x' | ed -s")
+	}
 	for _, text := range forms {
 		dir := t.TempDir()
 		marker := filepath.Join(dir, "RAN")
@@ -488,7 +491,7 @@ func TestDataCodeInStateConfirm(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"declare a; a='b[$(rm -f x)]'", "declare -r a=1", "f() { ls -la; }; f",
-		"bash <<< 'ls -la'", "echo a | sed --expr=s/a/b/", "perl --version"} {
+		"bash <<< 'ls -la'", "echo a | sed --expr=s/a/b/", "perl --version", "ed --version"} {
 		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work"}); d.Action != Allow {
 			t.Errorf("near miss %q: %v: %s", text, d.Action, d.Reason)
 		}

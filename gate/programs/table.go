@@ -447,7 +447,7 @@ func tarOpts() *Options {
 func viewers() []Program {
 	return concat(
 		each(Viewer, whyViewer, "less", "more", "most", "pg", "man", "vi", "vim", "nvim",
-			"view", "nano", "emacs", "emacsclient", "ed", "ex", "info", "pico", "joe", "mcedit",
+			"view", "nano", "emacs", "emacsclient", "ex", "info", "pico", "joe", "mcedit",
 			"micro", "helix", "hx", "kak", "code", "subl", "gedit", "kate", "bat", "batcat",
 			"w3m", "lynx", "links", "elinks", "mutt", "neomutt", "vimdiff", "gvim", "red",
 			"sensible-pager", "sensible-editor", "editor", "pager", "xdg-open", "open",
@@ -589,6 +589,8 @@ func interpreters() []Program {
 		}
 	}
 	return append(out,
+		// ed reads its commands from standard input, and `!cmd` runs cmd.
+		Program{Name: "ed", Kind: Interpreter, Why: "a line editor whose commands, read from standard input, run shell commands with !", Runs: &Runs{Script: true, Stdin: true}, Probe: []string{"--version", "-V", "--help", "-h"}},
 		Program{Name: "sqlite3", Kind: Interpreter, Scanner: ScanSqlite, Why: "a database shell whose dot commands run programs", Probe: []string{"--version", "-version"}},
 		Program{Name: "duckdb", Kind: Interpreter, Scanner: ScanSqlite, Why: "a database shell whose dot commands run programs", Probe: []string{"--version", "-version"}},
 		Program{Name: "psql", Kind: Interpreter | NetworkClient, Why: "a database shell that can run programs (\\!)", Probe: []string{"--version", "-V"}},
