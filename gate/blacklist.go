@@ -89,6 +89,9 @@ type blInput struct {
 	// execGate: a run-time exec gate will watch the run, so project code
 	// run by name is not something the blacklist failed to see.
 	execGate bool
+	// inner is set while the literals of inline code are checked: they
+	// are not searched for literals again.
+	inner bool
 }
 
 // blResult is the blacklist's verdict: the entry hit, or nil; unseen says
@@ -112,6 +115,9 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 		}
 	}
 	if e := downloadedThenRun(t); e != nil {
+		return blResult{hit: e}
+	}
+	if e := inlineLiterals(t, in); e != nil {
 		return blResult{hit: e}
 	}
 	if e := forkBombs(t); e != nil {
@@ -147,6 +153,77 @@ func hiddenUnseen(t *facts.Tree, execGate bool) string {
 		return fmt.Sprintf("the text cannot be read (%v)", t.Err)
 	}
 	return ""
+}
+
+// maxLiterals bounds the string literals of one text's inline code that
+// are read as shell text.
+const maxLiterals = 256
+
+// inlineLiterals checks the string literals of interpreters' inline code
+// as shell text. The code is another language, but what it hands a shell
+// (os.system("…"), system "…", execSync('…'), `…`) is a literal in it, so
+// a catastrophic command spelled inside the code is refused like one
+// spelled outside it. A literal the code only prints is refused too:
+// stricter, never looser. A command built at run time is the exec gate's.
+func inlineLiterals(t *facts.Tree, in blInput) *BlacklistEntry {
+	if in.inner {
+		return nil
+	}
+	inner := blInput{cwd: in.cwd, execGate: in.execGate, inner: true}
+	n := 0
+	seen := map[*facts.Call]bool{}
+	for _, h := range t.Hidden {
+		if h.Kind != facts.InlineCode || h.Call == nil || seen[h.Call] {
+			continue
+		}
+		seen[h.Call] = true
+		for _, w := range h.Call.Argv {
+			if !w.Static {
+				continue
+			}
+			for _, lit := range quotedLiterals(w.Value) {
+				if !strings.ContainsAny(lit, " \t|;&<>") {
+					continue // a bare word commands nothing catastrophic
+				}
+				if n++; n > maxLiterals {
+					return nil
+				}
+				lt := facts.Build(lit, facts.Options{Sub: subCommands})
+				if r := checkBlacklist(lt, inner); r.hit != nil {
+					return r.hit
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// quotedLiterals returns the contents of the '…', "…" and `…` literals of
+// code, with backslash escapes of the quote and of the backslash undone:
+// the common ground of the languages given inline code (Python, Perl,
+// Ruby, JavaScript, PHP, Lua, Tcl).
+func quotedLiterals(code string) []string {
+	var out []string
+	for i := 0; i < len(code); i++ {
+		q := code[i]
+		if q != '\'' && q != '"' && q != '`' {
+			continue
+		}
+		var b strings.Builder
+		j := i + 1
+		for ; j < len(code) && code[j] != q; j++ {
+			if code[j] == '\\' && j+1 < len(code) && (code[j+1] == q || code[j+1] == '\\') {
+				j++
+			}
+			b.WriteByte(code[j])
+		}
+		if j >= len(code) {
+			break // unterminated: the rest is no literal
+		}
+		out = append(out, b.String())
+		i = j
+	}
+	return out
 }
 
 func checkExtras(extras []blacklistExtra, cands []string) *BlacklistEntry {
