@@ -160,13 +160,7 @@ func TestDenyEvasionForms(t *testing.T) {
 // allow it. Forms that need a tool this host lacks, or that bash cannot run
 // here (a repository, an archive, a host), are skipped by name.
 func TestDenyEvasionConfirm(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("confirming against bash needs a POSIX host")
-	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash not found on PATH")
-	}
+	bash := requireBash(t)
 	p := evasionPolicy(t)
 	needs := map[string]string{
 		"python -c": "python3", "awk system": "awk", "sed e": "sed", "parallel": "parallel",
@@ -398,13 +392,7 @@ var gitPushForms = []string{
 // bare remote, proves the remote received the branch, and checks that
 // deny Bash(git push *) is not talked past; near misses stay allowed.
 func TestGitPushFormsConfirm(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("confirming against bash needs a POSIX host")
-	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash not found on PATH")
-	}
+	bash := requireBash(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found on PATH")
 	}
@@ -447,13 +435,7 @@ func TestGitPushFormsConfirm(t *testing.T) {
 // is called — runs rm under bash (a stand-in rm on PATH records it) and is
 // never allowed past deny Bash(rm *); the plain forms stay allowed.
 func TestDataCodeInStateConfirm(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("confirming against bash needs a POSIX host")
-	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash not found on PATH")
-	}
+	bash := requireBash(t)
 	p := evasionPolicy(t)
 	forms := []string{
 		"declare -i a; a='b[$(rm -f x)]'",
@@ -496,4 +478,18 @@ func TestDataCodeInStateConfirm(t *testing.T) {
 			t.Errorf("near miss %q: %v: %s", text, d.Action, d.Reason)
 		}
 	}
+}
+
+// requireBash is the path of bash, skipping the test where there is none
+// to confirm a form against.
+func requireBash(t *testing.T) string {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("confirming against bash needs a POSIX host")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found on PATH")
+	}
+	return bash
 }
