@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentexec/agentexec/internal/procfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -170,7 +171,7 @@ func (t *tree) sweep() {
 		if pid == t.pid {
 			continue
 		}
-		if st, ok := readStat(pid); ok && st.state == 'Z' && t.owns(pid) {
+		if st, ok := procfs.ReadStat(pid); ok && st.State == 'Z' && t.owns(pid) {
 			var ws syscall.WaitStatus
 			syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 		}
@@ -243,18 +244,18 @@ func (t *tree) owns(pid int) bool {
 		}
 		time.Sleep(200 * time.Microsecond)
 	}
-	st, ok := readStat(pid)
+	st, ok := procfs.ReadStat(pid)
 	if !ok {
 		return false
 	}
-	if st.pgrp == t.pid || st.session == t.pid {
+	if st.Pgrp == t.pid || st.Session == t.pid {
 		return true
 	}
 	g := 0
 	if t.group != nil {
 		g = t.group()
 	}
-	return g > 0 && st.pgrp == g
+	return g > 0 && st.Pgrp == g
 }
 
 // reap waits (up to two seconds) until every killed process is gone,
@@ -276,11 +277,11 @@ func (t *tree) reap(pids map[int]bool) {
 
 // reapOne reports whether pid is gone (reaping it when it is our zombie).
 func (t *tree) reapOne(pid int) bool {
-	st, ok := readStat(pid)
+	st, ok := procfs.ReadStat(pid)
 	if !ok {
 		return true
 	}
-	if st.ppid != t.self || st.state != 'Z' {
+	if st.PPid != t.self || st.State != 'Z' {
 		return false
 	}
 	var ws syscall.WaitStatus
@@ -311,53 +312,17 @@ func children(pid int) []int {
 	return out
 }
 
-type procStat struct {
-	state               byte
-	ppid, pgrp, session int
-	// envStart is where the environment begins in the process's memory:
-	// 0 while an execve is replacing the image (and for a zombie, or when
-	// we may not read it, which midExec tells apart).
-	envStart uint64
-}
-
 // midExec reports whether pid is a live process whose execve has not yet
 // laid out the new image's environment.
 func midExec(pid int) bool {
-	st, ok := readStat(pid)
-	return ok && st.state != 'Z' && st.envStart == 0
-}
-
-// readStat parses /proc/PID/stat; the command name may contain spaces and
-// parentheses, so fields are counted from the last ')'.
-func readStat(pid int) (procStat, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return procStat{}, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return procStat{}, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 4 || len(f[0]) != 1 {
-		return procStat{}, false
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	pgrp, _ := strconv.Atoi(f[2])
-	sess, _ := strconv.Atoi(f[3])
-	st := procStat{state: f[0][0], ppid: ppid, pgrp: pgrp, session: sess}
-	// env_start is field 50 of stat(5); f[0] is field 3. Kernels older
-	// than 3.5 lack it: it stays 0, and callers bound their waits.
-	if len(f) > 47 {
-		st.envStart, _ = strconv.ParseUint(f[47], 10, 64)
-	}
-	return st, true
+	st, ok := procfs.ReadStat(pid)
+	return ok && st.State != 'Z' && st.EnvStart == 0
 }
 
 // alive reports whether pid exists and is not a zombie.
 func alive(pid int) bool {
-	st, ok := readStat(pid)
-	return ok && st.state != 'Z'
+	st, ok := procfs.ReadStat(pid)
+	return ok && st.State != 'Z'
 }
 
 // noEcho turns off the terminal's echo.

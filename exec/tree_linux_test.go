@@ -5,6 +5,8 @@ import (
 	osexec "os/exec"
 	"testing"
 	"time"
+
+	"github.com/agentexec/agentexec/internal/procfs"
 )
 
 // An empty environment after an execve is not mistaken for an execve in
@@ -24,7 +26,7 @@ func TestMidExecTellsEmptyEnvironmentApart(t *testing.T) {
 	// env_start still 0), so only its sleep says the exec is over.
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		b, _ := os.ReadFile("/proc/" + itoa(c.Process.Pid) + "/comm")
-		if st, ok := readStat(c.Process.Pid); ok && string(b) == "sleep\n" && st.state == 'S' {
+		if st, ok := procfs.ReadStat(c.Process.Pid); ok && string(b) == "sleep\n" && st.State == 'S' {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -32,8 +34,8 @@ func TestMidExecTellsEmptyEnvironmentApart(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	st, ok := readStat(c.Process.Pid)
-	if !ok || st.envStart == 0 || midExec(c.Process.Pid) {
+	st, ok := procfs.ReadStat(c.Process.Pid)
+	if !ok || st.EnvStart == 0 || midExec(c.Process.Pid) {
 		t.Fatalf("sleep with an empty environment: %+v, ok %v", st, ok)
 	}
 	tr := newTree("no-such-run")

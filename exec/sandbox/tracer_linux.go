@@ -12,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/agentexec/agentexec/internal/procfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -556,27 +557,15 @@ func isExecCall(arch uint32, nr int32) bool {
 
 // parentOf is pid's parent and the argv it runs, from /proc.
 func parentOf(pid int) (int, []string) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
+	st, ok := procfs.ReadStat(pid)
+	if !ok || st.PPid <= 0 {
 		return 0, nil
 	}
-	i := strings.LastIndexByte(string(b), ')')
-	if i < 0 {
-		return 0, nil
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return 0, nil
-	}
-	ppid, err := strconv.Atoi(f[1])
-	if err != nil || ppid <= 0 {
-		return 0, nil
-	}
-	argv, err := os.ReadFile("/proc/" + strconv.Itoa(ppid) + "/cmdline")
+	argv, err := os.ReadFile("/proc/" + strconv.Itoa(st.PPid) + "/cmdline")
 	if err != nil || len(argv) == 0 {
-		return ppid, nil
+		return st.PPid, nil
 	}
-	return ppid, splitNUL(argv)
+	return st.PPid, splitNUL(argv)
 }
 
 // read reads pid's new program at its exec stop.
