@@ -248,7 +248,9 @@ func (t *tree) owns(pid int) bool {
 	if !ok {
 		return false
 	}
-	if st.Pgrp == t.pid || st.Session == t.pid {
+	// A pid of 0 matches nothing: a process whose group or session began
+	// outside our PID namespace (a container's) reports 0 for it.
+	if t.pid > 0 && (st.Pgrp == t.pid || st.Session == t.pid) {
 		return true
 	}
 	g := 0
