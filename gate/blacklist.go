@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -123,8 +124,10 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 	if e := forkBombs(t); e != nil {
 		return blResult{hit: e}
 	}
-	if e := checkExtras(in.extras, append(append([]string(nil), in.segs...), in.cands...)); e != nil {
-		return blResult{hit: e}
+	if len(in.extras) > 0 {
+		if e := checkExtras(in.extras, append(append([]string(nil), in.segs...), in.cands...)); e != nil {
+			return blResult{hit: e}
+		}
 	}
 	if b.unseen == "" {
 		b.unseen = hiddenUnseen(t, in.execGate)
@@ -505,6 +508,9 @@ func newBlCall(c *facts.Call) *blCall {
 	bc := &blCall{c: c, prog: c.Prog, args: c.Argv[1:]}
 	if bc.prog != nil && bc.prog.Opts != nil {
 		bc.parsed = bc.prog.Opts.Parse(argsOf(bc.args))
+		if len(bc.parsed.Operands) > 0 {
+			bc.operands = make([]facts.Word, 0, len(bc.parsed.Operands))
+		}
 		for _, i := range bc.parsed.Operands {
 			bc.operands = append(bc.operands, bc.args[i])
 		}
@@ -514,14 +520,21 @@ func newBlCall(c *facts.Call) *blCall {
 	for _, a := range bc.args {
 		switch {
 		case done || !a.Static || !strings.HasPrefix(a.Value, "-") || a.Value == "-":
+			if bc.operands == nil {
+				bc.operands = make([]facts.Word, 0, len(bc.args))
+			}
 			bc.operands = append(bc.operands, a)
 		case a.Value == "--":
 			done = true
 		default:
 			bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: strings.TrimLeft(a.Value, "-"), Long: strings.HasPrefix(a.Value, "--")})
 			if !strings.HasPrefix(a.Value, "--") {
-				for _, ch := range a.Value[1:] {
-					bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: string(ch)})
+				// Each letter of a cluster, as a substring of the word (no
+				// allocation per letter).
+				for i := 1; i < len(a.Value); {
+					_, n := utf8.DecodeRuneInString(a.Value[i:])
+					bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: a.Value[i : i+n]})
+					i += n
 				}
 			}
 		}
@@ -623,7 +636,10 @@ func stdinOperands(c *facts.Call) []facts.Word {
 
 // targetsCheck applies the program's operand role.
 func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
-	ops := append(append([]facts.Word(nil), bc.operands...), stdinOperands(bc.c)...)
+	ops := bc.operands
+	if in := stdinOperands(bc.c); len(in) > 0 {
+		ops = append(append([]facts.Word(nil), ops...), in...)
+	}
 	switch bc.prog.Targets {
 	case p.Removes:
 		if bc.recursive() && b.anyCatastrophic(bc.c, b.targets(ops)) {

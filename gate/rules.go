@@ -770,7 +770,11 @@ func bestMatch(rules []Rule, cands []spelling) (Rule, ruleMatch) {
 // strictCandidates lists what deny and ask rules are matched against,
 // each spelling once.
 func strictCandidates(segs []string, t *facts.Tree) []spelling {
-	var out []spelling
+	n := 2 * len(segs)
+	if t != nil {
+		n += 3 * len(t.Calls)
+	}
+	out := make([]spelling, 0, n)
 	add := func(s string) {
 		n := normalizeBlanks(s)
 		out = append(out, spelling{text: n})
@@ -786,7 +790,7 @@ func strictCandidates(segs []string, t *facts.Tree) []spelling {
 	}
 	if t != nil {
 		for _, c := range t.Calls {
-			out = append(out, spellings(c)...)
+			out = appendSpellings(out, c)
 		}
 	}
 	return dedupeSpellings(out)
