@@ -104,7 +104,9 @@ type blResult struct {
 
 // checkBlacklist matches every call of the tree.
 func checkBlacklist(t *facts.Tree, in blInput) blResult {
-	b := &blChecker{t: t, in: in, cwds: cwdsOf(t, in.cwd)}
+	b := &blChecker{t: t, in: in}
+	b.cwdBuf[0] = in.cwd
+	b.cwds = cwdsOf(b.cwdBuf[:1], t)
 	for _, c := range t.Calls {
 		if e := b.call(c); e != nil {
 			return blResult{hit: e}
@@ -246,6 +248,7 @@ type blChecker struct {
 	in     blInput
 	cwds   []string // every directory the text's commands may run in; "" unknown
 	unseen string
+	cwdBuf [2]string // room for the cwds of a text without cd
 }
 
 func (b *blChecker) see(format string, args ...any) {
@@ -255,9 +258,9 @@ func (b *blChecker) see(format string, args ...any) {
 }
 
 // cwdsOf lists the directories the text's commands may run in: the
-// request's, and every cd target (relative ones resolved against each).
-func cwdsOf(t *facts.Tree, cwd string) []string {
-	out := []string{cwd}
+// request's (out holds it), and every cd target (relative ones resolved
+// against each).
+func cwdsOf(out []string, t *facts.Tree) []string {
 	for _, d := range t.Cds {
 		switch {
 		case d == facts.Home || strings.HasPrefix(d, "/"):
@@ -504,8 +507,8 @@ type blCall struct {
 	operands []facts.Word
 }
 
-func newBlCall(c *facts.Call) *blCall {
-	bc := &blCall{c: c, prog: c.Prog, args: c.Argv[1:]}
+func newBlCall(c *facts.Call) blCall {
+	bc := blCall{c: c, prog: c.Prog, args: c.Argv[1:]}
 	if bc.prog != nil && bc.prog.Opts != nil {
 		bc.parsed = bc.prog.Opts.Parse(argsOf(bc.args))
 		if len(bc.parsed.Operands) > 0 {
@@ -583,20 +586,35 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if c.Prog == nil {
 		return nil
 	}
-	bc := newBlCall(c)
+	v := newBlCall(c)
+	bc := &v
 	if bc.has("no-preserve-root") {
 		return blEntry("no-preserve-root")
 	}
-	checks := []func(*blCall) *BlacklistEntry{
-		b.targetsCheck, b.diskCheck, b.powerCheck, b.killCheck, b.accountToolCheck,
-		b.ddCheck, b.findCheck, b.shellFromDownload,
+	// Called one by one rather than from a list of method values, so
+	// that bc stays on the stack.
+	if e := b.targetsCheck(bc); e != nil {
+		return e
 	}
-	for _, check := range checks {
-		if e := check(bc); e != nil {
-			return e
-		}
+	if e := b.diskCheck(bc); e != nil {
+		return e
 	}
-	return nil
+	if e := b.powerCheck(bc); e != nil {
+		return e
+	}
+	if e := b.killCheck(bc); e != nil {
+		return e
+	}
+	if e := b.accountToolCheck(bc); e != nil {
+		return e
+	}
+	if e := b.ddCheck(bc); e != nil {
+		return e
+	}
+	if e := b.findCheck(bc); e != nil {
+		return e
+	}
+	return b.shellFromDownload(bc)
 }
 
 // recursive reports -r, -R or --recursive (any abbreviation).

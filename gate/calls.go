@@ -1,8 +1,8 @@
 package gate
 
 import (
-	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/facts"
@@ -280,7 +280,7 @@ func unseenByRules(t *facts.Tree, execGate bool) (facts.Hidden, bool) {
 }
 
 func describeHidden(h facts.Hidden) string {
-	return fmt.Sprintf("%s (bytes %d–%d)", h.Why, h.Span.Start, h.Span.End)
+	return h.Why + " (bytes " + strconv.Itoa(h.Span.Start) + "–" + strconv.Itoa(h.Span.End) + ")"
 }
 
 // topCalls are the calls the shell itself runs (not started by another

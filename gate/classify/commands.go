@@ -67,7 +67,7 @@ func init() {
 }
 
 func readOnlyRule(_ *walker, a argv) finding {
-	return finding{ReadOnly, "read-only-command", fmt.Sprintf("`%s` only reads", a.name)}
+	return finding{ReadOnly, "read-only-command", "`" + a.name + "` only reads"}
 }
 
 func writeRule(_ *walker, a argv) finding {
@@ -154,7 +154,7 @@ func (w *walker) dispatch(a argv) finding {
 		}
 	}
 	if kind := floorKind(a.name); kind != "" {
-		return finding{Unknown, kind, fmt.Sprintf("`%s` is %s; it is never unwrapped", a.name, floorWhy(a.name))}
+		return finding{Unknown, kind, "`" + a.name + "` is " + floorWhy(a.name) + "; it is never unwrapped"}
 	}
 	if w.vouched[a.name] {
 		return vouchedRule(w, a)

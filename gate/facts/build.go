@@ -47,14 +47,21 @@ var (
 
 // Build parses text once and reads its facts.
 func Build(text string, opt Options) *Tree {
-	t := &Tree{Src: text}
+	// The tree and its builder are allocated together: one allocation.
+	tb := &struct {
+		t Tree
+		b builder
+	}{t: Tree{Src: text}}
+	t := &tb.t
+	t.Calls = t.callsBuf[:0]
 	f, err := Parse(text, opt.POSIX)
 	if err != nil {
 		t.Err = err
 		return t
 	}
 	t.File, t.Parsed = f, true
-	b := &builder{t: t, opt: opt, src: text}
+	b := &tb.b
+	*b = builder{t: t, opt: opt, src: text}
 	b.stmts(f.Stmts)
 	b.rebind()
 	t.finish()
