@@ -74,6 +74,10 @@ func reasonMayDeny(r Rule) string {
 	return fmt.Sprintf("Needs the user's approval: the deny rule %s may match this command, depending on words known only when it runs. Do not retry it in another spelling; use literal arguments the rules can read, or ask the user.", quoteRule(r))
 }
 
+func reasonUnmatched(r Rule) string {
+	return "Needs the user's approval: the command nests so many commands in one another that their spellings are too long to match every deny and ask rule (such as " + quoteRule(r) + ") against, so no rule can vouch for it. Run the nested commands one at a time, or ask the user."
+}
+
 func reasonHidden(detail string, r Rule) string {
 	return "Needs the user's approval: " + detail + ", so no allow rule can vouch for it while the policy has deny or ask rules such as " + quoteRule(r) + ". Run the command it would run directly, with literal arguments, or ask the user."
 }
