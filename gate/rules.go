@@ -485,24 +485,9 @@ func blanksNormal(s string) bool {
 	if s == "" {
 		return true
 	}
-	if s[0] == ' ' || s[len(s)-1] == ' ' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\t':
-			return false
-		case ' ':
-			if s[i+1] == ' ' {
-				return false
-			}
-		case '\\':
-			if i+1 < len(s) && s[i+1] == '\n' {
-				return false
-			}
-		}
-	}
-	return true
+	// Each test is one vectorized search: long candidates are common.
+	return s[0] != ' ' && s[len(s)-1] != ' ' && strings.IndexByte(s, '\t') < 0 &&
+		!strings.Contains(s, "  ") && !strings.Contains(s, "\\\n")
 }
 
 // quoteStep reads the byte (or escape pair) at s[i] in quote state quote
@@ -908,7 +893,7 @@ func strictCandidates(segs []string, t *facts.Tree) (out []spelling, complete bo
 // spellingBudget bounds the bytes of call texts spelled for a text of n
 // bytes: far above what real commands need (their calls' texts add up to
 // a few times the text), far below the square of a hostile text.
-func spellingBudget(n int) int { return 16*n + 64<<10 }
+func spellingBudget(n int) int { return 8*n + 64<<10 }
 
 // dedupeSpellings drops repeated spellings, keeping the first of each.
 func dedupeSpellings(in []spelling) []spelling {
