@@ -519,6 +519,17 @@ func newBlCall(c *facts.Call) blCall {
 		}
 		return bc
 	}
+	// Room for every option and each letter of a cluster, counted first:
+	// a long find expression has thousands.
+	n := 0
+	for _, a := range bc.args {
+		if a.Static && strings.HasPrefix(a.Value, "-") {
+			n += len(a.Value)
+		}
+	}
+	if n > 0 {
+		bc.parsed.Found = make([]p.Found, 0, n)
+	}
 	done := false
 	for _, a := range bc.args {
 		switch {
