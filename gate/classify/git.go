@@ -235,7 +235,7 @@ func gitReadSub(sub string, rest []string) finding {
 			return finding{Unknown, "git-signature-format", "a %G signature placeholder makes git run gpg"}
 		}
 	}
-	return finding{ReadOnly, "git-read", fmt.Sprintf("`git %s` only reads the repository", sub)}
+	return finding{ReadOnly, "git-read", "`git " + sub + "` only reads the repository"}
 }
 
 // gitOption classifies one option of a read-only subcommand. A long option
@@ -253,10 +253,10 @@ func gitOption(sub, v string) (finding, bool) {
 		return finding{Write, "git-output", fmt.Sprintf("`git %s --output` writes %q", sub, val)}, true
 	}
 	for _, full := range gitHelperNames {
-		why := gitHelperOptions[full]
 		if full != name && (name == "" || !strings.HasPrefix(full, name)) {
 			continue
 		}
+		why := gitHelperOptions[full]
 		switch {
 		case why == "":
 			return finding{Unknown, "git-option", fmt.Sprintf("`git %s %s` names a file or helper the rules do not follow", sub, v)}, true
