@@ -52,20 +52,3 @@ func TestSpellingBudgetFailsClosed(t *testing.T) {
 		}
 	}
 }
-
-// Suggestions are built unless the caller says it never shows them; the
-// decision is the same either way.
-func TestNoSuggestions(t *testing.T) {
-	p := testPolicy(t, []string{"Bash(git status)"}, nil, nil)
-	with := Decide(Input{Text: "npm install left-pad", Policy: p})
-	without := Decide(Input{Text: "npm install left-pad", Policy: p, NoSuggestions: true})
-	if len(with.Suggestions) == 0 || !strings.Contains(with.Reason, "from now on with") {
-		t.Errorf("with suggestions: %v, %q; want some, named in the reason", with.Suggestions, with.Reason)
-	}
-	if len(without.Suggestions) != 0 || strings.Contains(without.Reason, "from now on with") {
-		t.Errorf("NoSuggestions: %v, %q; want none", without.Suggestions, without.Reason)
-	}
-	if with.Action != without.Action || with.Safety != without.Safety || with.RuleDecision != without.RuleDecision {
-		t.Errorf("decisions differ: %s/%s/%s and %s/%s/%s", with.Action, with.Safety, with.RuleDecision, without.Action, without.Safety, without.RuleDecision)
-	}
-}

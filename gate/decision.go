@@ -86,10 +86,6 @@ type Input struct {
 	// starts is judged when it starts. False: nothing will watch the run
 	// (check --no-exec-gate, a hook whose agent runs the command itself).
 	ExecGate bool
-	// NoSuggestions leaves Decision.Suggestions empty (and the reason
-	// without them): a caller that never shows them (check --batch) saves
-	// the search for the smallest rules that would allow the command.
-	NoSuggestions bool
 }
 
 // resolveMode is the mode a decision uses.
@@ -163,7 +159,7 @@ func Decide(in Input) Decision {
 	if rv.decision == string(Allow) {
 		d.Network = commandHosts(cp.rules.allow, shell, seg, tree)
 	}
-	return decideMode(d, rv, modeFacts{tree: tree, unseen: bl.unseen, allow: cp.rules.allow, suggest: !in.NoSuggestions}, in.Policy)
+	return decideMode(d, rv, modeFacts{tree: tree, unseen: bl.unseen, allow: cp.rules.allow}, in.Policy)
 }
 
 // blacklist checks the text and, when shellcfg's normalized copy reads
@@ -204,8 +200,6 @@ type modeFacts struct {
 	unseen string
 	// allow are the allow rules in force, which suggestions never repeat.
 	allow []Rule
-	// suggest: the caller wants suggestions.
-	suggest bool
 }
 
 func (in Input) readOnly() []string {
@@ -312,7 +306,7 @@ func decideDefault(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 		d.Rule = &RuleRef{Text: rv.rule.Text, Source: rv.rule.Source, Action: Allow}
 		return d.allow(reasonAllowRuleReadOnly(rv.rule))
 	}
-	if fa.suggest && fa.tree.Parsed && d.Shell.IsPOSIX() {
+	if fa.tree.Parsed && d.Shell.IsPOSIX() {
 		d.Suggestions = suggestFor(uncoveredCalls(fa.allow, fa.tree), fa.tree)
 	}
 	if rv.blocked == blockHidden {

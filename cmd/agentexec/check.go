@@ -342,7 +342,7 @@ func batchLine(base gate.Input, line []byte, n int) any {
 	if err != nil {
 		return batchError{fmt.Sprintf("line %d: %v", n, err)}
 	}
-	in.Text, in.NoSuggestions = text, true // the batch contract prints none
+	in.Text = text
 	return batchResult(gate.Decide(in), text)
 }
 
