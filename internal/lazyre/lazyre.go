@@ -67,4 +67,6 @@ func (r *Regexp) FindString(s string) string { return r.compiled().FindString(s)
 func (r *Regexp) FindStringSubmatch(s string) []string { return r.compiled().FindStringSubmatch(s) }
 
 // ReplaceAllString is regexp.Regexp.ReplaceAllString.
-func (r *Regexp) ReplaceAllString(src, repl string) string { return r.compiled().ReplaceAllString(src, repl) }
+func (r *Regexp) ReplaceAllString(src, repl string) string {
+	return r.compiled().ReplaceAllString(src, repl)
+}
