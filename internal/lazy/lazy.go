@@ -14,18 +14,26 @@
 // first use. Both are safe for concurrent use.
 package lazy
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // Set is a set of strings whose lookup map is built on first use.
 type Set struct {
-	words []string
-	once  sync.Once
-	m     map[string]struct{}
+	words  []string
+	fields string
+	once   sync.Once
+	m      map[string]struct{}
 }
 
 // NewSet returns the set of words. Called in a package-level declaration it
 // compiles to static data.
 func NewSet(words ...string) *Set { return &Set{words: words} }
+
+// FieldSet returns the set of the blank-separated words of text, for a long
+// list of names kept as a block of text. It compiles to static data too.
+func FieldSet(text string) *Set { return &Set{fields: text} }
 
 // Has reports whether w is in the set.
 func (s *Set) Has(w string) bool {
@@ -36,9 +44,15 @@ func (s *Set) Has(w string) bool {
 
 // Words returns the set's members in the order they were declared. The
 // caller must not modify the slice.
-func (s *Set) Words() []string { return s.words }
+func (s *Set) Words() []string {
+	s.once.Do(s.build)
+	return s.words
+}
 
 func (s *Set) build() {
+	if s.fields != "" {
+		s.words = strings.Fields(s.fields)
+	}
 	m := make(map[string]struct{}, len(s.words))
 	for _, w := range s.words {
 		m[w] = struct{}{}

@@ -22,6 +22,11 @@ func TestSet(t *testing.T) {
 	if w := testSet.Words(); len(w) != 3 || w[1] != "bc" {
 		t.Errorf("Words() = %q", w)
 	}
+	f := FieldSet(` b  c
+		d `)
+	if !f.Has("b") || !f.Has("d") || f.Has("") || f.Has(" b") || len(f.Words()) != 3 {
+		t.Errorf("FieldSet: %q", f.Words())
+	}
 	if NewSet().Has("") {
 		t.Errorf("an empty set has the empty word")
 	}
