@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -106,7 +107,9 @@ type blResult struct {
 
 // checkBlacklist matches every call of the tree.
 func checkBlacklist(t *facts.Tree, in blInput) blResult {
-	b := &blChecker{t: t, in: in, cwds: cwdsOf(t, in.cwd)}
+	b := &blChecker{t: t, in: in}
+	b.cwdBuf[0] = in.cwd
+	b.cwds = cwdsOf(b.cwdBuf[:1], t)
 	for _, c := range t.Calls {
 		if e := b.call(c); e != nil {
 			return blResult{hit: e}
@@ -126,8 +129,10 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 	if e := forkBombs(t); e != nil {
 		return blResult{hit: e}
 	}
-	if e := checkExtras(in.extras, append(append([]string(nil), in.segs...), in.cands...)); e != nil {
-		return blResult{hit: e}
+	if len(in.extras) > 0 {
+		if e := checkExtras(in.extras, append(append([]string(nil), in.segs...), in.cands...)); e != nil {
+			return blResult{hit: e}
+		}
 	}
 	if b.unseen == "" {
 		b.unseen = hiddenUnseen(t, in.execGate)
@@ -246,6 +251,7 @@ type blChecker struct {
 	in     blInput
 	cwds   []string // every directory the text's commands may run in; "" unknown
 	unseen string
+	cwdBuf [2]string // room for the cwds of a text without cd
 }
 
 func (b *blChecker) see(format string, args ...any) {
@@ -255,9 +261,9 @@ func (b *blChecker) see(format string, args ...any) {
 }
 
 // cwdsOf lists the directories the text's commands may run in: the
-// request's, and every cd target (relative ones resolved against each).
-func cwdsOf(t *facts.Tree, cwd string) []string {
-	out := []string{cwd}
+// request's (out holds it), and every cd target (relative ones resolved
+// against each).
+func cwdsOf(out []string, t *facts.Tree) []string {
 	for _, d := range t.Cds {
 		switch {
 		case d == facts.Home || strings.HasPrefix(d, "/"):
@@ -500,27 +506,48 @@ type blCall struct {
 	operands []facts.Word
 }
 
-func newBlCall(c *facts.Call) *blCall {
-	bc := &blCall{c: c, prog: c.Prog, args: c.Argv[1:]}
+func newBlCall(c *facts.Call) blCall {
+	bc := blCall{c: c, prog: c.Prog, args: c.Argv[1:]}
 	if bc.prog != nil && bc.prog.Opts != nil {
 		bc.parsed = bc.prog.Opts.Parse(argsOf(bc.args))
+		if len(bc.parsed.Operands) > 0 {
+			bc.operands = make([]facts.Word, 0, len(bc.parsed.Operands))
+		}
 		for _, i := range bc.parsed.Operands {
 			bc.operands = append(bc.operands, bc.args[i])
 		}
 		return bc
 	}
+	// Room for every option and each letter of a cluster, counted first:
+	// a long find expression has thousands.
+	n := 0
+	for _, a := range bc.args {
+		if a.Static && strings.HasPrefix(a.Value, "-") {
+			n += len(a.Value)
+		}
+	}
+	if n > 0 {
+		bc.parsed.Found = make([]p.Found, 0, n)
+	}
 	done := false
 	for _, a := range bc.args {
 		switch {
 		case done || !a.Static || !strings.HasPrefix(a.Value, "-") || a.Value == "-":
+			if bc.operands == nil {
+				bc.operands = make([]facts.Word, 0, len(bc.args))
+			}
 			bc.operands = append(bc.operands, a)
 		case a.Value == "--":
 			done = true
 		default:
 			bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: strings.TrimLeft(a.Value, "-"), Long: strings.HasPrefix(a.Value, "--")})
 			if !strings.HasPrefix(a.Value, "--") {
-				for _, ch := range a.Value[1:] {
-					bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: string(ch)})
+				// Each letter of a cluster, as a substring of the word (no
+				// allocation per letter).
+				for i := 1; i < len(a.Value); {
+					_, n := utf8.DecodeRuneInString(a.Value[i:])
+					bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: a.Value[i : i+n]})
+					i += n
 				}
 			}
 		}
@@ -569,20 +596,35 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if c.Prog == nil {
 		return nil
 	}
-	bc := newBlCall(c)
+	v := newBlCall(c)
+	bc := &v
 	if bc.has("no-preserve-root") {
 		return blEntry("no-preserve-root")
 	}
-	checks := []func(*blCall) *BlacklistEntry{
-		b.targetsCheck, b.diskCheck, b.powerCheck, b.killCheck, b.accountToolCheck,
-		b.ddCheck, b.findCheck, b.shellFromDownload,
+	// Called one by one rather than from a list of method values, so
+	// that bc stays on the stack.
+	if e := b.targetsCheck(bc); e != nil {
+		return e
 	}
-	for _, check := range checks {
-		if e := check(bc); e != nil {
-			return e
-		}
+	if e := b.diskCheck(bc); e != nil {
+		return e
 	}
-	return nil
+	if e := b.powerCheck(bc); e != nil {
+		return e
+	}
+	if e := b.killCheck(bc); e != nil {
+		return e
+	}
+	if e := b.accountToolCheck(bc); e != nil {
+		return e
+	}
+	if e := b.ddCheck(bc); e != nil {
+		return e
+	}
+	if e := b.findCheck(bc); e != nil {
+		return e
+	}
+	return b.shellFromDownload(bc)
 }
 
 // recursive reports -r, -R or --recursive (any abbreviation).
@@ -622,7 +664,10 @@ func stdinOperands(c *facts.Call) []facts.Word {
 
 // targetsCheck applies the program's operand role.
 func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
-	ops := append(append([]facts.Word(nil), bc.operands...), stdinOperands(bc.c)...)
+	ops := bc.operands
+	if in := stdinOperands(bc.c); len(in) > 0 {
+		ops = append(append([]facts.Word(nil), ops...), in...)
+	}
 	switch bc.prog.Targets {
 	case p.Removes:
 		if bc.recursive() && b.anyCatastrophic(bc.c, b.targets(ops)) {

@@ -212,7 +212,10 @@ var twoLevel = lazy.NewSet(
 // tries the name as given first. nil when no spelling is in the table.
 // Only the vouching floor uses it: a command runs by its literal name.
 func Family(name string) *Program {
-	for _, n := range familyNames(name) {
+	if p := lookup(name); p != nil {
+		return p // the common case, without listing the other spellings
+	}
+	for _, n := range familyNames(name)[1:] {
 		if p := lookup(n); p != nil {
 			return p
 		}
