@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentexec/agentexec/gate/facts"
 	p "github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
@@ -33,23 +34,25 @@ import (
 // rules' to stop.
 
 // Built-in entries, by name.
-var blacklistEntries = map[string]string{
-	"recursive-delete-root":   "recursively deletes the filesystem root, the home directory or a top-level system directory",
-	"no-preserve-root":        "--no-preserve-root exists only to let a command act on the filesystem root",
-	"move-system-dir":         "moving the filesystem root, the home directory or a system directory away breaks the system",
-	"make-filesystem":         "creating or wiping a filesystem destroys every file on the device",
-	"partition-device":        "rewriting a disk's partition table destroys its filesystems",
-	"raw-device-write":        "writing raw bytes onto a block device destroys its filesystems",
-	"fork-bomb":               "a function that spawns itself in a pipeline or in the background exhausts the process table",
-	"recursive-chmod-root":    "recursively changing ownership, permissions or attributes of / or a system directory breaks the system",
-	"power-off":               "shutting down, rebooting, halting or switching the machine's state ends every session on it",
-	"kill-all-processes":      "signalling every process (pid -1, a pattern that matches everything, killall5) ends every session",
-	"download-to-shell":       "feeding a download into a shell runs unreviewed code from the network",
-	"overwrite-account-files": "overwriting, moving or editing /etc/passwd, /etc/shadow, /etc/group, /etc/gshadow or sudoers can lock everyone out or grant root",
-}
+var blacklistEntries = &lazy.Value[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"recursive-delete-root":   "recursively deletes the filesystem root, the home directory or a top-level system directory",
+		"no-preserve-root":        "--no-preserve-root exists only to let a command act on the filesystem root",
+		"move-system-dir":         "moving the filesystem root, the home directory or a system directory away breaks the system",
+		"make-filesystem":         "creating or wiping a filesystem destroys every file on the device",
+		"partition-device":        "rewriting a disk's partition table destroys its filesystems",
+		"raw-device-write":        "writing raw bytes onto a block device destroys its filesystems",
+		"fork-bomb":               "a function that spawns itself in a pipeline or in the background exhausts the process table",
+		"recursive-chmod-root":    "recursively changing ownership, permissions or attributes of / or a system directory breaks the system",
+		"power-off":               "shutting down, rebooting, halting or switching the machine's state ends every session on it",
+		"kill-all-processes":      "signalling every process (pid -1, a pattern that matches everything, killall5) ends every session",
+		"download-to-shell":       "feeding a download into a shell runs unreviewed code from the network",
+		"overwrite-account-files": "overwriting, moving or editing /etc/passwd, /etc/shadow, /etc/group, /etc/gshadow or sudoers can lock everyone out or grant root",
+	}
+}}
 
 func blEntry(name string) *BlacklistEntry {
-	return &BlacklistEntry{Name: name, Reason: blacklistEntries[name]}
+	return &BlacklistEntry{Name: name, Reason: blacklistEntries.Get()[name]}
 }
 
 // blacklistExtra is a compiled user entry.
@@ -435,18 +438,18 @@ func cleanPath(v string) string {
 // systemDirs are the directories whose loss breaks the system: the
 // top-level ones with their lib64/multiarch siblings, and the key ones
 // below /usr and /var.
-var systemDirs = map[string]bool{
-	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,
-	"/lib32": true, "/lib64": true, "/libx32": true, "/media": true, "/mnt": true, "/opt": true,
-	"/proc": true, "/root": true, "/run": true, "/sbin": true, "/srv": true, "/sys": true,
-	"/usr": true, "/var": true, "/snap": true, "/nix": true, "/boot/efi": true, "/usr/bin": true,
-	"/usr/lib": true, "/usr/lib32": true, "/usr/lib64": true, "/usr/libx32": true, "/usr/local": true,
-	"/usr/sbin": true, "/usr/share": true, "/usr/include": true, "/usr/libexec": true,
-	"/var/lib": true, "/var/log": true, "/etc/ssh": true, "/usr/local/bin": true, "/usr/local/lib": true,
-	"/lib/x86_64-linux-gnu": true, "/lib/aarch64-linux-gnu": true, "/usr/lib/x86_64-linux-gnu": true,
-	"/usr/lib/aarch64-linux-gnu": true, "/lib/i386-linux-gnu": true, "/usr/lib/i386-linux-gnu": true,
-	"/System": true, "/Library": true, "/Applications": true, "/Users": true, "/private": true,
-}
+var systemDirs = lazy.NewSet(
+	"/bin", "/boot", "/dev", "/etc", "/home", "/lib",
+	"/lib32", "/lib64", "/libx32", "/media", "/mnt", "/opt",
+	"/proc", "/root", "/run", "/sbin", "/srv", "/sys",
+	"/usr", "/var", "/snap", "/nix", "/boot/efi", "/usr/bin",
+	"/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/local",
+	"/usr/sbin", "/usr/share", "/usr/include", "/usr/libexec",
+	"/var/lib", "/var/log", "/etc/ssh", "/usr/local/bin", "/usr/local/lib",
+	"/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+	"/usr/lib/aarch64-linux-gnu", "/lib/i386-linux-gnu", "/usr/lib/i386-linux-gnu",
+	"/System", "/Library", "/Applications", "/Users", "/private",
+)
 
 // catastrophic reports a path (or glob pattern) that is, or can match, /,
 // a system directory or a home directory.
@@ -454,13 +457,13 @@ func catastrophic(v string) bool {
 	if v == "/" || v == facts.Home || strings.HasPrefix(v, facts.HomeOf) && !strings.Contains(v[len(facts.HomeOf):], "/") {
 		return true
 	}
-	if systemDirs[v] {
+	if systemDirs.Has(v) {
 		return true
 	}
 	if !strings.ContainsAny(v, "*?[") {
 		return false
 	}
-	for _, dir := range catastrophicPaths {
+	for _, dir := range catastrophicPaths.Get() {
 		if ok, _ := path.Match(v, dir); ok {
 			return true
 		}
@@ -473,13 +476,9 @@ func catastrophic(v string) bool {
 }
 
 // catastrophicPaths are what a glob is tested against.
-var catastrophicPaths = func() []string {
-	out := []string{"/", facts.Home}
-	for d := range systemDirs {
-		out = append(out, d)
-	}
-	return out
-}()
+var catastrophicPaths = &lazy.Value[[]string]{Build: func() []string {
+	return append([]string{"/", facts.Home}, systemDirs.Words()...)
+}}
 
 // anyCatastrophic reports whether a target can name a catastrophic path;
 // unknown targets are reported to b.see with the command's text.
@@ -758,18 +757,18 @@ var blockDevice = lazyre.New(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|sr|nbd
 
 // nonDiskDevDirs are /dev subdirectories that hold no disks: /dev/X/Y
 // elsewhere may be an LVM volume.
-var nonDiskDevDirs = map[string]bool{
-	"pts": true, "shm": true, "fd": true, "net": true, "input": true, "snd": true, "dri": true,
-	"bus": true, "char": true, "cpu": true, "hugepages": true, "mqueue": true, "vfio": true,
-	"usb": true, "serial": true, "v4l": true, "bsg": true, "vhost-net": true, "tcp": true, "udp": true,
-}
+var nonDiskDevDirs = lazy.NewSet(
+	"pts", "shm", "fd", "net", "input", "snd", "dri",
+	"bus", "char", "cpu", "hugepages", "mqueue", "vfio",
+	"usb", "serial", "v4l", "bsg", "vhost-net", "tcp", "udp",
+)
 
 func isBlockDevice(v string) bool {
 	if blockDevice.MatchString(v) {
 		return true
 	}
 	if rest, ok := strings.CutPrefix(v, "/dev/"); ok {
-		if dir, _, ok := strings.Cut(rest, "/"); ok && !nonDiskDevDirs[dir] {
+		if dir, _, ok := strings.Cut(rest, "/"); ok && !nonDiskDevDirs.Has(dir) {
 			return true // /dev/VG/LV
 		}
 	}
@@ -782,13 +781,13 @@ func isBlockDevice(v string) bool {
 func isSysrq(v string) bool { return v == "/proc/sysrq-trigger" }
 
 // accountFiles are the files whose overwrite locks users out or grants root.
-var accountFiles = map[string]bool{
-	"/etc/passwd": true, "/etc/shadow": true, "/etc/group": true, "/etc/gshadow": true,
-	"/etc/sudoers": true, "/etc/master.passwd": true, "/etc/passwd-": true, "/etc/shadow-": true,
-}
+var accountFiles = lazy.NewSet(
+	"/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow",
+	"/etc/sudoers", "/etc/master.passwd", "/etc/passwd-", "/etc/shadow-",
+)
 
 func accountFile(v string) bool {
-	return accountFiles[v] || strings.HasPrefix(v, "/etc/sudoers.d/") || v == "/etc/sudoers.d"
+	return accountFiles.Has(v) || strings.HasPrefix(v, "/etc/sudoers.d/") || v == "/etc/sudoers.d"
 }
 
 // redirects checks output redirections onto block devices, account files
@@ -872,12 +871,12 @@ func (b *blChecker) powerCheck(bc *blCall) *BlacklistEntry {
 }
 
 // powerTargets are the systemd targets that end every session.
-var powerTargets = map[string]bool{
-	"reboot.target": true, "poweroff.target": true, "halt.target": true, "kexec.target": true,
-	"rescue.target": true, "emergency.target": true, "ctrl-alt-del.target": true,
-	"runlevel0.target": true, "runlevel1.target": true, "runlevel6.target": true, "soft-reboot.target": true,
-	"exit.target": true, "reboot": true, "poweroff": true, "halt": true, "rescue": true, "emergency": true,
-}
+var powerTargets = lazy.NewSet(
+	"reboot.target", "poweroff.target", "halt.target", "kexec.target",
+	"rescue.target", "emergency.target", "ctrl-alt-del.target",
+	"runlevel0.target", "runlevel1.target", "runlevel6.target", "soft-reboot.target",
+	"exit.target", "reboot", "poweroff", "halt", "rescue", "emergency",
+)
 
 // systemctlPower: the first operand is a state verb, or isolate/start/…
 // names a power target.
@@ -902,7 +901,7 @@ func systemctlPower(bc *blCall) *BlacklistEntry {
 	switch ops[0] {
 	case "isolate", "start", "restart", "try-restart", "reload-or-restart", "enable --now":
 		for _, o := range ops[1:] {
-			if powerTargets[o] {
+			if powerTargets.Has(o) {
 				return blEntry("power-off")
 			}
 		}

@@ -128,7 +128,7 @@ func gitWithoutGlobals(args []string) []string {
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i], "-") {
 		name, _, hasVal := strings.Cut(args[i], "=")
-		if p.GitGlobalValued[name] && !hasVal {
+		if p.GitGlobalValued.Has(name) && !hasVal {
 			i++
 		}
 		i++

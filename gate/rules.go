@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/facts"
+	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -594,16 +595,16 @@ const (
 // program load code. Whatever the rule says about the visible command, an
 // allow rule cannot vouch for what is not in it (bypass classes 9 and 10;
 // Gemini fails closed on any @P).
-var dataCodeRules = map[string]bool{
-	"prompt-expansion": true, "indirect-expansion": true, "arithmetic-operand": true,
-	"arithmetic-test": true, "shell-environment": true,
-}
+var dataCodeRules = lazy.NewSet(
+	"prompt-expansion", "indirect-expansion", "arithmetic-operand",
+	"arithmetic-test", "shell-environment",
+)
 
 // dataCode returns the first classifier finding of code run out of data,
 // as "rule: detail (at byte N)", or "".
 func dataCode(r Result) string {
 	for _, e := range r.Evidence {
-		if dataCodeRules[e.Rule] {
+		if dataCodeRules.Has(e.Rule) {
 			return fmt.Sprintf("%s at byte %d: %s", e.Rule, e.Offset, e.Detail)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentexec/agentexec/gate/facts"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // maxWalkDepth bounds the walker's recursion. The pre-scan keeps real input
@@ -443,7 +444,7 @@ func (w *walker) redirect(r *syntax.Redirect) {
 }
 
 // inertTargets are files a write to which changes nothing.
-var inertTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, procSubstPath: true}
+var inertTargets = lazy.NewSet("/dev/null", "/dev/stdout", "/dev/stderr", procSubstPath)
 
 // procSubstPath stands for the path bash gives a command for a process
 // substitution: a pipe to or from commands classified where they stand.
@@ -466,7 +467,7 @@ func (w *walker) outputTarget(r *syntax.Redirect) {
 	case !ok:
 		w.word(r.Word)
 		w.add(r, Unknown, "dynamic-redirect", fmt.Sprintf("the target of `%s` is computed at run time", r.Op))
-	case inertTargets[t]:
+	case inertTargets.Has(t):
 	case isNetworkPath(t):
 		w.add(r, Write, "network-redirect", fmt.Sprintf("`%s %s` opens a network connection", r.Op, t))
 	default:

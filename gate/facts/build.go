@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // Bounds of one reading. Past them the rest is recorded as hidden, never
@@ -496,14 +497,14 @@ func quotedDelim(w *syntax.Word) bool {
 }
 
 // harmlessTargets are redirection targets that write no file.
-var harmlessTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/tty": true}
+var harmlessTargets = lazy.NewSet("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty")
 
 // writesFile reports an output redirection into a file.
 func writesFile(rs []Redir) bool {
 	for _, r := range rs {
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
-			if !r.Target.Static || !harmlessTargets[r.Target.Value] {
+			if !r.Target.Static || !harmlessTargets.Has(r.Target.Value) {
 				return true
 			}
 		case syntax.DplOut:
