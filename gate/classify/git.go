@@ -227,7 +227,7 @@ func gitReadSub(sub string, rest []string) finding {
 			return finding{Unknown, "git-signature-format", "a %G signature placeholder makes git run gpg"}
 		}
 	}
-	return finding{ReadOnly, "git-read", fmt.Sprintf("`git %s` only reads the repository", sub)}
+	return finding{ReadOnly, "git-read", "`git " + sub + "` only reads the repository"}
 }
 
 // gitOption classifies one option of a read-only subcommand. A long option
