@@ -32,9 +32,15 @@ func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 
 // Start starts the command (profile None: nothing else can be prepared
 // here).
-func (h *Handle) Start() error {
+func (h *Handle) Start() error { return h.StartWhen(nil) }
+
+// StartWhen is Start once ready is closed (nil: at once).
+func (h *Handle) StartWhen(ready <-chan struct{}) error {
 	if err := CloseInherited(); err != nil {
 		return err
+	}
+	if ready != nil {
+		<-ready
 	}
 	return h.cmd.Start()
 }
