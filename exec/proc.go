@@ -154,6 +154,7 @@ func (rn *run) launch(p *plan) error {
 	rn.tree.started(rn.cmd.Process.Pid)
 	if rn.sb != nil {
 		rn.tree.setGroup(rn.sb.CommandPID)
+		rn.tree.setEnclosed(rn.sb.OwnPIDNamespace())
 	}
 	closeFiles(rn.writes)
 	rn.writes = nil

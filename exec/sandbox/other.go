@@ -45,6 +45,9 @@ func (h *Handle) StartWhen(ready <-chan struct{}) error {
 	return h.cmd.Start()
 }
 
+// OwnPIDNamespace is false: there are no PID namespaces here.
+func (h *Handle) OwnPIDNamespace() bool { return false }
+
 // Report says which layers applied: none.
 func (h *Handle) Report() Report { return h.report }
 

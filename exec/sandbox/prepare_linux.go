@@ -653,6 +653,13 @@ func (h *Handle) Outcome() Outcome {
 	return o
 }
 
+// OwnPIDNamespace reports whether the run's first process is PID 1 of a
+// PID namespace of its own (call it after Start): once that process has
+// exited, the kernel has ended every other process of the run (a PID
+// namespace's init is not reported dead before the rest of its namespace
+// is gone), and none can have left the namespace.
+func (h *Handle) OwnPIDNamespace() bool { return h.pidNS }
+
 // CommandPID is the command's pid when the run has an exec gate and it has
 // attached (the command is then the init's child, in a process group of
 // its own), else 0.
