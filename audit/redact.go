@@ -5,6 +5,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
@@ -240,7 +241,7 @@ func plainValue(s string) string {
 	if strings.IndexAny(s, `'"\\`) < 0 {
 		return s
 	}
-	return unquoter.Replace(s)
+	return unquoter.Get().Replace(s)
 }
 
 // plainWord is text[i:j] with quotes and backslashes dropped.
@@ -272,7 +273,7 @@ type patternSet []*pattern
 func wantedPatterns(text string) patternSet {
 	var ps patternSet
 	lower := strings.ToLower(text)
-	joined := unquoter.Replace(lower)
+	joined := unquoter.Get().Replace(lower)
 	for i := range patterns {
 		if patterns[i].wanted(lower) || patterns[i].wanted(joined) {
 			ps = append(ps, &patterns[i])
@@ -283,7 +284,9 @@ func wantedPatterns(text string) patternSet {
 
 // unquoter drops quotes and backslashes. A Replacer is safe for
 // concurrent use and costly to build: one serves every call.
-var unquoter = strings.NewReplacer("\\", "", "'", "", `"`, "")
+var unquoter = &lazy.Value[*strings.Replacer]{Build: func() *strings.Replacer {
+	return strings.NewReplacer("\\", "", "'", "", `"`, "")
+}}
 
 // spans finds the secret of every pattern in s; with blanks, only of the
 // patterns whose matches may span blanks (header values), as run over a

@@ -3,6 +3,7 @@ package audit
 import (
 	"strings"
 
+	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
@@ -69,7 +70,7 @@ func (c *command) secretNext(i int) int {
 // how many of the following words it consumed.
 func (c *command) word(tool string, i int) int {
 	w := c.words[i]
-	if rule, ok := toolRules[tool]; ok {
+	if rule, ok := toolRules.Get()[tool]; ok {
 		if n, done := rule(c, i); done {
 			return n
 		}
@@ -101,20 +102,26 @@ func (c *command) settingKey(i int) bool {
 // toolRules are the programs whose options carry secrets in their own way:
 // one table, read by commandEdits. A rule returns done when it decided
 // word i; otherwise the generic rules (secret flags and assignments) run.
-var toolRules = map[string]func(c *command, i int) (consumed int, done bool){
-	"mysql":     func(c *command, i int) (int, bool) { return 0, c.attached(i, "-p") },
-	"sshpass":   func(c *command, i int) (int, bool) { return c.shortValue(i, "-p") },
-	"login":     func(c *command, i int) (int, bool) { return c.shortValue(i, "-p") },
-	"redis-cli": func(c *command, i int) (int, bool) { return c.shortValue(i, "-a") },
-	"curl":      (*command).curlUser,
-	"htpasswd":  (*command).htpasswd,
-	"openssl":   (*command).openssl,
-	"shell":     (*command).shellCode,
-	"eval": func(c *command, i int) (int, bool) {
-		c.edits = append(c.edits, edit{word: i, code: true})
-		return 0, true
-	},
-}
+var toolRules = &lazy.Value[map[string]toolRule]{Build: func() map[string]toolRule {
+	return map[string]toolRule{
+		"mysql":     func(c *command, i int) (int, bool) { return 0, c.attached(i, "-p") },
+		"sshpass":   func(c *command, i int) (int, bool) { return c.shortValue(i, "-p") },
+		"login":     func(c *command, i int) (int, bool) { return c.shortValue(i, "-p") },
+		"redis-cli": func(c *command, i int) (int, bool) { return c.shortValue(i, "-a") },
+		"curl":      (*command).curlUser,
+		"htpasswd":  (*command).htpasswd,
+		"openssl":   (*command).openssl,
+		"shell":     (*command).shellCode,
+		"eval": func(c *command, i int) (int, bool) {
+			c.edits = append(c.edits, edit{word: i, code: true})
+			return 0, true
+		},
+	}
+}}
+
+// toolRule decides word i of a tool's command line: consumed words, and
+// done when it decided it.
+type toolRule = func(c *command, i int) (consumed int, done bool)
 
 // attached redacts the value of a short flag written together with it
 // (-pX); mysql's -p with a separate word is not a password but a database.
@@ -204,12 +211,12 @@ func (c *command) shellCode(i int) (int, bool) {
 }
 
 // shells are the programs whose -c argument is shell text.
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "ash": true, "mksh": true, "su": true}
+var shells = lazy.NewSet("sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "su")
 
-var registryTools = map[string]bool{
-	"docker": true, "podman": true, "nerdctl": true, "buildah": true,
-	"skopeo": true, "helm": true, "oras": true, "crane": true,
-}
+var registryTools = lazy.NewSet(
+	"docker", "podman", "nerdctl", "buildah",
+	"skopeo", "helm", "oras", "crane",
+)
 
 // toolOf names the rule set the word w starts, or "" when w is not a
 // program whose options the rules know. prev is the tool before it:
@@ -225,9 +232,9 @@ func toolOf(prev, w string) string {
 		return "mysql"
 	case base == "sshpass" || base == "redis-cli" || base == "curl" || base == "htpasswd" || base == "openssl" || base == "eval":
 		return base
-	case shells[base]:
+	case shells.Has(base):
 		return "shell"
-	case registryTools[base]:
+	case registryTools.Has(base):
 		return "registry"
 	case base == "login" && prev == "registry":
 		return "login"

@@ -166,7 +166,7 @@ func ansiEscape(s string) (string, int) {
 	if s[0] != '\\' || len(s) == 1 {
 		return s[:1], 1
 	}
-	if c, ok := ansiSimple[s[1]]; ok {
+	if c := ansiSimple[s[1]]; c != 0 {
 		return string(c), 2
 	}
 	switch c := s[1]; {
@@ -184,7 +184,9 @@ func ansiEscape(s string) (string, int) {
 	return s[:2], 2
 }
 
-var ansiSimple = map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'n': 10, 'r': 13, 't': 9, 'v': 11, '\\': '\\', '\'': '\'', '"': '"', '?': '?'}
+// ansiSimple are the one-letter escapes of $'...' by letter (0: none). An
+// array literal is static data.
+var ansiSimple = [256]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'n': 10, 'r': 13, 't': 9, 'v': 11, '\\': '\\', '\'': '\'', '"': '"', '?': '?'}
 
 // numEscape reads up to max digits of base from s[from:]: \nnn and \xHH
 // are a byte, \u and \U a character.

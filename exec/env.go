@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // RunIDEnv is the variable every started command carries, set to its run
@@ -33,9 +34,9 @@ var coreEnv = []string{
 
 // defaultSet keeps agents out of pagers and credential prompts. A policy's
 // env.set or the request's env overrides them.
-var defaultSet = map[string]string{
-	"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0",
-}
+var defaultSet = &lazy.Value[map[string]string]{Build: func() map[string]string {
+	return map[string]string{"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
+}}
 
 // buildEnv applies the env policy to base (KEY=VALUE entries): inherit
 // all/core/none, drop excluded names, then set the defaults, the policy's
@@ -57,7 +58,7 @@ func buildEnv(base []string, pol gate.EnvPolicy, add map[string]string, pty bool
 		}
 		m[k] = v
 	}
-	for _, set := range []map[string]string{defaultSet, pol.Set, add} {
+	for _, set := range []map[string]string{defaultSet.Get(), pol.Set, add} {
 		for k, v := range set {
 			m[k] = v
 		}

@@ -6,11 +6,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentexec/agentexec/gate/facts"
 	p "github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
@@ -32,23 +34,25 @@ import (
 // rules' to stop.
 
 // Built-in entries, by name.
-var blacklistEntries = map[string]string{
-	"recursive-delete-root":   "recursively deletes the filesystem root, the home directory or a top-level system directory",
-	"no-preserve-root":        "--no-preserve-root exists only to let a command act on the filesystem root",
-	"move-system-dir":         "moving the filesystem root, the home directory or a system directory away breaks the system",
-	"make-filesystem":         "creating or wiping a filesystem destroys every file on the device",
-	"partition-device":        "rewriting a disk's partition table destroys its filesystems",
-	"raw-device-write":        "writing raw bytes onto a block device destroys its filesystems",
-	"fork-bomb":               "a function that spawns itself in a pipeline or in the background exhausts the process table",
-	"recursive-chmod-root":    "recursively changing ownership, permissions or attributes of / or a system directory breaks the system",
-	"power-off":               "shutting down, rebooting, halting or switching the machine's state ends every session on it",
-	"kill-all-processes":      "signalling every process (pid -1, a pattern that matches everything, killall5) ends every session",
-	"download-to-shell":       "feeding a download into a shell runs unreviewed code from the network",
-	"overwrite-account-files": "overwriting, moving or editing /etc/passwd, /etc/shadow, /etc/group, /etc/gshadow or sudoers can lock everyone out or grant root",
-}
+var blacklistEntries = &lazy.Value[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"recursive-delete-root":   "recursively deletes the filesystem root, the home directory or a top-level system directory",
+		"no-preserve-root":        "--no-preserve-root exists only to let a command act on the filesystem root",
+		"move-system-dir":         "moving the filesystem root, the home directory or a system directory away breaks the system",
+		"make-filesystem":         "creating or wiping a filesystem destroys every file on the device",
+		"partition-device":        "rewriting a disk's partition table destroys its filesystems",
+		"raw-device-write":        "writing raw bytes onto a block device destroys its filesystems",
+		"fork-bomb":               "a function that spawns itself in a pipeline or in the background exhausts the process table",
+		"recursive-chmod-root":    "recursively changing ownership, permissions or attributes of / or a system directory breaks the system",
+		"power-off":               "shutting down, rebooting, halting or switching the machine's state ends every session on it",
+		"kill-all-processes":      "signalling every process (pid -1, a pattern that matches everything, killall5) ends every session",
+		"download-to-shell":       "feeding a download into a shell runs unreviewed code from the network",
+		"overwrite-account-files": "overwriting, moving or editing /etc/passwd, /etc/shadow, /etc/group, /etc/gshadow or sudoers can lock everyone out or grant root",
+	}
+}}
 
 func blEntry(name string) *BlacklistEntry {
-	return &BlacklistEntry{Name: name, Reason: blacklistEntries[name]}
+	return &BlacklistEntry{Name: name, Reason: blacklistEntries.Get()[name]}
 }
 
 // blacklistExtra is a compiled user entry.
@@ -103,7 +107,9 @@ type blResult struct {
 
 // checkBlacklist matches every call of the tree.
 func checkBlacklist(t *facts.Tree, in blInput) blResult {
-	b := &blChecker{t: t, in: in, cwds: cwdsOf(t, in.cwd)}
+	b := &blChecker{t: t, in: in}
+	b.cwdBuf[0] = in.cwd
+	b.cwds = cwdsOf(b.cwdBuf[:1], t)
 	for _, c := range t.Calls {
 		if e := b.call(c); e != nil {
 			return blResult{hit: e}
@@ -123,8 +129,10 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 	if e := forkBombs(t); e != nil {
 		return blResult{hit: e}
 	}
-	if e := checkExtras(in.extras, append(append([]string(nil), in.segs...), in.cands...)); e != nil {
-		return blResult{hit: e}
+	if len(in.extras) > 0 {
+		if e := checkExtras(in.extras, append(append([]string(nil), in.segs...), in.cands...)); e != nil {
+			return blResult{hit: e}
+		}
 	}
 	if b.unseen == "" {
 		b.unseen = hiddenUnseen(t, in.execGate)
@@ -243,6 +251,7 @@ type blChecker struct {
 	in     blInput
 	cwds   []string // every directory the text's commands may run in; "" unknown
 	unseen string
+	cwdBuf [2]string // room for the cwds of a text without cd
 }
 
 func (b *blChecker) see(format string, args ...any) {
@@ -252,9 +261,9 @@ func (b *blChecker) see(format string, args ...any) {
 }
 
 // cwdsOf lists the directories the text's commands may run in: the
-// request's, and every cd target (relative ones resolved against each).
-func cwdsOf(t *facts.Tree, cwd string) []string {
-	out := []string{cwd}
+// request's (out holds it), and every cd target (relative ones resolved
+// against each).
+func cwdsOf(out []string, t *facts.Tree) []string {
 	for _, d := range t.Cds {
 		switch {
 		case d == facts.Home || strings.HasPrefix(d, "/"):
@@ -429,18 +438,18 @@ func cleanPath(v string) string {
 // systemDirs are the directories whose loss breaks the system: the
 // top-level ones with their lib64/multiarch siblings, and the key ones
 // below /usr and /var.
-var systemDirs = map[string]bool{
-	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,
-	"/lib32": true, "/lib64": true, "/libx32": true, "/media": true, "/mnt": true, "/opt": true,
-	"/proc": true, "/root": true, "/run": true, "/sbin": true, "/srv": true, "/sys": true,
-	"/usr": true, "/var": true, "/snap": true, "/nix": true, "/boot/efi": true, "/usr/bin": true,
-	"/usr/lib": true, "/usr/lib32": true, "/usr/lib64": true, "/usr/libx32": true, "/usr/local": true,
-	"/usr/sbin": true, "/usr/share": true, "/usr/include": true, "/usr/libexec": true,
-	"/var/lib": true, "/var/log": true, "/etc/ssh": true, "/usr/local/bin": true, "/usr/local/lib": true,
-	"/lib/x86_64-linux-gnu": true, "/lib/aarch64-linux-gnu": true, "/usr/lib/x86_64-linux-gnu": true,
-	"/usr/lib/aarch64-linux-gnu": true, "/lib/i386-linux-gnu": true, "/usr/lib/i386-linux-gnu": true,
-	"/System": true, "/Library": true, "/Applications": true, "/Users": true, "/private": true,
-}
+var systemDirs = lazy.NewSet(
+	"/bin", "/boot", "/dev", "/etc", "/home", "/lib",
+	"/lib32", "/lib64", "/libx32", "/media", "/mnt", "/opt",
+	"/proc", "/root", "/run", "/sbin", "/srv", "/sys",
+	"/usr", "/var", "/snap", "/nix", "/boot/efi", "/usr/bin",
+	"/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/local",
+	"/usr/sbin", "/usr/share", "/usr/include", "/usr/libexec",
+	"/var/lib", "/var/log", "/etc/ssh", "/usr/local/bin", "/usr/local/lib",
+	"/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+	"/usr/lib/aarch64-linux-gnu", "/lib/i386-linux-gnu", "/usr/lib/i386-linux-gnu",
+	"/System", "/Library", "/Applications", "/Users", "/private",
+)
 
 // catastrophic reports a path (or glob pattern) that is, or can match, /,
 // a system directory or a home directory.
@@ -448,13 +457,13 @@ func catastrophic(v string) bool {
 	if v == "/" || v == facts.Home || strings.HasPrefix(v, facts.HomeOf) && !strings.Contains(v[len(facts.HomeOf):], "/") {
 		return true
 	}
-	if systemDirs[v] {
+	if systemDirs.Has(v) {
 		return true
 	}
 	if !strings.ContainsAny(v, "*?[") {
 		return false
 	}
-	for _, dir := range catastrophicPaths {
+	for _, dir := range catastrophicPaths.Get() {
 		if ok, _ := path.Match(v, dir); ok {
 			return true
 		}
@@ -467,13 +476,9 @@ func catastrophic(v string) bool {
 }
 
 // catastrophicPaths are what a glob is tested against.
-var catastrophicPaths = func() []string {
-	out := []string{"/", facts.Home}
-	for d := range systemDirs {
-		out = append(out, d)
-	}
-	return out
-}()
+var catastrophicPaths = &lazy.Value[[]string]{Build: func() []string {
+	return append([]string{"/", facts.Home}, systemDirs.Words()...)
+}}
 
 // anyCatastrophic reports whether a target can name a catastrophic path;
 // unknown targets are reported to b.see with the command's text.
@@ -501,27 +506,48 @@ type blCall struct {
 	operands []facts.Word
 }
 
-func newBlCall(c *facts.Call) *blCall {
-	bc := &blCall{c: c, prog: c.Prog, args: c.Argv[1:]}
+func newBlCall(c *facts.Call) blCall {
+	bc := blCall{c: c, prog: c.Prog, args: c.Argv[1:]}
 	if bc.prog != nil && bc.prog.Opts != nil {
 		bc.parsed = bc.prog.Opts.Parse(argsOf(bc.args))
+		if len(bc.parsed.Operands) > 0 {
+			bc.operands = make([]facts.Word, 0, len(bc.parsed.Operands))
+		}
 		for _, i := range bc.parsed.Operands {
 			bc.operands = append(bc.operands, bc.args[i])
 		}
 		return bc
 	}
+	// Room for every option and each letter of a cluster, counted first:
+	// a long find expression has thousands.
+	n := 0
+	for _, a := range bc.args {
+		if a.Static && strings.HasPrefix(a.Value, "-") {
+			n += len(a.Value)
+		}
+	}
+	if n > 0 {
+		bc.parsed.Found = make([]p.Found, 0, n)
+	}
 	done := false
 	for _, a := range bc.args {
 		switch {
 		case done || !a.Static || !strings.HasPrefix(a.Value, "-") || a.Value == "-":
+			if bc.operands == nil {
+				bc.operands = make([]facts.Word, 0, len(bc.args))
+			}
 			bc.operands = append(bc.operands, a)
 		case a.Value == "--":
 			done = true
 		default:
 			bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: strings.TrimLeft(a.Value, "-"), Long: strings.HasPrefix(a.Value, "--")})
 			if !strings.HasPrefix(a.Value, "--") {
-				for _, ch := range a.Value[1:] {
-					bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: string(ch)})
+				// Each letter of a cluster, as a substring of the word (no
+				// allocation per letter).
+				for i := 1; i < len(a.Value); {
+					_, n := utf8.DecodeRuneInString(a.Value[i:])
+					bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: a.Value[i : i+n]})
+					i += n
 				}
 			}
 		}
@@ -570,20 +596,35 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if c.Prog == nil {
 		return nil
 	}
-	bc := newBlCall(c)
+	v := newBlCall(c)
+	bc := &v
 	if bc.has("no-preserve-root") {
 		return blEntry("no-preserve-root")
 	}
-	checks := []func(*blCall) *BlacklistEntry{
-		b.targetsCheck, b.diskCheck, b.powerCheck, b.killCheck, b.accountToolCheck,
-		b.ddCheck, b.findCheck, b.shellFromDownload,
+	// Called one by one rather than from a list of method values, so
+	// that bc stays on the stack.
+	if e := b.targetsCheck(bc); e != nil {
+		return e
 	}
-	for _, check := range checks {
-		if e := check(bc); e != nil {
-			return e
-		}
+	if e := b.diskCheck(bc); e != nil {
+		return e
 	}
-	return nil
+	if e := b.powerCheck(bc); e != nil {
+		return e
+	}
+	if e := b.killCheck(bc); e != nil {
+		return e
+	}
+	if e := b.accountToolCheck(bc); e != nil {
+		return e
+	}
+	if e := b.ddCheck(bc); e != nil {
+		return e
+	}
+	if e := b.findCheck(bc); e != nil {
+		return e
+	}
+	return b.shellFromDownload(bc)
 }
 
 // recursive reports -r, -R or --recursive (any abbreviation).
@@ -623,7 +664,10 @@ func stdinOperands(c *facts.Call) []facts.Word {
 
 // targetsCheck applies the program's operand role.
 func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
-	ops := append(append([]facts.Word(nil), bc.operands...), stdinOperands(bc.c)...)
+	ops := bc.operands
+	if in := stdinOperands(bc.c); len(in) > 0 {
+		ops = append(append([]facts.Word(nil), ops...), in...)
+	}
 	switch bc.prog.Targets {
 	case p.Removes:
 		if bc.recursive() && b.anyCatastrophic(bc.c, b.targets(ops)) {
@@ -713,18 +757,18 @@ var blockDevice = lazyre.New(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|sr|nbd
 
 // nonDiskDevDirs are /dev subdirectories that hold no disks: /dev/X/Y
 // elsewhere may be an LVM volume.
-var nonDiskDevDirs = map[string]bool{
-	"pts": true, "shm": true, "fd": true, "net": true, "input": true, "snd": true, "dri": true,
-	"bus": true, "char": true, "cpu": true, "hugepages": true, "mqueue": true, "vfio": true,
-	"usb": true, "serial": true, "v4l": true, "bsg": true, "vhost-net": true, "tcp": true, "udp": true,
-}
+var nonDiskDevDirs = lazy.NewSet(
+	"pts", "shm", "fd", "net", "input", "snd", "dri",
+	"bus", "char", "cpu", "hugepages", "mqueue", "vfio",
+	"usb", "serial", "v4l", "bsg", "vhost-net", "tcp", "udp",
+)
 
 func isBlockDevice(v string) bool {
 	if blockDevice.MatchString(v) {
 		return true
 	}
 	if rest, ok := strings.CutPrefix(v, "/dev/"); ok {
-		if dir, _, ok := strings.Cut(rest, "/"); ok && !nonDiskDevDirs[dir] {
+		if dir, _, ok := strings.Cut(rest, "/"); ok && !nonDiskDevDirs.Has(dir) {
 			return true // /dev/VG/LV
 		}
 	}
@@ -737,13 +781,13 @@ func isBlockDevice(v string) bool {
 func isSysrq(v string) bool { return v == "/proc/sysrq-trigger" }
 
 // accountFiles are the files whose overwrite locks users out or grants root.
-var accountFiles = map[string]bool{
-	"/etc/passwd": true, "/etc/shadow": true, "/etc/group": true, "/etc/gshadow": true,
-	"/etc/sudoers": true, "/etc/master.passwd": true, "/etc/passwd-": true, "/etc/shadow-": true,
-}
+var accountFiles = lazy.NewSet(
+	"/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow",
+	"/etc/sudoers", "/etc/master.passwd", "/etc/passwd-", "/etc/shadow-",
+)
 
 func accountFile(v string) bool {
-	return accountFiles[v] || strings.HasPrefix(v, "/etc/sudoers.d/") || v == "/etc/sudoers.d"
+	return accountFiles.Has(v) || strings.HasPrefix(v, "/etc/sudoers.d/") || v == "/etc/sudoers.d"
 }
 
 // redirects checks output redirections onto block devices, account files
@@ -827,12 +871,12 @@ func (b *blChecker) powerCheck(bc *blCall) *BlacklistEntry {
 }
 
 // powerTargets are the systemd targets that end every session.
-var powerTargets = map[string]bool{
-	"reboot.target": true, "poweroff.target": true, "halt.target": true, "kexec.target": true,
-	"rescue.target": true, "emergency.target": true, "ctrl-alt-del.target": true,
-	"runlevel0.target": true, "runlevel1.target": true, "runlevel6.target": true, "soft-reboot.target": true,
-	"exit.target": true, "reboot": true, "poweroff": true, "halt": true, "rescue": true, "emergency": true,
-}
+var powerTargets = lazy.NewSet(
+	"reboot.target", "poweroff.target", "halt.target", "kexec.target",
+	"rescue.target", "emergency.target", "ctrl-alt-del.target",
+	"runlevel0.target", "runlevel1.target", "runlevel6.target", "soft-reboot.target",
+	"exit.target", "reboot", "poweroff", "halt", "rescue", "emergency",
+)
 
 // systemctlPower: the first operand is a state verb, or isolate/start/…
 // names a power target.
@@ -857,7 +901,7 @@ func systemctlPower(bc *blCall) *BlacklistEntry {
 	switch ops[0] {
 	case "isolate", "start", "restart", "try-restart", "reload-or-restart", "enable --now":
 		for _, o := range ops[1:] {
-			if powerTargets[o] {
+			if powerTargets.Has(o) {
 				return blEntry("power-off")
 			}
 		}

@@ -3,6 +3,7 @@ package gate
 import (
 	"strings"
 
+	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/internal/lazyre"
 	"github.com/agentexec/agentexec/shellcfg"
 )
@@ -12,19 +13,19 @@ import (
 // shutdown) their segments are read as blank-separated words, case
 // folded, quotes dropped, a leading & or . call operator skipped.
 
-var winRootForms = map[string]bool{
-	"": true, "%systemdrive%": true, "$env:systemdrive": true,
-	`c:\windows`: true, `c:\windows\system32`: true, `c:\users`: true, `c:\programdata`: true,
-	"%systemroot%": true, "%windir%": true, "%userprofile%": true, "%homedrive%%homepath%": true,
-	"$env:systemroot": true, "$env:windir": true, "$env:userprofile": true, "$home": true, "~": true,
-}
+var winRootForms = lazy.NewSet(
+	"", "%systemdrive%", "$env:systemdrive",
+	`c:\windows`, `c:\windows\system32`, `c:\users`, `c:\programdata`,
+	"%systemroot%", "%windir%", "%userprofile%", "%homedrive%%homepath%",
+	"$env:systemroot", "$env:windir", "$env:userprofile", "$home", "~",
+)
 
 var driveRoot = lazyre.New(`^[a-z]:$`)
 
 // winCatastrophic reports a drive root, a system directory or the profile.
 func winCatastrophic(t string) bool {
 	t = strings.TrimRight(strings.TrimSuffix(strings.TrimRight(t, `*`), `\*`), `\/`)
-	return driveRoot.MatchString(t) || winRootForms[t]
+	return driveRoot.MatchString(t) || winRootForms.Has(t)
 }
 
 func winWords(seg string) []string {
@@ -41,7 +42,7 @@ func winWords(seg string) []string {
 	return out
 }
 
-var winRemovers = map[string]bool{"rd": true, "rmdir": true, "del": true, "erase": true, "remove-item": true, "rm": true, "ri": true, "rmdir.exe": true}
+var winRemovers = lazy.NewSet("rd", "rmdir", "del", "erase", "remove-item", "rm", "ri", "rmdir.exe")
 
 // winSegment checks one cmd or PowerShell segment.
 func winSegment(seg string) *BlacklistEntry {
@@ -58,7 +59,7 @@ func winSegment(seg string) *BlacklistEntry {
 		return blEntry("make-filesystem")
 	case name == "diskpart":
 		return blEntry("partition-device")
-	case winRemovers[name]:
+	case winRemovers.Has(name):
 		return winRemove(args)
 	}
 	return nil

@@ -1,8 +1,8 @@
 package gate
 
 import (
-	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/facts"
@@ -25,8 +25,10 @@ type spelling struct {
 // spellings lists the ways deny and ask rules see a call: its source
 // text, its words with quotes removed (dynamic ones as holes), argv[0] as
 // its basename, git without its global options, $"…" read as "…".
-func spellings(c *facts.Call) []spelling {
-	var out []spelling
+func spellings(c *facts.Call) []spelling { return appendSpellings(nil, c) }
+
+// appendSpellings appends c's spellings to out.
+func appendSpellings(out []spelling, c *facts.Call) []spelling {
 	add := func(s string, holes bool) {
 		n := normalizeBlanks(s)
 		out = append(out, spelling{n, holes})
@@ -43,7 +45,7 @@ func spellings(c *facts.Call) []spelling {
 			continue
 		}
 		words, holes := wordsWithHoles(argv)
-		add(strings.Join(words, " "), holes)
+		add(joinLike(words, c.Text), holes)
 		if base := path.Base(words[0]); base != words[0] && words[0] != hole {
 			add(strings.Join(append([]string{base}, words[1:]...), " "), holes)
 		}
@@ -54,6 +56,29 @@ func spellings(c *facts.Call) []spelling {
 		}
 	}
 	return out
+}
+
+// joinLike joins words with blanks, returning like itself when that is
+// what the join spells (the usual case: a call's text is its words), so
+// that nothing is built.
+func joinLike(words []string, like string) string {
+	rest := like
+	for i, w := range words {
+		if i > 0 {
+			if !strings.HasPrefix(rest, " ") {
+				return strings.Join(words, " ")
+			}
+			rest = rest[1:]
+		}
+		if !strings.HasPrefix(rest, w) {
+			return strings.Join(words, " ")
+		}
+		rest = rest[len(w):]
+	}
+	if rest != "" {
+		return strings.Join(words, " ")
+	}
+	return like
 }
 
 // wordsWithHoles spells argv's words: static ones by value, the rest (and
@@ -103,7 +128,7 @@ func gitWithoutGlobals(args []string) []string {
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i], "-") {
 		name, _, hasVal := strings.Cut(args[i], "=")
-		if p.GitGlobalValued[name] && !hasVal {
+		if p.GitGlobalValued.Has(name) && !hasVal {
 			i++
 		}
 		i++
@@ -255,7 +280,7 @@ func unseenByRules(t *facts.Tree, execGate bool) (facts.Hidden, bool) {
 }
 
 func describeHidden(h facts.Hidden) string {
-	return fmt.Sprintf("%s (bytes %d–%d)", h.Why, h.Span.Start, h.Span.End)
+	return h.Why + " (bytes " + strconv.Itoa(h.Span.Start) + "–" + strconv.Itoa(h.Span.End) + ")"
 }
 
 // topCalls are the calls the shell itself runs (not started by another

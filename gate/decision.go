@@ -241,6 +241,9 @@ func decideMode(d Decision, rv ruleVerdict, fa modeFacts, p *Policy) Decision {
 	}
 	if rv.mayDeny {
 		d.OneOff = true
+		if rv.unmatched {
+			return d.ask(reasonUnmatched(rv.rule))
+		}
 		return d.ask(reasonMayDeny(rv.rule))
 	}
 	switch d.Mode {

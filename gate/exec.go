@@ -63,10 +63,14 @@ func DecideExec(in ExecInput) Decision {
 			d.Blacklist = bl.hit
 			return d.deny(reasonBlacklist(bl.hit))
 		}
-		cands := append(strictCandidates(nil, tree), spelling{text: normalizeBlanks(text)})
+		cands, complete := strictCandidates(nil, tree)
+		cands = append(cands, spelling{text: normalizeBlanks(text)})
 		if r, m := bestMatch(cp.rules.deny, cands); m == sureMatch {
 			d.RuleDecision, d.Rule = string(Deny), &RuleRef{Text: r.Text, Source: r.Source, Action: Deny}
 			return d.deny(reasonDenyRule(r))
+		}
+		if !complete && len(cp.rules.deny)+len(cp.rules.ask) > 0 {
+			return d.deny("Denied: the program's arguments spell more commands than the deny and ask rules can be matched against, so they cannot be judged.")
 		}
 		if r, m := bestMatch(cp.rules.ask, cands); m != noMatch && d.RuleDecision == RuleNone {
 			d.RuleDecision, d.Rule = string(Ask), &RuleRef{Text: r.Text, Source: r.Source, Action: Ask}

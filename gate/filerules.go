@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"github.com/agentexec/agentexec/gate/facts"
+	"github.com/agentexec/agentexec/internal/lazy"
 	"path"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,7 @@ type FileRule struct {
 
 // fileTools are the tools whose rules are file rules; Write and Edit both
 // govern changing a file.
-var fileTools = map[string]bool{"Read": true, "Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
+var fileTools = lazy.NewSet("Read", "Edit", "Write", "MultiEdit", "NotebookEdit")
 
 // Writes reports whether r governs changing files (Edit or Write) rather
 // than reading them.
@@ -71,7 +72,7 @@ func (r FileRule) Path(home string) (string, bool) {
 func ParseFileRule(text string, action Action, source, project, home string) (r FileRule, ok bool, err error) {
 	s := strings.TrimSpace(text)
 	name, spec, hasSpec := strings.Cut(s, "(")
-	if !fileTools[name] {
+	if !fileTools.Has(name) {
 		return FileRule{}, false, nil
 	}
 	if !hasSpec {

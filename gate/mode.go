@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -37,9 +38,9 @@ func quoteRule(r Rule) string {
 		src = "the policy"
 	}
 	if r.Line > 0 {
-		src = fmt.Sprintf("%s:%d", src, r.Line)
+		src += ":" + strconv.Itoa(r.Line)
 	}
-	s := fmt.Sprintf("%s (from %s)", r.Text, src)
+	s := r.Text + " (from " + src + ")"
 	if r.Justification != "" {
 		s += fmt.Sprintf(" — the policy says: %q", r.Justification)
 	}
@@ -73,8 +74,12 @@ func reasonMayDeny(r Rule) string {
 	return fmt.Sprintf("Needs the user's approval: the deny rule %s may match this command, depending on words known only when it runs. Do not retry it in another spelling; use literal arguments the rules can read, or ask the user.", quoteRule(r))
 }
 
+func reasonUnmatched(r Rule) string {
+	return "Needs the user's approval: the command nests so many commands in one another that their spellings are too long to match every deny and ask rule (such as " + quoteRule(r) + ") against, so no rule can vouch for it. Run the nested commands one at a time, or ask the user."
+}
+
 func reasonHidden(detail string, r Rule) string {
-	return fmt.Sprintf("Needs the user's approval: %s, so no allow rule can vouch for it while the policy has deny or ask rules such as %s. Run the command it would run directly, with literal arguments, or ask the user.", detail, quoteRule(r))
+	return "Needs the user's approval: " + detail + ", so no allow rule can vouch for it while the policy has deny or ask rules such as " + quoteRule(r) + ". Run the command it would run directly, with literal arguments, or ask the user."
 }
 
 func reasonUnseen(detail string) string {
@@ -106,7 +111,7 @@ func reasonCapped(n int, oneOff bool) string {
 }
 
 func reasonReadOnly(d Decision, mode string) string {
-	return fmt.Sprintf("Allowed: the command is read-only and %s mode runs read-only commands without asking.", mode) + classNote(d)
+	return "Allowed: the command is read-only and " + mode + " mode runs read-only commands without asking." + classNote(d)
 }
 
 func reasonContain(d Decision) string {
@@ -164,7 +169,7 @@ func ruleGap(rv ruleVerdict) string {
 	case rv.blocked == blockUnparsed:
 		return ", and it does not parse as shell, so no allow rule can vouch for it"
 	case rv.uncovered != "":
-		return fmt.Sprintf(", and no allow rule matches %q", clipText(rv.uncovered))
+		return ", and no allow rule matches " + strconv.Quote(clipText(rv.uncovered))
 	}
 	return " and no rule matches it"
 }

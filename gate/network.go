@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agentexec/agentexec/gate/facts"
+	"github.com/agentexec/agentexec/internal/lazy"
 	"net/netip"
 	"slices"
 	"strconv"
@@ -316,22 +317,27 @@ func (l HostList) MatchAddr(addr netip.Addr, port int) (HostPattern, bool) {
 // Special-purpose ranges the proxy refuses unless allow_local, with the
 // word used in refusals. Loopback, RFC 1918/4193 private, link-local and
 // unspecified come from netip's predicates; these are the rest.
-var localRanges = []struct {
+var localRanges = &lazy.Value[[]localRange]{Build: func() []localRange {
+	return []localRange{
+		{netip.MustParsePrefix("169.254.169.254/32"), "cloud metadata"},
+		{netip.MustParsePrefix("fd00:ec2::254/128"), "cloud metadata"},
+		{netip.MustParsePrefix("0.0.0.0/8"), "this-network"},
+		{netip.MustParsePrefix("100.64.0.0/10"), "shared (carrier-grade NAT)"},
+		{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol"},
+		{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},
+		{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},
+	}
+}}
+
+// localRange is a special-purpose range and its word.
+type localRange struct {
 	prefix netip.Prefix
 	kind   string
-}{
-	{netip.MustParsePrefix("169.254.169.254/32"), "cloud metadata"},
-	{netip.MustParsePrefix("fd00:ec2::254/128"), "cloud metadata"},
-	{netip.MustParsePrefix("0.0.0.0/8"), "this-network"},
-	{netip.MustParsePrefix("100.64.0.0/10"), "shared (carrier-grade NAT)"},
-	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol"},
-	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},
-	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},
 }
 
 // nat64 is the well-known NAT64 prefix: its last 32 bits are an IPv4
 // address, reached through a translator.
-var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+var nat64 = &lazy.Value[netip.Prefix]{Build: func() netip.Prefix { return netip.MustParsePrefix("64:ff9b::/96") }}
 
 // LocalAddress names the kind of a local address — "loopback",
 // "private", "link-local", "cloud metadata", "unspecified", "multicast",
@@ -339,11 +345,11 @@ var nat64 = netip.MustParsePrefix("64:ff9b::/96")
 // judged by the IPv4 address they carry.
 func LocalAddress(a netip.Addr) string {
 	a = a.Unmap()
-	if nat64.Contains(a) {
+	if nat64.Get().Contains(a) {
 		b := a.As16()
 		a = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
 	}
-	for _, r := range localRanges {
+	for _, r := range localRanges.Get() {
 		if r.prefix.Contains(a) {
 			return r.kind
 		}
@@ -379,7 +385,7 @@ func localPrefix(p netip.Prefix) string {
 	if k := LocalAddress(lastAddr(p)); k != "" {
 		return k
 	}
-	for _, r := range localRanges {
+	for _, r := range localRanges.Get() {
 		if p.Overlaps(r.prefix) {
 			return r.kind
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/facts"
+	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -51,6 +52,10 @@ type Rule struct {
 	// prefix is the literal text every match starts with (the pattern up
 	// to its first "*", blanks normalized): a cheap test before the regexp.
 	prefix string
+	// glob2 matches what re matches, without the regexp machine's cost
+	// per byte (a 64 KiB candidate against twenty rules); nil for a
+	// regular-expression rule.
+	glob2 *globPattern
 }
 
 // Meaning is how a rule pattern without any "*" reads. Patterns with a
@@ -134,6 +139,7 @@ func ParseRuleAs(text string, action Action, source string, m Meaning) (r Rule, 
 	}
 	r.Pattern = legacyPrefix(pat)
 	r.re = compilePattern(r.Pattern, m)
+	r.glob2 = newGlobPattern(r.Pattern, m)
 	r.prefix = literalPrefix(r.Pattern)
 	return r, true, nil
 }
@@ -264,7 +270,74 @@ func (r Rule) Match(candidate string) bool {
 	if !strings.HasPrefix(candidate, r.prefix) {
 		return false
 	}
+	if r.glob2 != nil {
+		return r.glob2.match(candidate)
+	}
 	return r.re.MatchString(candidate)
+}
+
+// globPattern is a command pattern compiled for matching: its text split
+// at each "*" (every star matches any text, line breaks included), and
+// whether a word-boundary tail follows — the rest of the candidate is
+// nothing or a blank and anything. compilePattern writes the same
+// meaning as a regexp; the tests hold the two to each other.
+type globPattern struct {
+	parts []string
+	tail  bool
+}
+
+func newGlobPattern(pat string, m Meaning) *globPattern {
+	pat = normalizeBlanks(pat)
+	switch {
+	case !strings.Contains(pat, "*") && m != Prefix:
+		return &globPattern{parts: []string{pat}}
+	case !strings.Contains(pat, "*"):
+		return &globPattern{parts: []string{pat}, tail: true}
+	case strings.HasSuffix(pat, " *"):
+		return &globPattern{parts: strings.Split(strings.TrimSuffix(pat, " *"), "*"), tail: true}
+	}
+	return &globPattern{parts: strings.Split(pat, "*")}
+}
+
+// match reports whether s matches: the first part is a prefix, the middle
+// ones are found leftmost in turn (for stars alone, leftmost is never
+// worse), and the last part ends the text or, with a tail, a word.
+func (g *globPattern) match(s string) bool {
+	first := g.parts[0]
+	if !strings.HasPrefix(s, first) {
+		return false
+	}
+	if len(g.parts) == 1 {
+		rest := s[len(first):]
+		return rest == "" || g.tail && rest[0] == ' '
+	}
+	s = s[len(first):]
+	last := len(g.parts) - 1
+	for _, part := range g.parts[1:last] {
+		i := strings.Index(s, part)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(part):]
+	}
+	end := g.parts[last]
+	if !g.tail || end == "" {
+		// A trailing star takes the rest, tail or not.
+		return strings.HasSuffix(s, end)
+	}
+	// The last part ends the text or is followed by a blank: try each
+	// place it occurs.
+	for off := 0; ; {
+		i := strings.Index(s[off:], end)
+		if i < 0 {
+			return false
+		}
+		j := off + i + len(end)
+		if j == len(s) || s[j] == ' ' {
+			return true
+		}
+		off += i + 1
+	}
 }
 
 // literalPrefix is a glob pattern's text before its first "*", with blanks
@@ -413,24 +486,9 @@ func blanksNormal(s string) bool {
 	if s == "" {
 		return true
 	}
-	if s[0] == ' ' || s[len(s)-1] == ' ' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\t':
-			return false
-		case ' ':
-			if s[i+1] == ' ' {
-				return false
-			}
-		case '\\':
-			if i+1 < len(s) && s[i+1] == '\n' {
-				return false
-			}
-		}
-	}
-	return true
+	// Each test is one vectorized search: long candidates are common.
+	return s[0] != ' ' && s[len(s)-1] != ' ' && strings.IndexByte(s, '\t') < 0 &&
+		!strings.Contains(s, "  ") && !strings.Contains(s, "\\\n")
 }
 
 // quoteStep reads the byte (or escape pair) at s[i] in quote state quote
@@ -461,12 +519,25 @@ func assignmentPrefix(s string) int {
 	for {
 		rest := s[end:]
 		trimmed := strings.TrimLeft(rest, " \t")
+		if !startsAssignName(trimmed) {
+			return end // not NAME=, NAME+= or NAME[: the word is not read
+		}
 		w := shellWordLen(trimmed)
 		if w == 0 || !isAssignWord(trimmed[:w]) {
 			return end
 		}
 		end += len(rest) - len(trimmed) + w
 	}
+}
+
+// startsAssignName reports whether w starts as an assignment word does: a
+// name followed by '=', "+=" or '['.
+func startsAssignName(w string) bool {
+	i := 0
+	for i < len(w) && (w[i] == '_' || (w[i]|0x20 >= 'a' && w[i]|0x20 <= 'z') || (i > 0 && w[i] >= '0' && w[i] <= '9')) {
+		i++
+	}
+	return i > 0 && i < len(w) && (w[i] == '=' || w[i] == '[' || w[i] == '+' && i+1 < len(w) && w[i+1] == '=')
 }
 
 // isAssignWord reports a NAME=, NAME+= or NAME[sub]= word.
@@ -524,16 +595,16 @@ const (
 // program load code. Whatever the rule says about the visible command, an
 // allow rule cannot vouch for what is not in it (bypass classes 9 and 10;
 // Gemini fails closed on any @P).
-var dataCodeRules = map[string]bool{
-	"prompt-expansion": true, "indirect-expansion": true, "arithmetic-operand": true,
-	"arithmetic-test": true, "shell-environment": true,
-}
+var dataCodeRules = lazy.NewSet(
+	"prompt-expansion", "indirect-expansion", "arithmetic-operand",
+	"arithmetic-test", "shell-environment",
+)
 
 // dataCode returns the first classifier finding of code run out of data,
 // as "rule: detail (at byte N)", or "".
 func dataCode(r Result) string {
 	for _, e := range r.Evidence {
-		if dataCodeRules[e.Rule] {
+		if dataCodeRules.Has(e.Rule) {
 			return fmt.Sprintf("%s at byte %d: %s", e.Rule, e.Offset, e.Detail)
 		}
 	}
@@ -551,6 +622,10 @@ type ruleVerdict struct {
 	// mayDeny: the deny rule matches only for some values of words known
 	// at run time, so the verdict is ask, not deny.
 	mayDeny bool
+	// unmatched: the command's nested calls spell more text than the
+	// rules are matched against (strictCandidates), so a deny or ask rule
+	// may match the rest; with mayDeny, the verdict is ask.
+	unmatched bool
 	// readOnlyRest: the allow rules cover some parts (rule is the first
 	// that does) and the rest is proven read-only.
 	readOnlyRest bool
@@ -590,10 +665,11 @@ type ruleInput struct {
 // exists.
 func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 	var cands []spelling
+	complete := true
 	if len(rs.deny)+len(rs.ask) > 0 {
 		// Only deny and ask rules read the candidates (allowAll has its
 		// own): without them, the spellings are not built at all.
-		cands = strictCandidates(in.seg.Segments, in.tree)
+		cands, complete = strictCandidates(in.seg.Segments, in.tree)
 		// The whole text is a candidate too: a deny rule may name a whole
 		// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
 		cands = append(cands, spelling{text: normalizeBlanks(in.text)})
@@ -602,6 +678,9 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 		return ruleVerdict{decision: string(Deny), rule: r}
 	} else if m == mayMatch {
 		return ruleVerdict{decision: string(Ask), rule: r, mayDeny: true}
+	}
+	if !complete {
+		return ruleVerdict{decision: string(Ask), rule: firstRule(rs), mayDeny: true, unmatched: true}
 	}
 	if len(rs.only) > 0 {
 		if _, outside := allowAll(rs.only, in.shell, in.seg, in.tree); outside != "" || !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
@@ -768,9 +847,23 @@ func bestMatch(rules []Rule, cands []spelling) (Rule, ruleMatch) {
 }
 
 // strictCandidates lists what deny and ask rules are matched against,
-// each spelling once.
-func strictCandidates(segs []string, t *facts.Tree) []spelling {
-	var out []spelling
+// each spelling once. Nested calls repeat the text around them (the call
+// outside a substitution spells the substitution too), so their spellings
+// can grow with the square of the text: past spellingBudget(total) bytes
+// the rest is not built and complete is false — the rules could not be
+// matched against everything, and the caller fails closed.
+func strictCandidates(segs []string, t *facts.Tree) (out []spelling, complete bool) {
+	// The budget is on the text's size: segments nest as calls do.
+	n, size := 2*len(segs), 0
+	for _, s := range segs {
+		size = max(size, len(s))
+	}
+	if t != nil {
+		n += 3 * len(t.Calls)
+		size = max(size, len(t.Src))
+	}
+	budget, used := spellingBudget(size), 0
+	out = make([]spelling, 0, n)
 	add := func(s string) {
 		n := normalizeBlanks(s)
 		out = append(out, spelling{text: n})
@@ -779,6 +872,9 @@ func strictCandidates(segs []string, t *facts.Tree) []spelling {
 		}
 	}
 	for _, s := range segs {
+		if used += len(s); used > budget {
+			return dedupeSpellings(out), false
+		}
 		add(s)
 		if ns := shellcfg.Normalize(s); ns != s {
 			add(ns)
@@ -786,11 +882,19 @@ func strictCandidates(segs []string, t *facts.Tree) []spelling {
 	}
 	if t != nil {
 		for _, c := range t.Calls {
-			out = append(out, spellings(c)...)
+			if used += len(c.Text); used > budget {
+				return dedupeSpellings(out), false
+			}
+			out = appendSpellings(out, c)
 		}
 	}
-	return dedupeSpellings(out)
+	return dedupeSpellings(out), true
 }
+
+// spellingBudget bounds the bytes of call texts spelled for a text of n
+// bytes: far above what real commands need (their calls' texts add up to
+// a few times the text), far below the square of a hostile text.
+func spellingBudget(n int) int { return 8*n + 64<<10 }
 
 // dedupeSpellings drops repeated spellings, keeping the first of each.
 func dedupeSpellings(in []spelling) []spelling {

@@ -5,50 +5,51 @@ import (
 	"strings"
 
 	"github.com/agentexec/agentexec/internal/jsonpos"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // agentexecOnly are top-level keys only agentexec's format has: one of
 // them makes a file agentexec's, read strictly, whatever else it holds.
-var agentexecOnly = map[string]bool{
-	"mode": true, "read_only_commands": true, "unknown": true, "blacklist": true,
-	"output": true, "timeout": true, "audit": true,
-}
+var agentexecOnly = lazy.NewSet(
+	"mode", "read_only_commands", "unknown", "blacklist",
+	"output", "timeout", "audit",
+)
 
 // claudeOnly are top-level keys of Claude Code settings that no other
 // format has.
-var claudeOnly = map[string]bool{
-	"apiKeyHelper": true, "cleanupPeriodDays": true, "includeCoAuthoredBy": true,
-	"statusLine": true, "outputStyle": true, "forceLoginMethod": true,
-	"forceLoginOrgUUID": true, "enableAllProjectMcpServers": true,
-	"enabledMcpjsonServers": true, "disabledMcpjsonServers": true,
-	"awsAuthRefresh": true, "awsCredentialExport": true, "spinnerTipsEnabled": true,
-	"alwaysThinkingEnabled": true, "enabledPlugins": true, "extraKnownMarketplaces": true,
-	"companyAnnouncements": true, "otelHeadersHelper": true, "disableAllHooks": true,
-	"allowManagedHooksOnly": true, "allowManagedPermissionRulesOnly": true,
-	"respectGitignore": true, "fileSuggestion": true, "attribution": true,
-}
+var claudeOnly = lazy.NewSet(
+	"apiKeyHelper", "cleanupPeriodDays", "includeCoAuthoredBy",
+	"statusLine", "outputStyle", "forceLoginMethod",
+	"forceLoginOrgUUID", "enableAllProjectMcpServers",
+	"enabledMcpjsonServers", "disabledMcpjsonServers",
+	"awsAuthRefresh", "awsCredentialExport", "spinnerTipsEnabled",
+	"alwaysThinkingEnabled", "enabledPlugins", "extraKnownMarketplaces",
+	"companyAnnouncements", "otelHeadersHelper", "disableAllHooks",
+	"allowManagedHooksOnly", "allowManagedPermissionRulesOnly",
+	"respectGitignore", "fileSuggestion", "attribution",
+)
 
 // claudePermissionKeys are the permissions keys only Claude Code has.
-var claudePermissionKeys = map[string]bool{
-	"defaultMode": true, "additionalDirectories": true, "disableBypassPermissionsMode": true,
-}
+var claudePermissionKeys = lazy.NewSet(
+	"defaultMode", "additionalDirectories", "disableBypassPermissionsMode",
+)
 
 // claudeSandboxKeys are Claude Code's sandbox keys, none of them
 // agentexec's.
-var claudeSandboxKeys = map[string]bool{
-	"enabled": true, "autoAllowBashIfSandboxed": true, "excludedCommands": true,
-	"allowUnsandboxedCommands": true, "enableWeakerNestedSandbox": true, "ignoreViolations": true,
-}
+var claudeSandboxKeys = lazy.NewSet(
+	"enabled", "autoAllowBashIfSandboxed", "excludedCommands",
+	"allowUnsandboxedCommands", "enableWeakerNestedSandbox", "ignoreViolations",
+)
 
 // geminiQwenKeys are top-level keys of Gemini CLI and Qwen Code settings
 // (v2 sections and the v1 tool lists).
-var geminiQwenKeys = map[string]bool{
-	"tools": true, "coreTools": true, "excludeTools": true, "allowedTools": true,
-	"general": true, "ui": true, "context": true, "mcpServers": true, "security": true,
-	"privacy": true, "telemetry": true, "advanced": true, "experimental": true,
-	"extensions": true, "ide": true, "theme": true, "selectedAuthType": true,
-	"autoAccept": true, "checkpointing": true, "fileFiltering": true, "mcp": true,
-}
+var geminiQwenKeys = lazy.NewSet(
+	"tools", "coreTools", "excludeTools", "allowedTools",
+	"general", "ui", "context", "mcpServers", "security",
+	"privacy", "telemetry", "advanced", "experimental",
+	"extensions", "ide", "theme", "selectedAuthType",
+	"autoAccept", "checkpointing", "fileFiltering", "mcp",
+)
 
 // detectJSON tells agentexec's format from a peer's settings by content:
 // a $schema naming the agent, keys only one format has, rules of other
@@ -70,11 +71,11 @@ func detectJSON(path string, data []byte) (Format, error) {
 	peer := Format("")
 	for _, m := range v.Members {
 		switch {
-		case agentexecOnly[m.Key]:
+		case agentexecOnly.Has(m.Key):
 			return Agentexec, nil
-		case claudeOnly[m.Key] || m.Key == "hooks" || (m.Key == "model" && m.Value.Kind == jsonpos.String):
+		case claudeOnly.Has(m.Key) || m.Key == "hooks" || (m.Key == "model" && m.Value.Kind == jsonpos.String):
 			peer = orFormat(peer, Claude)
-		case geminiQwenKeys[m.Key] || (m.Key == "model" && m.Value.Kind == jsonpos.Object):
+		case geminiQwenKeys.Has(m.Key) || (m.Key == "model" && m.Value.Kind == jsonpos.Object):
 			peer = orFormat(peer, geminiOrQwen(path, v))
 		case m.Key == "env" && plainEnv(m.Value):
 			peer = orFormat(peer, Claude)
@@ -139,7 +140,7 @@ func permissionsFormat(path string, top, perms *jsonpos.Value) Format {
 		return ""
 	}
 	for _, m := range perms.Members {
-		if claudePermissionKeys[m.Key] {
+		if claudePermissionKeys.Has(m.Key) {
 			return Claude
 		}
 		if m.Key == "planMode" {
@@ -186,7 +187,7 @@ func claudeSandbox(v *jsonpos.Value) bool {
 		return false
 	}
 	for _, m := range v.Members {
-		if claudeSandboxKeys[m.Key] {
+		if claudeSandboxKeys.Has(m.Key) {
 			return true
 		}
 	}

@@ -73,7 +73,7 @@ func (e *QuoteError) Unwrap() error { return e.Err }
 // An empty argv or an unknown shell is an error too. Every error is a
 // *QuoteError.
 func Quote(s ShellType, argv []string) (string, error) {
-	quote, ok := quoters[s]
+	quote, ok := quoterFor(s)
 	if !ok {
 		return "", &QuoteError{Shell: s, Index: -1, Reason: fmt.Sprintf("unknown shell %q", string(s))}
 	}
@@ -100,11 +100,19 @@ func Quote(s ShellType, argv []string) (string, error) {
 // Offset, Reason and Err; Quote fills in Shell and Index.
 type quoter func(i int, arg string) (string, *QuoteError)
 
-var quoters = map[ShellType]quoter{
-	Bash:       quoteBash,
-	Sh:         quoteSh,
-	Cmd:        quoteCmd,
-	PowerShell: quotePowerShell,
+// quoterFor returns the quoter of shell s; ok is false for an unknown shell.
+func quoterFor(s ShellType) (q quoter, ok bool) {
+	switch s {
+	case Bash:
+		return quoteBash, true
+	case Sh:
+		return quoteSh, true
+	case Cmd:
+		return quoteCmd, true
+	case PowerShell:
+		return quotePowerShell, true
+	}
+	return nil, false
 }
 
 func quoteBash(_ int, arg string) (string, *QuoteError) {

@@ -159,6 +159,26 @@ func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
 // plainASCII reports text of printable ASCII, tabs and line feeds only: it
 // holds nothing Scan reports (the common case, decided without decoding).
 func plainASCII(text string) bool {
+	// Eight bytes at a time: a word without a high bit, a control byte or
+	// DEL is plain; one with any of them is looked at byte by byte (tab and
+	// newline are plain). Long texts (heredocs, payloads) are mostly plain.
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		w := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		del := w ^ 0x7f*lo
+		if w&hi|(w-0x20*lo)&^w&hi|(del-lo)&^del&hi == 0 {
+			continue
+		}
+		if !plainBytes(text[i : i+8]) {
+			return false
+		}
+	}
+	return plainBytes(text[i:])
+}
+
+func plainBytes(text string) bool {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if c >= 0x7f || c < 0x20 && c != '\t' && c != '\n' {

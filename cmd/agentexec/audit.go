@@ -85,10 +85,22 @@ itself: keep the last seq of the summary where the agent cannot write and
 pass it as --expect-seq N; a log ending before seq N is broken.`
 
 // verifySeverity ranks exit codes for combining them.
-var verifySeverity = map[int]int{verifyIntact: 0, verifyUnverified: 1, verifyTorn: 2, verifyError: 3, verifyBroken: 4}
+func verifySeverity(code int) int {
+	switch code {
+	case verifyUnverified:
+		return 1
+	case verifyTorn:
+		return 2
+	case verifyError:
+		return 3
+	case verifyBroken:
+		return 4
+	}
+	return 0 // verifyIntact
+}
 
 func worse(a, b int) int {
-	if verifySeverity[b] > verifySeverity[a] {
+	if verifySeverity(b) > verifySeverity(a) {
 		return b
 	}
 	return a

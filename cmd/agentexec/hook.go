@@ -181,12 +181,19 @@ func (f *hookFlags) parseMode() (gate.Mode, error) {
 	return gate.ParseMode(f.mode)
 }
 
-// projectEnv names each agent's project-directory variable.
-var projectEnv = map[string]string{
-	"claude": "CLAUDE_PROJECT_DIR",
-	"gemini": "GEMINI_PROJECT_DIR",
-	"qwen":   "QWEN_PROJECT_DIR",
-	"crush":  "CRUSH_PROJECT_DIR",
+// projectEnv names each agent's project-directory variable ("" for none).
+func projectEnv(agent string) string {
+	switch agent {
+	case "claude":
+		return "CLAUDE_PROJECT_DIR"
+	case "gemini":
+		return "GEMINI_PROJECT_DIR"
+	case "qwen":
+		return "QWEN_PROJECT_DIR"
+	case "crush":
+		return "CRUSH_PROJECT_DIR"
+	}
+	return ""
 }
 
 // workspace is --project, else the agent's project directory, else the
@@ -194,7 +201,7 @@ var projectEnv = map[string]string{
 func (f *hookFlags) workspace(c *cli, a hook.Agent, call hook.Call) string {
 	dir := f.project
 	if dir == "" {
-		if v := projectEnv[a.Name()]; v != "" {
+		if v := projectEnv(a.Name()); v != "" {
 			dir = c.getenv(v)
 		}
 	}

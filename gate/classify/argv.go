@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // Per-tool argv rules. Tools whose options can write or run programs are
@@ -116,12 +117,12 @@ func whyOf(f programs.Found) string {
 func operandsRule(p *programs.Program, a argv, ops []string) finding {
 	switch p.Operands {
 	case programs.SecondWrites:
-		if len(ops) >= 2 && !inertTargets[ops[1]] {
+		if len(ops) >= 2 && !inertTargets.Has(ops[1]) {
 			return finding{Write, a.name + "-output", fmt.Sprintf("`%s IN OUT` writes its output to %q", a.name, ops[1])}
 		}
 	case programs.OperandsWrite:
 		for _, f := range ops {
-			if !inertTargets[f] {
+			if !inertTargets.Has(f) {
 				return finding{Write, a.name + "-file", fmt.Sprintf("`%s` writes to the file %q", a.name, f)}
 			}
 		}
@@ -209,11 +210,11 @@ func envValue(env []string, name string) string {
 }
 
 // ddOperands are dd's key=value operands that do not write.
-var ddOperands = map[string]bool{
-	"if": true, "bs": true, "ibs": true, "obs": true, "cbs": true, "skip": true,
-	"iseek": true, "seek": true, "oseek": true, "count": true, "conv": true,
-	"iflag": true, "oflag": true, "status": true,
-}
+var ddOperands = lazy.NewSet(
+	"if", "bs", "ibs", "obs", "cbs", "skip",
+	"iseek", "seek", "oseek", "count", "conv",
+	"iflag", "oflag", "status",
+)
 
 func ddRule(_ *walker, a argv) finding {
 	if a.dynamic() {
@@ -224,10 +225,10 @@ func ddRule(_ *walker, a argv) finding {
 		k, val, ok := strings.Cut(v, "=")
 		hasOf = hasOf || (k == "of" && ok)
 		switch {
-		case k == "of" && ok && !inertTargets[val]:
+		case k == "of" && ok && !inertTargets.Has(val):
 			return finding{Write, "dd-of", fmt.Sprintf("`dd of=%s` writes a file", val)}
 		case k == "of" && ok, v == "--help", v == "--version":
-		case !ok || !ddOperands[k]:
+		case !ok || !ddOperands.Has(k):
 			return finding{Unknown, "unknown-option", fmt.Sprintf("`dd` operand %q is not one the rules know", v)}
 		}
 	}
@@ -261,10 +262,10 @@ func printfRule(_ *walker, a argv) finding {
 
 // killListing are kill/pkill/killall options that list or describe rather
 // than signal (killall also reads the single-dash `-help`).
-var killListing = map[string]bool{
-	"-l": true, "-L": true, "--list": true, "--table": true, "-h": true,
-	"--help": true, "-V": true, "--version": true, "-help": true,
-}
+var killListing = lazy.NewSet(
+	"-l", "-L", "--list", "--table", "-h",
+	"--help", "-V", "--version", "-help",
+)
 
 // killRule: signalling a process is a write, except signal 0 (a probe),
 // listing, and a signal computed at run time.
@@ -283,7 +284,7 @@ func killRule(_ *walker, a argv) finding {
 		if v == "--" {
 			break
 		}
-		if killListing[v] || strings.HasPrefix(v, "--list") {
+		if killListing.Has(v) || strings.HasPrefix(v, "--list") {
 			return finding{Unknown, "kill-list", fmt.Sprintf("`%s %s` lists signals or prints help", a.name, v)}
 		}
 		sig, next, ok := signalValue(a.name, v)
@@ -356,8 +357,8 @@ func isSignalZero(sig string) bool {
 
 // xxd options: flags and options with a value (xxd reads -c8 and -c 8).
 var (
-	xxdFlags  = map[string]bool{"a": true, "autoskip": true, "b": true, "bits": true, "C": true, "capitalize": true, "e": true, "E": true, "EBCDIC": true, "i": true, "include": true, "p": true, "ps": true, "postscript": true, "plain": true, "r": true, "revert": true, "u": true, "uppercase": true, "d": true, "h": true, "help": true, "v": true, "version": true}
-	xxdValues = map[string]bool{"c": true, "cols": true, "g": true, "groupsize": true, "l": true, "len": true, "o": true, "offset": true, "s": true, "seek": true, "n": true, "name": true, "R": true}
+	xxdFlags  = lazy.NewSet("a", "autoskip", "b", "bits", "C", "capitalize", "e", "E", "EBCDIC", "i", "include", "p", "ps", "postscript", "plain", "r", "revert", "u", "uppercase", "d", "h", "help", "v", "version")
+	xxdValues = lazy.NewSet("c", "cols", "g", "groupsize", "l", "len", "o", "offset", "s", "seek", "n", "name", "R")
 )
 
 // xxdRule: `xxd IN OUT` (with or without -r) writes OUT.
@@ -372,15 +373,15 @@ func xxdRule(_ *walker, a argv) finding {
 		switch {
 		case len(ops) > 0 || v == "-" || !strings.HasPrefix(v, "-"):
 			ops = append(ops, v)
-		case xxdFlags[name]:
-		case xxdValues[name]:
+		case xxdFlags.Has(name):
+		case xxdValues.Has(name):
 			i++
-		case name != "" && xxdValues[name[:1]]:
+		case name != "" && xxdValues.Has(name[:1]):
 		default:
 			return finding{Unknown, "unknown-option", fmt.Sprintf("`xxd` option %q is not one the rules know", v)}
 		}
 	}
-	if len(ops) >= 2 && !inertTargets[ops[1]] {
+	if len(ops) >= 2 && !inertTargets.Has(ops[1]) {
 		return finding{Write, "xxd-output", fmt.Sprintf("`xxd IN OUT` writes %q", ops[1])}
 	}
 	return readOnlyRule(nil, a)
@@ -388,7 +389,7 @@ func xxdRule(_ *walker, a argv) finding {
 
 // arithTestOps compare integers; under `[[` bash evaluates their operands
 // as arithmetic.
-var arithTestOps = map[string]bool{"-eq": true, "-ne": true, "-lt": true, "-le": true, "-gt": true, "-ge": true}
+var arithTestOps = lazy.NewSet("-eq", "-ne", "-lt", "-le", "-gt", "-ge")
 
 // testRule classifies test, [ and (under sh) [[. `-v NAME` and `-R NAME`
 // evaluate a subscript in NAME, and with [[ so do arithmetic operands. A
@@ -409,7 +410,7 @@ func testRule(_ *walker, a argv) finding {
 		if (v == "-v" || v == "-R") && i+1 < len(args) && (dyn[i+1] || !isName(args[i+1])) {
 			return finding{Unknown, "arithmetic-test", fmt.Sprintf("`%s %s` evaluates the subscript of its operand, which may run a command", a.name, v)}
 		}
-		if a.name == "[[" && arithTestOps[v] && !intOperands(args, dyn, i) {
+		if a.name == "[[" && arithTestOps.Has(v) && !intOperands(args, dyn, i) {
 			return finding{Unknown, "arithmetic-test", fmt.Sprintf("`[[ … %s … ]]` evaluates its operands as arithmetic, which may run a command", v)}
 		}
 	}
@@ -525,7 +526,7 @@ func commandBuiltinRule(_ *walker, a argv) finding {
 // words are parsed or what runs: errexit, nounset, pipefail, xtrace (PS4
 // from the environment is refused separately), noglob, noclobber, verbose,
 // noexec.
-var setOptions = toSet("errexit", "nounset", "pipefail", "xtrace", "noglob", "noclobber", "verbose", "noexec")
+var setOptions = lazy.NewSet("errexit", "nounset", "pipefail", "xtrace", "noglob", "noclobber", "verbose", "noexec")
 
 // setRule accepts `set` alone (prints variables) and the option forms
 // above; anything else (set -k, set +B, set -- args, set -T) is Unknown.
@@ -536,7 +537,7 @@ func setRule(_ *walker, a argv) finding {
 		case a.dyn[i]:
 			return finding{Unknown, "state-builtin", "`set` has an argument computed at run time"}
 		case len(v) > 1 && (v[0] == '-' || v[0] == '+') && strings.HasSuffix(v, "o") && strings.Trim(v[1:len(v)-1], "euxfCvn") == "":
-			if i+1 >= len(a.vals) || a.dyn[i+1] || !setOptions[a.vals[i+1]] {
+			if i+1 >= len(a.vals) || a.dyn[i+1] || !setOptions.Has(a.vals[i+1]) {
 				return finding{Unknown, "state-builtin", "`set -o` changes a shell option the rules do not model"}
 			}
 			i++

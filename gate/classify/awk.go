@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
@@ -166,14 +167,14 @@ type awkToken struct {
 }
 
 // awkKeywords are reserved words; after most of them a "/" starts a regex.
-var awkKeywords = map[string]bool{
-	"BEGIN": true, "END": true, "BEGINFILE": true, "ENDFILE": true,
-	"function": true, "func": true, "if": true, "else": true, "while": true,
-	"for": true, "do": true, "break": true, "continue": true, "next": true,
-	"nextfile": true, "exit": true, "return": true, "delete": true,
-	"getline": true, "print": true, "printf": true, "in": true,
-	"switch": true, "case": true, "default": true,
-}
+var awkKeywords = lazy.NewSet(
+	"BEGIN", "END", "BEGINFILE", "ENDFILE",
+	"function", "func", "if", "else", "while",
+	"for", "do", "break", "continue", "next",
+	"nextfile", "exit", "return", "delete",
+	"getline", "print", "printf", "in",
+	"switch", "case", "default",
+)
 
 // awkScanner holds the lexer position and the little grammar state needed
 // to find writes.
@@ -314,7 +315,7 @@ func (p *awkScanner) trackGetline(t awkToken) {
 	}
 	punct := t.kind == akPunct
 	switch {
-	case p.getline == 1 && t.kind == akName && !awkKeywords[t.text]:
+	case p.getline == 1 && t.kind == akName && !awkKeywords.Has(t.text):
 		p.getline = 2
 	case p.getline == 1 && punct && t.text == "$":
 		p.getline = 3
@@ -439,7 +440,7 @@ func (p *awkScanner) regexAllowed() (regex, ambiguous bool) {
 		case "getline", "in":
 			return false, true
 		}
-		return awkKeywords[t.text], false
+		return awkKeywords.Has(t.text), false
 	case akPunct:
 		switch t.text {
 		case "]":

@@ -28,6 +28,7 @@ import (
 	"sync"
 
 	"github.com/agentexec/agentexec/gate/facts"
+	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/shellcfg"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -204,20 +205,20 @@ func envRisk(env []string) finding {
 // variable's choosing (BASH_ENV, LD_PRELOAD, GIT_SSH_COMMAND, NODE_OPTIONS
 // --require, PYTHONSTARTUP, PERL5OPT -M, RUBYOPT -r, JAVA_TOOL_OPTIONS
 // -javaagent, a pager or editor, a config home holding aliases).
-var requestEnvNames = map[string]bool{
-	"PATH": true, "BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true,
-	"PS4": true, "IFS": true, "CDPATH": true, "GLOBIGNORE": true, "PROMPT_COMMAND": true,
-	"HOME": true, "ZDOTDIR": true, "XDG_CONFIG_HOME": true, "INPUTRC": true,
-	"NODE_OPTIONS": true, "NODE_PATH": true,
-	"PYTHONPATH": true, "PYTHONSTARTUP": true, "PYTHONHOME": true, "PYTHONUSERBASE": true,
-	"PYTHONINSPECT": true, "PYTHONBREAKPOINT": true,
-	"PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true, "PERL5DB": true,
-	"RUBYOPT": true, "RUBYLIB": true,
-	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
-	"GCONV_PATH": true, "LESSOPEN": true, "LESSCLOSE": true, "PAGER": true, "MANPAGER": true,
-	"EDITOR": true, "VISUAL": true, "BROWSER": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true,
-	"GOFLAGS": true, "RUSTC_WRAPPER": true, "CC": true, "CXX": true, "MAKEFLAGS": true,
-}
+var requestEnvNames = lazy.NewSet(
+	"PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS",
+	"PS4", "IFS", "CDPATH", "GLOBIGNORE", "PROMPT_COMMAND",
+	"HOME", "ZDOTDIR", "XDG_CONFIG_HOME", "INPUTRC",
+	"NODE_OPTIONS", "NODE_PATH",
+	"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE",
+	"PYTHONINSPECT", "PYTHONBREAKPOINT",
+	"PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB",
+	"RUBYOPT", "RUBYLIB",
+	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH",
+	"GCONV_PATH", "LESSOPEN", "LESSCLOSE", "PAGER", "MANPAGER",
+	"EDITOR", "VISUAL", "BROWSER", "SSH_ASKPASS", "SUDO_ASKPASS",
+	"GOFLAGS", "RUSTC_WRAPPER", "CC", "CXX", "MAKEFLAGS",
+)
 
 // requestEnvPrefixes are families of such variables.
 var requestEnvPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "npm_config_", "NPM_CONFIG_", "PIP_", "CARGO_", "DOCKER_"}
@@ -231,7 +232,7 @@ func requestEnvRisk(env map[string]string) finding {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		risky := requestEnvNames[k]
+		risky := requestEnvNames.Has(k)
 		for _, p := range requestEnvPrefixes {
 			risky = risky || strings.HasPrefix(k, p)
 		}
@@ -269,15 +270,27 @@ func recheckContinuations(text string, opt Options, res Result) Result {
 	return r
 }
 
-var parserPools = map[syntax.LangVariant]*sync.Pool{
-	syntax.LangBash:  newParserPool(syntax.LangBash),
-	syntax.LangPOSIX: newParserPool(syntax.LangPOSIX),
+// The parsers, pooled per language. Function literals that capture
+// nothing keep the pools static data: nothing is built at start-up.
+var (
+	bashParsers  = sync.Pool{New: func() any { return newParser(syntax.LangBash) }}
+	posixParsers = sync.Pool{New: func() any { return newParser(syntax.LangPOSIX) }}
+)
+
+func newParser(lang syntax.LangVariant) *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false))
 }
 
-func newParserPool(lang syntax.LangVariant) *sync.Pool {
-	return &sync.Pool{New: func() any {
-		return syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false))
-	}}
+// parserPool returns the pool for lang, nil for a language the classifier
+// does not parse.
+func parserPool(lang syntax.LangVariant) *sync.Pool {
+	switch lang {
+	case syntax.LangBash:
+		return &bashParsers
+	case syntax.LangPOSIX:
+		return &posixParsers
+	}
+	return nil
 }
 
 // classifyPOSIX parses and walks bash or sh text.
@@ -325,7 +338,7 @@ func errorSpan(err error, n int) (int, int) {
 // parse runs a pooled parser. A parser that panicked is dropped rather than
 // returned to the pool, since its state may be poisoned.
 func parse(text string, lang syntax.LangVariant) (f *syntax.File, err error) {
-	pool := parserPools[lang]
+	pool := parserPool(lang)
 	p := pool.Get().(*syntax.Parser)
 	defer func() {
 		if r := recover(); r != nil {

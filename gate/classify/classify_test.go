@@ -835,7 +835,7 @@ func TestClassifyConcurrent(t *testing.T) {
 // TestWindowsAllowlistTable gives every allowlisted cmd and PowerShell
 // command a read-only case and an unknown case.
 func TestWindowsAllowlistTable(t *testing.T) {
-	for name, args := range winCmdAllow {
+	for name, args := range winCmdAllow.Get() {
 		cases := []classCase{{name + " > out", un}, {name + " & del x", un}}
 		if name == "type" {
 			cases = append(cases, classCase{"type a.txt", ro})
@@ -847,14 +847,14 @@ func TestWindowsAllowlistTable(t *testing.T) {
 		}
 		runCases(t, Options{Shell: shellcfg.Cmd}, cases)
 	}
-	for name, params := range winPSAllow {
+	for name, params := range winPSAllow.Get() {
 		cases := []classCase{{name, ro}, {name + " -Bogus", un}, {name + " | Remove-Item", un}, {name + " $x", un}}
 		for p := range params {
 			cases = append(cases, classCase{name + " -" + p + " x", ro})
 		}
 		runCases(t, Options{Shell: shellcfg.PowerShell}, cases)
 	}
-	for alias := range winPSAliases {
+	for alias := range winPSAliases.Get() {
 		runCases(t, Options{Shell: shellcfg.PowerShell}, []classCase{{alias, ro}, {alias + " -Bogus", un}})
 	}
 }

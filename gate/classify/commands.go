@@ -29,6 +29,13 @@ type argv struct {
 	inner bool     // run by find -exec, not by the shell: no builtins
 }
 
+// newArgv makes an argv with room for n arguments: one array for the
+// strings and one for the flags, split between the fields.
+func newArgv(name string, n int) argv {
+	strs, flags := make([]string, 2*n), make([]bool, 2*n)
+	return argv{name: name, vals: strs[:0:n], pre: strs[n:n], dyn: flags[:0:n], multi: flags[n:n]}
+}
+
 // dynamic reports whether any argument is computed at run time or globbed.
 func (a argv) dynamic() bool {
 	for _, d := range a.dyn {
@@ -60,7 +67,7 @@ func init() {
 }
 
 func readOnlyRule(_ *walker, a argv) finding {
-	return finding{ReadOnly, "read-only-command", fmt.Sprintf("`%s` only reads", a.name)}
+	return finding{ReadOnly, "read-only-command", "`" + a.name + "` only reads"}
 }
 
 func writeRule(_ *walker, a argv) finding {
@@ -147,7 +154,7 @@ func (w *walker) dispatch(a argv) finding {
 		}
 	}
 	if kind := floorKind(a.name); kind != "" {
-		return finding{Unknown, kind, fmt.Sprintf("`%s` is %s; it is never unwrapped", a.name, floorWhy(a.name))}
+		return finding{Unknown, kind, "`" + a.name + "` is " + floorWhy(a.name) + "; it is never unwrapped"}
 	}
 	if w.vouched[a.name] {
 		return vouchedRule(w, a)

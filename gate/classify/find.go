@@ -3,6 +3,8 @@ package classify
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // find's expression is read with an accept-list of primaries and their
@@ -11,14 +13,14 @@ import (
 
 // findNoValue are primaries and operators that take no value and only test
 // or print to standard output.
-var findNoValue = toSet("-print", "-print0", "-ls", "-prune", "-quit", "-true",
+var findNoValue = lazy.NewSet("-print", "-print0", "-ls", "-prune", "-quit", "-true",
 	"-false", "-depth", "-d", "-mount", "-xdev", "-follow", "-noleaf",
 	"-daystart", "-ignore_readdir_race", "-noignore_readdir_race", "-empty",
 	"-executable", "-readable", "-writable", "-nogroup", "-nouser", "-not", "!",
 	"-a", "-and", "-o", "-or", "(", ")", ",", "-warn", "-nowarn")
 
 // findOneValue are primaries that take exactly one value.
-var findOneValue = toSet("-name", "-iname", "-path", "-ipath", "-wholename",
+var findOneValue = lazy.NewSet("-name", "-iname", "-path", "-ipath", "-wholename",
 	"-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-newer", "-anewer",
 	"-cnewer", "-amin", "-atime", "-cmin", "-ctime", "-mmin", "-mtime", "-used",
 	"-size", "-type", "-xtype", "-user", "-group", "-uid", "-gid", "-perm",
@@ -26,18 +28,10 @@ var findOneValue = toSet("-name", "-iname", "-path", "-ipath", "-wholename",
 	"-context", "-printf", "-regextype", "-files0-from")
 
 // findHelp are help words find reads in primary position.
-var findHelp = toSet("--help", "-help", "--version", "-version")
+var findHelp = lazy.NewSet("--help", "-help", "--version", "-version")
 
 // findStartOptions come before the starting points.
-var findStartOptions = toSet("-P", "-H", "-L")
-
-func toSet(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
-}
+var findStartOptions = lazy.NewSet("-P", "-H", "-L")
 
 // findRule classifies find: -delete and -fprint*/-fls write, -exec and
 // friends run their command, which is classified by the same rules.
@@ -59,7 +53,7 @@ func findRule(w *walker, a argv) finding {
 	help := false
 	for i < len(args) {
 		var f finding
-		help = help || findHelp[args[i]]
+		help = help || findHelp.Has(args[i])
 		i, f = findPrimary(w, args, i)
 		merge(f)
 	}
@@ -79,7 +73,7 @@ options:
 	for i < len(args) {
 		v := args[i]
 		switch {
-		case findStartOptions[v]:
+		case findStartOptions.Has(v):
 			i++
 		case v == "-D":
 			i += 2
@@ -102,9 +96,9 @@ options:
 func findPrimary(w *walker, args []string, i int) (int, finding) {
 	v := args[i]
 	switch {
-	case findNoValue[v]:
+	case findNoValue.Has(v):
 		return i + 1, finding{ReadOnly, "find", ""}
-	case findOneValue[v] || isNewerXY(v):
+	case findOneValue.Has(v) || isNewerXY(v):
 		if i+1 >= len(args) {
 			return len(args), finding{Unknown, "missing-value", fmt.Sprintf("`find %s` has no value", v)}
 		}

@@ -2,10 +2,10 @@ package classify
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/gitconfig"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // git rules. Subcommands are read-only, write, or Unknown by table; options
@@ -16,13 +16,13 @@ import (
 
 // gitHarmlessGlobals are global options that only make git do less: no
 // pager, no optional locks, literal pathspecs.
-var gitHarmlessGlobals = toSet("--no-pager", "-P", "--no-optional-locks",
+var gitHarmlessGlobals = lazy.NewSet("--no-pager", "-P", "--no-optional-locks",
 	"--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
 	"--icase-pathspecs", "--no-replace-objects", "--no-lazy-fetch", "--no-advice")
 
 // gitSafeConfigKeys are configuration keys `git -c` may set without
 // making git run anything: display settings. Matching ignores case.
-var gitSafeConfigKeys = toSet("core.quotepath", "diff.noprefix", "diff.mnemonicprefix",
+var gitSafeConfigKeys = lazy.NewSet("core.quotepath", "diff.noprefix", "diff.mnemonicprefix",
 	"column.ui", "log.decorate", "log.abbrevcommit", "log.date", "status.short",
 	"status.branch", "status.relativepaths", "grep.linenumber", "grep.fullname")
 
@@ -44,14 +44,14 @@ func gitSafeConfigOpt(args []string, i int) int {
 	if strings.Count(key, ".") != 1 {
 		return 0 // subsections (diff.<driver>.command …) are never display-only
 	}
-	if gitSafeConfigKeys[key] || strings.HasPrefix(key, "color.") || strings.HasPrefix(key, "advice.") {
+	if gitSafeConfigKeys.Has(key) || strings.HasPrefix(key, "color.") || strings.HasPrefix(key, "advice.") {
 		return n
 	}
 	return 0
 }
 
 // gitReadOnly are subcommands that only read the repository.
-var gitReadOnly = toSet("blame", "cat-file", "diff", "grep", "log", "ls-files",
+var gitReadOnly = lazy.NewSet("blame", "cat-file", "diff", "grep", "log", "ls-files",
 	"rev-parse", "show", "status", "describe", "shortlog", "ls-tree", "rev-list",
 	"show-ref", "for-each-ref", "merge-base", "name-rev", "whatchanged",
 	"diff-tree", "diff-files", "diff-index", "count-objects", "check-ignore",
@@ -59,7 +59,7 @@ var gitReadOnly = toSet("blame", "cat-file", "diff", "grep", "log", "ls-files",
 
 // gitWrite are subcommands that change the repository, the work tree or a
 // remote.
-var gitWrite = toSet("add", "am", "checkout", "cherry-pick", "clean", "clone",
+var gitWrite = lazy.NewSet("add", "am", "checkout", "cherry-pick", "clean", "clone",
 	"commit", "fetch", "gc", "init", "merge", "mv", "pull", "push", "rebase",
 	"reset", "restore", "revert", "rm", "switch", "prune", "repack",
 	"update-ref", "update-index", "symbolic-ref", "filter-branch", "replace",
@@ -67,43 +67,35 @@ var gitWrite = toSet("add", "am", "checkout", "cherry-pick", "clean", "clone",
 	"sparse-checkout", "fast-import", "mktag", "mktree", "unpack-objects")
 
 // gitNDryRun are the write subcommands whose -n means --dry-run.
-var gitNDryRun = toSet("add", "clean", "mv", "push", "rm")
+var gitNDryRun = lazy.NewSet("add", "clean", "mv", "push", "rm")
 
 // gitCommitValues are commit's options whose value is the next word, so a
 // message such as `-m --help` is not read as an option.
-var gitCommitValues = toSet("-C", "-c", "-F", "-m", "-t", "--author", "--cleanup",
+var gitCommitValues = lazy.NewSet("-C", "-c", "-F", "-m", "-t", "--author", "--cleanup",
 	"--date", "--file", "--fixup", "--message", "--pathspec-from-file",
 	"--reedit-message", "--reuse-message", "--squash", "--template", "--trailer")
 
-// gitHelperOptions make read-only subcommands run a program.
-var gitHelperOptions = map[string]string{
-	"ext-diff":            "runs the external diff program",
-	"textconv":            "runs textconv filters",
-	"filters":             "runs clean/smudge filters",
-	"show-signature":      "runs gpg to verify signatures",
-	"open-files-in-pager": "opens matches in a pager program",
-	"paginate":            "runs a pager",
-	"exec":                "runs a program",
-	"upload-pack":         "runs an upload-pack program",
-	"alternate-refs":      "runs core.alternateRefsCommand",
-	"remote":              "contacts a remote",
-	"verify":              "runs gpg to verify signatures",
-	"verify-signatures":   "runs gpg to verify signatures",
-	"gpg-sign":            "runs gpg",
-	"output":              "",
-	"output-directory":    "",
+// gitHelperOptions are the options that make read-only subcommands run a
+// program (why says what it runs; "" for an option checked by hand), sorted
+// by name, so that an abbreviation matching several is reported the same
+// way every time.
+var gitHelperOptions = []struct{ name, why string }{
+	{"alternate-refs", "runs core.alternateRefsCommand"},
+	{"exec", "runs a program"},
+	{"ext-diff", "runs the external diff program"},
+	{"filters", "runs clean/smudge filters"},
+	{"gpg-sign", "runs gpg"},
+	{"open-files-in-pager", "opens matches in a pager program"},
+	{"output", ""},
+	{"output-directory", ""},
+	{"paginate", "runs a pager"},
+	{"remote", "contacts a remote"},
+	{"show-signature", "runs gpg to verify signatures"},
+	{"textconv", "runs textconv filters"},
+	{"upload-pack", "runs an upload-pack program"},
+	{"verify", "runs gpg to verify signatures"},
+	{"verify-signatures", "runs gpg to verify signatures"},
 }
-
-// gitHelperNames are gitHelperOptions' keys in a fixed order, so that an
-// abbreviation matching several is reported the same way every time.
-var gitHelperNames = func() []string {
-	names := make([]string, 0, len(gitHelperOptions))
-	for n := range gitHelperOptions {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}()
 
 func gitCommandRule(w *walker, a argv) finding {
 	if a.dynamic() {
@@ -112,7 +104,7 @@ func gitCommandRule(w *walker, a argv) finding {
 	args := a.vals
 	i := 0
 	for i < len(args) {
-		if gitHarmlessGlobals[args[i]] {
+		if gitHarmlessGlobals.Has(args[i]) {
 			i++
 		} else if n := gitSafeConfigOpt(args, i); n > 0 {
 			i += n
@@ -149,9 +141,9 @@ func gitSub(sub string, rest []string) finding {
 	switch {
 	case sub == "help":
 		return finding{Unknown, "git-help", "`git help` may start an external help viewer"}
-	case gitWrite[sub]:
+	case gitWrite.Has(sub):
 		return gitWriteSub(sub, rest)
-	case gitReadOnly[sub]:
+	case gitReadOnly.Has(sub):
 		return gitReadSub(sub, rest)
 	}
 	if rule, ok := gitTables[sub]; ok {
@@ -184,7 +176,7 @@ func gitHasHelp(sub string, rest []string) bool {
 			return false
 		case v == "--help":
 			return true
-		case sub == "commit" && gitCommitValues[v]:
+		case sub == "commit" && gitCommitValues.Has(v):
 			i++
 		case v == "--output" && sub != "branch":
 			// diff-family --output takes the next word, even `--help`
@@ -205,9 +197,9 @@ func gitWriteSub(sub string, rest []string) finding {
 		switch {
 		case v == "--":
 			i = len(rest)
-		case sub == "commit" && gitCommitValues[v]:
+		case sub == "commit" && gitCommitValues.Has(v):
 			i++
-		case v == "--dry-run" || (v == "-n" && gitNDryRun[sub]):
+		case v == "--dry-run" || (v == "-n" && gitNDryRun.Has(sub)):
 			return finding{Unknown, "git-dry-run", fmt.Sprintf("`git %s %s` is a dry run, which the rules do not prove read-only", sub, v)}
 		}
 	}
@@ -252,8 +244,8 @@ func gitOption(sub, v string) (finding, bool) {
 	if name == "output" && sub != "blame" && val != "" {
 		return finding{Write, "git-output", fmt.Sprintf("`git %s --output` writes %q", sub, val)}, true
 	}
-	for _, full := range gitHelperNames {
-		why := gitHelperOptions[full]
+	for _, h := range gitHelperOptions {
+		full, why := h.name, h.why
 		if full != name && (name == "" || !strings.HasPrefix(full, name)) {
 			continue
 		}
@@ -300,17 +292,17 @@ func gitEnvTrigger(env []string) bool {
 
 // gitBranchWrite are branch's options that create, delete, move or copy
 // branches or change their upstream.
-var gitBranchWrite = toSet("--delete", "--move", "--copy", "--set-upstream",
+var gitBranchWrite = lazy.NewSet("--delete", "--move", "--copy", "--set-upstream",
 	"--set-upstream-to", "--unset-upstream", "--create-reflog", "--edit-description",
 	"--track", "--no-track", "--force", "-f")
 
 // gitBranchList are branch's listing options.
-var gitBranchList = toSet("-a", "-l", "-r", "--all", "--list", "--remotes",
+var gitBranchList = lazy.NewSet("-a", "-l", "-r", "--all", "--list", "--remotes",
 	"--show-current", "--contains", "--no-contains", "--merged", "--no-merged",
 	"--points-at", "--with", "--without")
 
 // gitBranchHarmless are branch's display options.
-var gitBranchHarmless = toSet("-v", "-vv", "--verbose", "-q", "--quiet", "--color",
+var gitBranchHarmless = lazy.NewSet("-v", "-vv", "--verbose", "-q", "--quiet", "--color",
 	"--no-color", "--column", "--no-column", "-i", "--ignore-case", "--omit-empty",
 	"--abbrev", "--no-abbrev")
 
@@ -334,11 +326,11 @@ func gitBranch(rest []string) finding {
 		case strings.HasPrefix(v, "--sort=") || strings.HasPrefix(v, "--format=") || strings.HasPrefix(v, "--abbrev=") || strings.HasPrefix(v, "--color=") || strings.HasPrefix(v, "--column="):
 		case name == "--edit-description":
 			return finding{Unknown, "git-branch-edit", "`git branch --edit-description` starts an editor"}
-		case gitBranchWrite[name] || (len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "cCdDmMu")):
+		case gitBranchWrite.Has(name) || (len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "cCdDmMu")):
 			return finding{Write, "git-branch-write", fmt.Sprintf("`git branch %s` changes branches", v)}
-		case gitBranchList[name]:
+		case gitBranchList.Has(name):
 			list = true
-		case gitBranchHarmless[name]:
+		case gitBranchHarmless.Has(name):
 		case strings.HasPrefix(v, "-"):
 			unknown = true
 		default:
@@ -364,7 +356,7 @@ func gitBranch(rest []string) finding {
 	return finding{ReadOnly, "git-branch-list", "`git branch` only lists branches"}
 }
 
-var gitRemoteWrite = toSet("add", "remove", "rm", "rename", "set-branches", "set-head", "set-url", "update")
+var gitRemoteWrite = lazy.NewSet("add", "remove", "rm", "rename", "set-branches", "set-head", "set-url", "update")
 
 func gitRemote(rest []string) finding {
 	i := 0
@@ -376,7 +368,7 @@ func gitRemote(rest []string) finding {
 	}
 	action, args := rest[i], rest[i+1:]
 	switch {
-	case gitRemoteWrite[action]:
+	case gitRemoteWrite.Has(action):
 		return finding{Write, "git-remote-write", fmt.Sprintf("`git remote %s` changes the remote configuration", action)}
 	case action == "prune":
 		if gitHasArg(args, "-n") || gitHasArg(args, "--dry-run") {
@@ -385,7 +377,7 @@ func gitRemote(rest []string) finding {
 		return finding{Write, "git-remote-write", "`git remote prune` deletes remote-tracking branches"}
 	case action == "get-url" || (action == "show" && (gitHasArg(args, "-n") || gitHasArg(args, "--no-query"))):
 		for _, v := range args {
-			if gitRemoteWrite[v] || v == "prune" {
+			if gitRemoteWrite.Has(v) || v == "prune" {
 				return finding{Unknown, "git-remote", "`git remote` mixes a listing action with a write action's name"}
 			}
 		}
@@ -406,7 +398,7 @@ func gitHasArg(list []string, s string) bool {
 }
 
 // gitTagList are tag's listing and display options.
-var gitTagList = toSet("-l", "--list", "--contains", "--no-contains", "--merged",
+var gitTagList = lazy.NewSet("-l", "--list", "--contains", "--no-contains", "--merged",
 	"--no-merged", "--points-at", "--column", "--no-column", "--color", "-i",
 	"--ignore-case", "--omit-empty")
 
@@ -429,7 +421,7 @@ func gitTag(rest []string) finding {
 			}
 		case strings.HasPrefix(v, "-n") && digitsOnly(v[2:]+"0"):
 			list = true // -n<num> prints annotations, which implies listing
-		case gitTagList[name]:
+		case gitTagList.Has(name):
 			list = true
 		case strings.HasPrefix(v, "-"):
 			return finding{Write, "git-tag-write", fmt.Sprintf("`git tag %s` creates or deletes tags", v)}
@@ -455,13 +447,13 @@ func gitStash(rest []string) finding {
 }
 
 var (
-	gitConfigEdit  = toSet("--edit", "-e", "edit")
-	gitConfigWrite = toSet("--add", "--unset", "--unset-all", "--replace-all",
+	gitConfigEdit  = lazy.NewSet("--edit", "-e", "edit")
+	gitConfigWrite = lazy.NewSet("--add", "--unset", "--unset-all", "--replace-all",
 		"--rename-section", "--remove-section", "set", "unset", "rename-section",
 		"remove-section")
-	gitConfigRead = toSet("--get", "--get-all", "--get-regexp", "--get-urlmatch",
+	gitConfigRead = lazy.NewSet("--get", "--get-all", "--get-regexp", "--get-urlmatch",
 		"--list", "-l", "get", "list", "--get-color", "--get-colorbool")
-	gitConfigValues = toSet("--file", "-f", "--blob", "--type", "--default", "--comment", "--value")
+	gitConfigValues = lazy.NewSet("--file", "-f", "--blob", "--type", "--default", "--comment", "--value")
 )
 
 func gitConfigSub(rest []string) finding {
@@ -469,13 +461,13 @@ func gitConfigSub(rest []string) finding {
 	for i := 0; i < len(rest); i++ {
 		v := rest[i]
 		switch {
-		case gitConfigEdit[v]:
+		case gitConfigEdit.Has(v):
 			return finding{Unknown, "git-config-edit", "`git config --edit` starts an editor"}
-		case gitConfigWrite[v]:
+		case gitConfigWrite.Has(v):
 			return finding{Write, "git-config-write", fmt.Sprintf("`git config %s` changes the configuration", v)}
-		case gitConfigRead[v]:
+		case gitConfigRead.Has(v):
 			return finding{ReadOnly, "git-config-read", "`git config` only reads the configuration"}
-		case gitConfigValues[v]:
+		case gitConfigValues.Has(v):
 			i++
 		case !strings.HasPrefix(v, "-"):
 			positional++
@@ -517,15 +509,15 @@ func gitNotes(rest []string) finding {
 // gitApplyReport are apply's options that report on a patch instead of
 // applying it; each one's negation takes it back (`--check --no-check`
 // applies).
-var gitApplyReport = toSet("--check", "--stat", "--numstat", "--summary")
+var gitApplyReport = lazy.NewSet("--check", "--stat", "--numstat", "--summary")
 
 func gitApply(rest []string) finding {
 	report := map[string]bool{}
 	for _, v := range rest {
 		switch {
-		case gitApplyReport[v]:
+		case gitApplyReport.Has(v):
 			report[v] = true
-		case strings.HasPrefix(v, "--no-") && gitApplyReport["--"+v[5:]]:
+		case strings.HasPrefix(v, "--no-") && gitApplyReport.Has("--"+v[5:]):
 			delete(report, "--"+v[5:])
 		case v == "--apply" || v == "--index" || v == "--cached" || v == "--3way" || strings.HasPrefix(v, "--build-fake-ancestor"):
 			return finding{Write, "git-write", "`git apply` changes the work tree or index"}

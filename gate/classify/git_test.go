@@ -61,3 +61,13 @@ func TestGitRules(t *testing.T) {
 		{"git difftool", un}, {"git submodule update", un}, {"git archive HEAD", un}, {"git fsck", un},
 	})
 }
+
+// TestGitHelperOptionsSorted: an abbreviation matching several helper
+// options is reported as the first in name order, the same every time.
+func TestGitHelperOptionsSorted(t *testing.T) {
+	for i := 1; i < len(gitHelperOptions); i++ {
+		if gitHelperOptions[i-1].name >= gitHelperOptions[i].name {
+			t.Errorf("gitHelperOptions: %q before %q", gitHelperOptions[i-1].name, gitHelperOptions[i].name)
+		}
+	}
+}

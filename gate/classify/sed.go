@@ -3,6 +3,7 @@ package classify
 import (
 	"strings"
 
+	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
@@ -178,21 +179,21 @@ func (c *sedCall) short(args []string, i int) int {
 
 // sedFlagLongs are the GNU sed long options that take no argument and do
 // not change what the script may do.
-var sedFlagLongs = map[string]bool{
-	"quiet": true, "silent": true, "regexp-extended": true, "posix": true,
-	"separate": true, "unbuffered": true, "null-data": true,
-	"zero-terminated": true, "binary": true, "debug": true, "sandbox": true,
-	"follow-symlinks": true,
-}
+var sedFlagLongs = lazy.NewSet(
+	"quiet", "silent", "regexp-extended", "posix",
+	"separate", "unbuffered", "null-data",
+	"zero-terminated", "binary", "debug", "sandbox",
+	"follow-symlinks",
+)
 
 // sedLongName resolves a unique prefix of one of GNU sed's long options
 // (getopt_long accepts --expr for --expression), else returns name.
 func sedLongName(name string) string {
-	if name == "" || sedFlagLongs[name] {
+	if name == "" || sedFlagLongs.Has(name) {
 		return name
 	}
 	hit := ""
-	for _, n := range append([]string{"expression", "file", "line-length", "in-place", "help", "version"}, mapKeys(sedFlagLongs)...) {
+	for _, n := range append([]string{"expression", "file", "line-length", "in-place", "help", "version"}, sedFlagLongs.Words()...) {
 		switch {
 		case n == name:
 			return n
@@ -206,14 +207,6 @@ func sedLongName(name string) string {
 		return name
 	}
 	return hit
-}
-
-func mapKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
 
 // long handles one --option word. Only exact names are accepted, except
@@ -244,7 +237,7 @@ func (c *sedCall) long(args []string, i int) int {
 			c.v.add(Unknown, "sed --line-length without a number")
 		}
 		return k
-	case sedFlagLongs[name] && !hasVal:
+	case sedFlagLongs.Has(name) && !hasVal:
 	case name == "help" || name == "version":
 		c.v.add(Unknown, "sed --"+name+" is not a filter")
 	default:
@@ -729,9 +722,9 @@ var (
 )
 
 // qwenSedValueOptions take the next word as their value.
-var qwenSedValueOptions = map[string]bool{
-	"-f": true, "--file": true, "-e": true, "--expression": true, "-l": true, "--line-length": true,
-}
+var qwenSedValueOptions = lazy.NewSet(
+	"-f", "--file", "-e", "--expression", "-l", "--line-length",
+)
 
 // isJSSpace reports whether r is in JavaScript's \s class.
 func isJSSpace(r rune) bool {
@@ -787,7 +780,7 @@ func qwenSedOptions(args []string) (Safety, string) {
 		}
 	}
 	for i, a := range opts {
-		if qwenSedHelp.MatchString(a) && (i == 0 || !qwenSedValueOptions[opts[i-1]]) {
+		if qwenSedHelp.MatchString(a) && (i == 0 || !qwenSedValueOptions.Has(opts[i-1])) {
 			return Unknown, qwenSedWhy + "sed " + a + " is not a filter"
 		}
 	}
@@ -796,7 +789,7 @@ func qwenSedOptions(args []string) (Safety, string) {
 		switch {
 		case a == "--":
 			return ReadOnly, ""
-		case qwenSedValueOptions[a]:
+		case qwenSedValueOptions.Has(a):
 			i++
 		case qwenSedAttachedE.MatchString(a):
 		case qwenSedInPlace.MatchString(a):

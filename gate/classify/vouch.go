@@ -3,6 +3,8 @@ package classify
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // A user-vouched root may be a frontend that passes its arguments on to
@@ -12,14 +14,14 @@ import (
 
 // gitRedirectLongs are git's global options that change which repository,
 // configuration or programs git uses.
-var gitRedirectLongs = toSet("--git-dir", "--work-tree", "--namespace",
+var gitRedirectLongs = lazy.NewSet("--git-dir", "--work-tree", "--namespace",
 	"--config-env", "--exec-path", "--bare", "--open-files-in-pager",
 	"--super-prefix", "--attr-source", "--list-cmds")
 
 // gitExtraVerbs are git subcommands beyond the ones git.go has rules for,
 // including the exec-fallback porcelains (svn, cvsserver, citool, gui,
 // instaweb) that run other programs.
-var gitExtraVerbs = toSet("annotate", "archive", "bundle", "checkout-index",
+var gitExtraVerbs = lazy.NewSet("annotate", "archive", "bundle", "checkout-index",
 	"check-mailmap", "check-ref-format", "citool", "column", "credential",
 	"credential-cache", "credential-store", "cvsexportcommit", "cvsimport",
 	"cvsserver", "daemon", "diff-pairs", "difftool", "fast-export",
@@ -39,7 +41,7 @@ var gitExtraVerbs = toSet("annotate", "archive", "bundle", "checkout-index",
 
 // isGitVerb reports whether v is a git subcommand name.
 func isGitVerb(v string) bool {
-	return gitReadOnly[v] || gitWrite[v] || gitExtraVerbs[v]
+	return gitReadOnly.Has(v) || gitWrite.Has(v) || gitExtraVerbs.Has(v)
 }
 
 // vouchedGitShape refuses a vouched command that carries a git redirecting
@@ -75,7 +77,7 @@ func gitRedirectShape(args []string, i int) bool {
 	v := args[i]
 	if strings.HasPrefix(v, "--") {
 		name, _, _ := strings.Cut(v, "=")
-		return gitRedirectLongs[name]
+		return gitRedirectLongs.Has(name)
 	}
 	if len(v) < 2 || v[0] != '-' {
 		return false

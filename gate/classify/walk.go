@@ -1,14 +1,16 @@
 package classify
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentexec/agentexec/gate/facts"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // maxWalkDepth bounds the walker's recursion. The pre-scan keeps real input
@@ -38,10 +40,16 @@ type walker struct {
 	backquotes int  // how many backquoted substitutions enclose the walk
 	inParam    int  // how many ${…} operand words enclose the walk
 	sawCd      bool // a cd/pushd/popd ran earlier in the text
+
+	// Room for the usual few commands and evidence, so that a short text
+	// allocates neither slice.
+	commandsBuf [4]string
+	evBuf       [4]Evidence
 }
 
 func newWalker(src string, opt Options, f *syntax.File) *walker {
 	w := &walker{src: src, opt: opt, safety: ReadOnly}
+	w.commands, w.ev = w.commandsBuf[:0], w.evBuf[:0]
 	if len(f.Stmts) == 1 {
 		w.sole = f.Stmts[0]
 	}
@@ -110,8 +118,11 @@ func (w *walker) leave() { w.depth-- }
 
 // result turns the walk into a Result with a one-sentence reason.
 func (w *walker) result() Result {
-	sort.SliceStable(w.ev, func(i, j int) bool { return w.ev[i].Offset < w.ev[j].Offset })
+	slices.SortStableFunc(w.ev, func(a, b Evidence) int { return cmp.Compare(a.Offset, b.Offset) })
 	r := Result{Safety: w.safety, Evidence: w.ev}
+	if len(r.Evidence) == 0 {
+		r.Evidence = nil // as before the walker kept room for it
+	}
 	if w.safety != ReadOnly {
 		for _, e := range w.ev {
 			if e.Safety == w.safety {
@@ -128,18 +139,29 @@ func readOnlyReason(names []string) string {
 	if len(names) == 0 {
 		return "nothing in the text runs a command or writes a file (rule: no-command)"
 	}
-	seen := map[string]bool{}
-	var uniq []string
-	for _, n := range names {
-		if !seen[n] {
-			seen[n] = true
-			uniq = append(uniq, "`"+n+"`")
+	const head, tail = "every command is proven read-only: ", " (rule: read-only-command)"
+	if len(names) == 1 {
+		return head + "`" + names[0] + "`" + tail
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	shown := 0
+	for i, n := range names {
+		if slices.Contains(names[:i], n) {
+			continue
 		}
+		if shown == 6 {
+			b.WriteString(", …")
+			break
+		}
+		if shown > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("`" + n + "`")
+		shown++
 	}
-	if len(uniq) > 6 {
-		uniq = append(uniq[:6], "…")
-	}
-	return "every command is proven read-only: " + strings.Join(uniq, ", ") + " (rule: read-only-command)"
+	b.WriteString(tail)
+	return b.String()
 }
 
 func (w *walker) stmts(list []*syntax.Stmt) {
@@ -332,7 +354,7 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 		return
 	}
 	w.commands = append(w.commands, name)
-	a := argv{name: name, vals: make([]string, 0, len(c.Args)-1), dyn: make([]bool, 0, len(c.Args)-1), pre: make([]string, 0, len(c.Args)-1), multi: make([]bool, 0, len(c.Args)-1)}
+	a := newArgv(name, len(c.Args)-1)
 	for _, wd := range c.Args[1:] {
 		val, ok := facts.Static(wd)
 		if !ok && procSubstOnly(wd) {
@@ -422,7 +444,7 @@ func (w *walker) redirect(r *syntax.Redirect) {
 }
 
 // inertTargets are files a write to which changes nothing.
-var inertTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, procSubstPath: true}
+var inertTargets = lazy.NewSet("/dev/null", "/dev/stdout", "/dev/stderr", procSubstPath)
 
 // procSubstPath stands for the path bash gives a command for a process
 // substitution: a pipe to or from commands classified where they stand.
@@ -445,7 +467,7 @@ func (w *walker) outputTarget(r *syntax.Redirect) {
 	case !ok:
 		w.word(r.Word)
 		w.add(r, Unknown, "dynamic-redirect", fmt.Sprintf("the target of `%s` is computed at run time", r.Op))
-	case inertTargets[t]:
+	case inertTargets.Has(t):
 	case isNetworkPath(t):
 		w.add(r, Write, "network-redirect", fmt.Sprintf("`%s %s` opens a network connection", r.Op, t))
 	default:

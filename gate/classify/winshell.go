@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/facts"
+	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -20,34 +21,40 @@ const winRejected = "&|<>()$;%!^`\"'@{}[],#=\n\r"
 
 // winCmdAllow maps cmd.exe commands (matched case-insensitively, as cmd
 // does) to whether they accept arguments.
-var winCmdAllow = map[string]bool{
-	"dir": true, "type": true, "where": true, "findstr": true, "cd": false,
-	"ver": false, "whoami": false, "hostname": false, "chdir": false,
-}
+var winCmdAllow = &lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	return map[string]bool{
+		"dir": true, "type": true, "where": true, "findstr": true, "cd": false,
+		"ver": false, "whoami": false, "hostname": false, "chdir": false,
+	}
+}}
 
 // winPSAllow maps PowerShell cmdlets and their read-only aliases, matched
 // case-insensitively, to the parameters each accepts.
-var winPSAllow = map[string]map[string]bool{
-	"get-childitem": psParams("path", "literalpath", "filter", "include", "exclude", "recurse", "depth", "force", "name", "directory", "file", "hidden", "readonly", "system", "attributes", "followsymlink"),
-	"get-content":   psParams("path", "literalpath", "totalcount", "head", "first", "tail", "last", "raw", "encoding", "readcount", "delimiter", "wait"),
-	"select-string": psParams("pattern", "path", "literalpath", "simplematch", "casesensitive", "context", "list", "notmatch", "allmatches", "quiet", "raw", "include", "exclude", "encoding", "noemphasis"),
-	"get-location":  psParams(),
-	"get-item":      psParams("path", "literalpath", "force", "filter", "include", "exclude"),
-	"test-path":     psParams("path", "literalpath", "pathtype", "isvalid", "filter", "include", "exclude"),
-	"resolve-path":  psParams("path", "literalpath", "relative"),
-	"get-filehash":  psParams("path", "literalpath", "algorithm"),
-	"get-date":      psParams("format", "uformat"),
-	"get-command":   psParams("name", "all", "commandtype"),
-	"get-psdrive":   psParams("name", "psprovider"),
-	"get-host":      psParams(),
-}
+var winPSAllow = &lazy.Value[map[string]map[string]bool]{Build: func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"get-childitem": psParams("path", "literalpath", "filter", "include", "exclude", "recurse", "depth", "force", "name", "directory", "file", "hidden", "readonly", "system", "attributes", "followsymlink"),
+		"get-content":   psParams("path", "literalpath", "totalcount", "head", "first", "tail", "last", "raw", "encoding", "readcount", "delimiter", "wait"),
+		"select-string": psParams("pattern", "path", "literalpath", "simplematch", "casesensitive", "context", "list", "notmatch", "allmatches", "quiet", "raw", "include", "exclude", "encoding", "noemphasis"),
+		"get-location":  psParams(),
+		"get-item":      psParams("path", "literalpath", "force", "filter", "include", "exclude"),
+		"test-path":     psParams("path", "literalpath", "pathtype", "isvalid", "filter", "include", "exclude"),
+		"resolve-path":  psParams("path", "literalpath", "relative"),
+		"get-filehash":  psParams("path", "literalpath", "algorithm"),
+		"get-date":      psParams("format", "uformat"),
+		"get-command":   psParams("name", "all", "commandtype"),
+		"get-psdrive":   psParams("name", "psprovider"),
+		"get-host":      psParams(),
+	}
+}}
 
 // winPSAliases maps aliases to their cmdlet's parameter list.
-var winPSAliases = map[string]string{
-	"gci": "get-childitem", "dir": "get-childitem", "ls": "get-childitem",
-	"gc": "get-content", "cat": "get-content", "type": "get-content",
-	"sls": "select-string", "pwd": "get-location", "gl": "get-location",
-}
+var winPSAliases = &lazy.Value[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"gci": "get-childitem", "dir": "get-childitem", "ls": "get-childitem",
+		"gc": "get-content", "cat": "get-content", "type": "get-content",
+		"sls": "select-string", "pwd": "get-location", "gl": "get-location",
+	}
+}}
 
 func psParams(names ...string) map[string]bool {
 	m := map[string]bool{}
@@ -105,7 +112,7 @@ func isDriveLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <
 
 func winCmdRule(words []string) finding {
 	name := strings.ToLower(words[0])
-	takesArgs, ok := winCmdAllow[name]
+	takesArgs, ok := winCmdAllow.Get()[name]
 	switch {
 	case !ok:
 		return finding{Unknown, "windows-command", fmt.Sprintf("cmd command `%s` is not on the read-only allowlist", words[0])}
@@ -119,10 +126,10 @@ func winCmdRule(words []string) finding {
 
 func winPSRule(words []string) finding {
 	name := strings.ToLower(words[0])
-	if canon, ok := winPSAliases[name]; ok {
+	if canon, ok := winPSAliases.Get()[name]; ok {
 		name = canon
 	}
-	params := winPSAllow[name]
+	params := winPSAllow.Get()[name]
 	if params == nil {
 		return finding{Unknown, "windows-command", fmt.Sprintf("PowerShell command `%s` is not on the read-only allowlist", words[0])}
 	}

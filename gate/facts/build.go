@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // Bounds of one reading. Past them the rest is recorded as hidden, never
@@ -47,14 +48,21 @@ var (
 
 // Build parses text once and reads its facts.
 func Build(text string, opt Options) *Tree {
-	t := &Tree{Src: text, Vars: map[string][]string{}, Funcs: map[string][]*syntax.FuncDecl{}}
+	// The tree and its builder are allocated together: one allocation.
+	tb := &struct {
+		t Tree
+		b builder
+	}{t: Tree{Src: text}}
+	t := &tb.t
+	t.Calls = t.callsBuf[:0]
 	f, err := Parse(text, opt.POSIX)
 	if err != nil {
 		t.Err = err
 		return t
 	}
 	t.File, t.Parsed = f, true
-	b := &builder{t: t, opt: opt, src: text}
+	b := &tb.b
+	*b = builder{t: t, opt: opt, src: text}
 	b.stmts(f.Stmts)
 	b.rebind()
 	t.finish()
@@ -75,26 +83,34 @@ func Parse(text string, posix bool) (f *syntax.File, err error) {
 	if posix {
 		pool = &posixParsers
 	}
-	parser := pool.Get().(*syntax.Parser)
+	pp := pool.Get().(*pooledParser)
 	defer func() {
 		if r := recover(); r != nil {
 			// A parser that panicked is dropped: its state may be poisoned.
 			f, err = nil, fmt.Errorf("parser panic: %v", r)
 			return
 		}
-		pool.Put(parser)
+		pp.r.Reset("")
+		pool.Put(pp)
 	}()
-	return parser.Parse(strings.NewReader(text), "")
+	pp.r.Reset(text)
+	return pp.p.Parse(&pp.r, "")
 }
 
-// Parsers are pooled: building one allocates more than most parses.
+// Parsers are pooled, each with the reader it reads from: building one
+// allocates more than most parses.
 var (
 	bashParsers  = sync.Pool{New: func() any { return newParser(syntax.LangBash) }}
 	posixParsers = sync.Pool{New: func() any { return newParser(syntax.LangPOSIX) }}
 )
 
-func newParser(lang syntax.LangVariant) *syntax.Parser {
-	return syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false))
+type pooledParser struct {
+	p *syntax.Parser
+	r strings.Reader
+}
+
+func newParser(lang syntax.LangVariant) *pooledParser {
+	return &pooledParser{p: syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false))}
 }
 
 // builder walks one text: the decided text, or a payload parsed from it.
@@ -111,6 +127,7 @@ type builder struct {
 	inSubst int
 	walk    int // recursion depth of the walk
 	pipe    *[][]*Call
+	visit   func(syntax.Node) bool // substs, once
 }
 
 // span returns n's span in the decided text.
@@ -218,6 +235,9 @@ func (b *builder) command(s *syntax.Stmt, cmd syntax.Command) {
 		}
 	case *syntax.FuncDecl:
 		if c.Name != nil {
+			if b.t.Funcs == nil {
+				b.t.Funcs = map[string][]*syntax.FuncDecl{}
+			}
 			b.t.Funcs[c.Name.Value] = append(b.t.Funcs[c.Name.Value], c)
 		}
 		if c.Body != nil {
@@ -232,9 +252,9 @@ func (b *builder) command(s *syntax.Stmt, cmd syntax.Command) {
 	case *syntax.TestClause:
 		b.testExpr(c.X)
 	case *syntax.ArithmCmd, *syntax.LetClause:
-		syntax.Walk(c, b.substs)
+		b.walkSubsts(c)
 	default:
-		syntax.Walk(c, b.substs)
+		b.walkSubsts(c)
 	}
 }
 
@@ -371,16 +391,16 @@ func (b *builder) assigns(as []*syntax.Assign, alone bool) []Assign {
 		if a.Name == nil {
 			continue
 		}
-		syntax.Walk(a, b.substs)
+		b.walkSubsts(a)
 		x := Assign{Name: a.Name.Value, Raw: b.source(a)}
 		if a.Value != nil {
 			x.Value = b.wordOf(a.Value)
 			if fields, ok := Resolve(a.Value, b.knownVars()); ok && len(fields) == 1 {
-				b.t.Vars[x.Name] = appendUniq(b.t.Vars[x.Name], fields[0])
+				b.setVar(x.Name, fields[0])
 			}
 		} else if a.Array == nil && !a.Append {
 			x.Value = Word{Static: true}
-			b.t.Vars[x.Name] = appendUniq(b.t.Vars[x.Name], "")
+			b.setVar(x.Name, "")
 		}
 		out = append(out, x)
 		if alone {
@@ -388,6 +408,14 @@ func (b *builder) assigns(as []*syntax.Assign, alone bool) []Assign {
 		}
 	}
 	return out
+}
+
+// setVar records a static value of a variable.
+func (b *builder) setVar(name, value string) {
+	if b.t.Vars == nil {
+		b.t.Vars = map[string][]string{}
+	}
+	b.t.Vars[name] = appendUniq(b.t.Vars[name], value)
 }
 
 // knownVars maps each variable to the first value the text gives it, for
@@ -417,7 +445,7 @@ func appendUniq(list []string, v string) []string {
 func (b *builder) declClause(s *syntax.Stmt, c *syntax.DeclClause) {
 	for _, a := range c.Args {
 		if a.Name == nil {
-			syntax.Walk(a, b.substs)
+			b.walkSubsts(a)
 			continue
 		}
 		for _, x := range b.assigns([]*syntax.Assign{a}, false) {
@@ -469,14 +497,14 @@ func quotedDelim(w *syntax.Word) bool {
 }
 
 // harmlessTargets are redirection targets that write no file.
-var harmlessTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/tty": true}
+var harmlessTargets = lazy.NewSet("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty")
 
 // writesFile reports an output redirection into a file.
 func writesFile(rs []Redir) bool {
 	for _, r := range rs {
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
-			if !r.Target.Static || !harmlessTargets[r.Target.Value] {
+			if !r.Target.Static || !harmlessTargets.Has(r.Target.Value) {
 				return true
 			}
 		case syntax.DplOut:
@@ -507,9 +535,32 @@ func IsFdWord(v string) bool {
 
 // word reads the substitutions inside a word: each one's statements run.
 func (b *builder) word(w *syntax.Word) {
-	if w != nil {
-		syntax.Walk(w, b.substs)
+	if w == nil || plainWord(w) {
+		return
 	}
+	b.walkSubsts(w)
+}
+
+// plainWord reports whether w is only literal text, which has nothing to
+// walk (most words are).
+func plainWord(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// walkSubsts walks n with substs, the visitor made once per builder (a
+// method value allocates each time it is taken).
+func (b *builder) walkSubsts(n syntax.Node) {
+	if b.visit == nil {
+		b.visit = b.substs
+	}
+	syntax.Walk(n, b.visit)
 }
 
 // substs is a syntax.Walk visitor that reads command and process
@@ -532,7 +583,7 @@ func (b *builder) substs(n syntax.Node) bool {
 
 func (b *builder) testExpr(x syntax.TestExpr) {
 	if x != nil {
-		syntax.Walk(x, b.substs)
+		b.walkSubsts(x)
 	}
 }
 

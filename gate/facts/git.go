@@ -25,7 +25,7 @@ func (b *builder) git(c *Call, args []Word) {
 			break
 		}
 		name, val, hasVal := strings.Cut(v, "=")
-		if p.GitGlobalValued[name] && !hasVal && name != "--list-cmds" {
+		if p.GitGlobalValued.Has(name) && !hasVal && name != "--list-cmds" {
 			if i+1 >= len(args) {
 				return
 			}
@@ -60,7 +60,7 @@ func (b *builder) git(c *Call, args []Word) {
 		b.hide(Unreadable, c.Span, c, "the subcommand of `git` is computed at run time")
 		return
 	}
-	if !p.GitCommands[sub] {
+	if !p.GitCommands.Has(sub) {
 		b.gitAlias(c, args[:i], sub, rest, aliases)
 		return
 	}
@@ -72,7 +72,7 @@ func (b *builder) git(c *Call, args []Word) {
 	if sub == "config" {
 		b.gitConfigCmd(c, rest)
 	}
-	for _, r := range p.GitRuns[sub] {
+	for _, r := range p.GitRuns.Get()[sub] {
 		b.gitRun(c, sub, r, rest)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	p "github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // runs reads what a call starts: by its program's entry in the table.
@@ -34,7 +35,7 @@ func (b *builder) runs(c *Call) {
 		b.hide(ProjectCode, c.Span, c, "`%s` runs the file %s from the working directory", clip(c.Name), clip(c.Name))
 	}
 	if prog == nil {
-		if sub, ok := strings.CutPrefix(c.Base, "git-"); ok && p.GitCommands[sub] {
+		if sub, ok := strings.CutPrefix(c.Base, "git-"); ok && p.GitCommands.Has(sub) {
 			// git's commands are also programs of its exec path:
 			// /usr/lib/git-core/git-push is `git push`.
 			git := []Word{{Value: "git", Static: true, Raw: "git"}, {Value: sub, Static: true, Raw: sub}}
@@ -323,7 +324,7 @@ func splitWords(v string) []Word {
 }
 
 // stdinNames are the file names that read a script from standard input.
-var stdinNames = map[string]bool{"-": true, "/dev/stdin": true, "/dev/fd/0": true, "/proc/self/fd/0": true, "/proc/thread-self/fd/0": true}
+var stdinNames = lazy.NewSet("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0")
 
 // shell reads a shell's command line with bash's rules: -c makes the
 // first operand the script, whatever options come between; else the first
@@ -364,7 +365,7 @@ func (b *builder) scriptOperand(c *Call, f Word) {
 		b.hide(FedScript, c.Span, c, "`%s` runs the script a process substitution prints", c.Base)
 	case !f.Static || f.Hole:
 		b.hide(Unreadable, c.Span, c, "`%s` runs a script file whose name is computed at run time", c.Base)
-	case stdinNames[f.Value]:
+	case stdinNames.Has(f.Value):
 		c.script, c.ScriptStdin = true, true
 	case strings.HasPrefix(f.Value, "/dev/tcp/") || strings.HasPrefix(f.Value, "/dev/udp/") || strings.HasPrefix(f.Value, "/dev/fd/") || strings.HasPrefix(f.Value, "/proc/"):
 		b.hide(FedScript, c.Span, c, "`%s` runs a script read from %s", c.Base, f.Value)
@@ -883,7 +884,7 @@ func (b *builder) fedScript(c *Call) {
 		}
 		b.hide(FedScript, c.Span, c, "%s comes from the command before it in the pipe", what)
 	case FromFile:
-		if in.Target.Static && !stdinNames[in.Target.Value] && !strings.HasPrefix(in.Target.Value, "/dev/") && !strings.HasPrefix(in.Target.Value, "/proc/") {
+		if in.Target.Static && !stdinNames.Has(in.Target.Value) && !strings.HasPrefix(in.Target.Value, "/dev/") && !strings.HasPrefix(in.Target.Value, "/proc/") {
 			b.hide(ProjectCode, c.Span, c, "`%s` runs the script file %s", c.Base, clip(in.Target.Value))
 			return
 		}

@@ -206,6 +206,7 @@ type Tree struct {
 	nestedBytes int
 	aliases     map[string][]string // alias name → values, for rebind
 	hashed      map[string][]string // hash -p name → paths, for rebind
+	callsBuf    [4]*Call            // room for a short text's calls
 }
 
 // HasHidden reports whether the tree holds a hidden execution of a kind

@@ -1,6 +1,10 @@
 package gitconfig
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentexec/agentexec/internal/lazy"
+)
 
 // A partial clone (remote.<name>.promisor = true, or
 // extensions.partialClone) lacks some trees and blobs and fetches them
@@ -18,11 +22,11 @@ import "strings"
 // gitNoLazyFetch are subcommands that read refs, commits (a partial clone
 // always has them) or the index only, in every form the classifier calls
 // read-only.
-var gitNoLazyFetch = map[string]bool{
-	"branch": true, "show-ref": true, "for-each-ref": true, "symbolic-ref": true,
-	"var": true, "version": true, "tag": true, "remote": true, "name-rev": true,
-	"merge-base": true, "show-branch": true, "count-objects": true, "check-ignore": true,
-}
+var gitNoLazyFetch = lazy.NewSet(
+	"branch", "show-ref", "for-each-ref", "symbolic-ref",
+	"var", "version", "tag", "remote", "name-rev",
+	"merge-base", "show-branch", "count-objects", "check-ignore",
+)
 
 // mayLazyFetch reports whether the command may need an object a partial
 // clone lacks. The forms that read only refs and commits are told apart
@@ -30,7 +34,7 @@ var gitNoLazyFetch = map[string]bool{
 // may fetch.
 func mayLazyFetch(sub string, args []string) bool {
 	switch {
-	case gitNoLazyFetch[sub]:
+	case gitNoLazyFetch.Has(sub):
 		return false
 	case sub == "rev-parse":
 		// A path in a tree (REV:path) or a peel to a tree or blob reads

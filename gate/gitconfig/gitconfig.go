@@ -29,6 +29,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // Risk reports whether the git configuration and environment a git
@@ -125,18 +127,18 @@ func lookupEnvList(env []string, key string) (string, bool) {
 
 // gitEnvProgramVars name a program, a configuration source or a repository
 // location: any non-empty value makes every git command risky.
-var gitEnvProgramVars = map[string]bool{
-	"GIT_CONFIG": true, "GIT_CONFIG_COUNT": true, "GIT_CONFIG_PARAMETERS": true,
-	"GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true,
-	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_COMMON_DIR": true,
-	"GIT_EXTERNAL_DIFF": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true,
-	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_EDITOR": true,
-	"GIT_SEQUENCE_EDITOR": true, "GIT_EXEC_PATH": true,
-	"GIT_TEMPLATE_DIR": true, "GIT_PROXY_COMMAND": true,
-	"GIT_ALLOW_PROTOCOL": true, "LESSOPEN": true, "LESSCLOSE": true,
+var gitEnvProgramVars = lazy.NewSet(
+	"GIT_CONFIG", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR",
+	"GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND",
+	"GIT_ASKPASS", "SSH_ASKPASS", "GIT_EDITOR",
+	"GIT_SEQUENCE_EDITOR", "GIT_EXEC_PATH",
+	"GIT_TEMPLATE_DIR", "GIT_PROXY_COMMAND",
+	"GIT_ALLOW_PROTOCOL", "LESSOPEN", "LESSCLOSE",
 	// status and diff rewrite the index after refreshing it: at this path.
-	"GIT_INDEX_FILE": true,
-}
+	"GIT_INDEX_FILE",
+)
 
 // risk returns why the environment alone makes git risky, or "".
 func (e gitEnv) risk() string {
@@ -153,7 +155,7 @@ func gitEnvVarRisk(k, v string) string {
 	switch {
 	case v == "":
 		return ""
-	case gitEnvProgramVars[k],
+	case gitEnvProgramVars.Has(k),
 		strings.HasPrefix(k, "GIT_CONFIG_KEY_"),
 		strings.HasPrefix(k, "GIT_CONFIG_VALUE_"):
 		return "environment sets " + k
@@ -358,18 +360,18 @@ var gitReadHooks = []string{"post-index-change", "reference-transaction"}
 
 // gitNoIndexWrite are subcommands that never refresh or write the index or
 // update a ref in their read-only forms, so no read hook can fire.
-var gitNoIndexWrite = map[string]bool{
-	"log": true, "show": true, "blame": true, "annotate": true,
-	"rev-parse": true, "rev-list": true, "cat-file": true, "ls-tree": true,
-	"for-each-ref": true, "show-ref": true, "branch": true, "tag": true,
-	"remote": true, "shortlog": true, "reflog": true, "name-rev": true,
-	"merge-base": true, "var": true, "version": true, "whatchanged": true,
-}
+var gitNoIndexWrite = lazy.NewSet(
+	"log", "show", "blame", "annotate",
+	"rev-parse", "rev-list", "cat-file", "ls-tree",
+	"for-each-ref", "show-ref", "branch", "tag",
+	"remote", "shortlog", "reflog", "name-rev",
+	"merge-base", "var", "version", "whatchanged",
+)
 
 // hooksRisk reports an executable read hook in the repository's hooks
 // directory (core.hooksPath is risky by itself).
 func (l *gitConfigLoader) hooksRisk(sub string) string {
-	if l.repo == nil || gitNoIndexWrite[strings.ToLower(sub)] {
+	if l.repo == nil || gitNoIndexWrite.Has(strings.ToLower(sub)) {
 		return ""
 	}
 	for _, h := range gitReadHooks {

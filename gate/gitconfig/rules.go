@@ -3,6 +3,8 @@ package gitconfig
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // gitRule says how one configuration key can make git run a program.
@@ -131,18 +133,18 @@ func gitSubsectionRule(section, sub, name string) gitRule {
 // gitLocalSubcommands never contact a remote and never launch an editor in
 // the forms the classifier calls read-only. Every other subcommand gets the
 // remote and editor rules too.
-var gitLocalSubcommands = map[string]bool{
-	"status": true, "diff": true, "log": true, "show": true, "blame": true,
-	"annotate": true, "ls-files": true, "ls-tree": true, "rev-parse": true,
-	"rev-list": true, "cat-file": true, "describe": true, "grep": true,
-	"branch": true, "shortlog": true, "for-each-ref": true, "show-ref": true,
-	"diff-tree": true, "diff-files": true, "diff-index": true,
-	"name-rev": true, "merge-base": true, "reflog": true, "whatchanged": true,
-	"tag": true, "stash": true, "var": true, "version": true,
-	"check-ignore": true, "check-attr": true, "count-objects": true,
-	"symbolic-ref": true, "show-branch": true, "range-diff": true,
-	"cherry": true, "format-patch": true, "remote": true,
-}
+var gitLocalSubcommands = lazy.NewSet(
+	"status", "diff", "log", "show", "blame",
+	"annotate", "ls-files", "ls-tree", "rev-parse",
+	"rev-list", "cat-file", "describe", "grep",
+	"branch", "shortlog", "for-each-ref", "show-ref",
+	"diff-tree", "diff-files", "diff-index",
+	"name-rev", "merge-base", "reflog", "whatchanged",
+	"tag", "stash", "var", "version",
+	"check-ignore", "check-attr", "count-objects",
+	"symbolic-ref", "show-branch", "range-diff",
+	"cherry", "format-patch", "remote",
+)
 
 // gitRiskContext is what the rules need to know about the command.
 type gitRiskContext struct {
@@ -157,7 +159,7 @@ type gitRiskContext struct {
 
 func newGitRiskContext(sub string, args []string, e gitEnv, l *gitConfigLoader) *gitRiskContext {
 	sub = strings.ToLower(sub)
-	local := gitLocalSubcommands[sub] && !(sub == "remote" && gitRemoteTalks(args))
+	local := gitLocalSubcommands.Has(sub) && !(sub == "remote" && gitRemoteTalks(args))
 	_, pagerEnv := lookupEnvList(e.vars, "GIT_PAGER")
 	c := &gitRiskContext{sub: sub, remote: !local, editor: !local, pagerEnv: pagerEnv}
 	c.showSig = sub == "verify-commit" || sub == "verify-tag" || gitArgsShowSignature(sub, args)

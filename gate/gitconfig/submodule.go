@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // maxSubmodules and maxSubmoduleDepth bound the submodules one call reads;
@@ -18,9 +20,9 @@ const (
 // --porcelain=2` there, which runs its fsmonitor and refreshes its index).
 // Confirmed with git 2.39: a submodule's core.fsmonitor runs under status,
 // diff, diff-files, diff-index and describe --dirty in the superproject.
-var gitSubmoduleReaders = map[string]bool{
-	"status": true, "diff": true, "diff-files": true, "diff-index": true, "describe": true,
-}
+var gitSubmoduleReaders = lazy.NewSet(
+	"status", "diff", "diff-files", "diff-index", "describe",
+)
 
 // gitSubmoduleChildren are the subcommands a recursion runs, or reads
 // configuration for, inside a submodule: each submodule's entries are
@@ -34,7 +36,7 @@ var gitSubmoduleChildren = []string{"status", "diff"}
 // --submodule=diff or diff.submodule=diff, which runs `git diff` in each
 // changed submodule.
 func (l *gitConfigLoader) recursesIntoSubmodules(sub string, args []string) bool {
-	if gitSubmoduleReaders[sub] {
+	if gitSubmoduleReaders.Has(sub) {
 		return true
 	}
 	if e := l.last(grDiffSubmodule); e != nil && strings.EqualFold(e.value, "diff") {

@@ -1,6 +1,10 @@
 package programs
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentexec/agentexec/internal/lazy"
+)
 
 // Git's own table: the global options before the subcommand, and the
 // options and operands of subcommands that run a command (the classifier's
@@ -8,10 +12,10 @@ import "strings"
 
 // GitGlobalValued are git's global options that take the next word as
 // value (or an attached =value).
-var GitGlobalValued = map[string]bool{
-	"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
-	"--config-env": true, "--super-prefix": true, "--attr-source": true, "--list-cmds": true,
-}
+var GitGlobalValued = lazy.NewSet(
+	"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+	"--config-env", "--super-prefix", "--attr-source", "--list-cmds",
+)
 
 // GitCommands are git's own commands (builtins and the programs of its
 // exec path, as `git --list-cmds=builtins,main` lists them, plus newer
@@ -19,9 +23,7 @@ var GitGlobalValued = map[string]bool{
 // a `git-NAME` program found on PATH, or a command help.autocorrect picks:
 // what it runs is not in the text. A name among them is never an alias
 // (git's commands win over aliases), and `git-NAME` is `git NAME`.
-var GitCommands = func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range strings.Fields(`add add--interactive am annotate apply archive backfill bisect bisect--helper
+var GitCommands = lazy.FieldSet(`add add--interactive am annotate apply archive backfill bisect bisect--helper
 		blame branch bugreport bundle cat-file check-attr check-ignore check-mailmap check-ref-format checkout
 		checkout--worker checkout-index cherry cherry-pick citool clean clone column commit commit-graph
 		commit-tree config count-objects credential credential-cache credential-cache--daemon credential-store
@@ -39,11 +41,7 @@ var GitCommands = func() map[string]bool {
 		shell shortlog show show-branch show-index show-ref sparse-checkout stage stash status stripspace
 		submodule submodule--helper subtree svn switch symbolic-ref tag unpack-file unpack-objects
 		update-index update-ref update-server-info upload-archive upload-archive--writer upload-pack var
-		verify-commit verify-pack verify-tag version web--browse whatchanged worktree write-tree`) {
-		m[n] = true
-	}
-	return m
-}()
+		verify-commit verify-pack verify-tag version web--browse whatchanged worktree write-tree`)
 
 // GitRun is how one git subcommand runs a command.
 type GitRun struct {
@@ -58,22 +56,24 @@ type GitRun struct {
 }
 
 // GitRuns maps subcommands to the ways they run commands.
-var GitRuns = map[string][]GitRun{
-	"rebase":        {{Opts: []string{"-x", "--exec"}, Shell: true}},
-	"bisect":        {{After: "run"}},
-	"submodule":     {{After: "foreach", Joined: true}},
-	"difftool":      {{Opts: []string{"-x", "--extcmd"}, Shell: true}},
-	"filter-branch": {{Opts: []string{"--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"}, Shell: true}},
-	"grep":          {{Opts: []string{"-O", "--open-files-in-pager"}, Shell: true}},
-	"fetch":         {{Opts: []string{"--upload-pack"}, Shell: true}},
-	"pull":          {{Opts: []string{"--upload-pack"}, Shell: true}},
-	"clone":         {{Opts: []string{"-u", "--upload-pack"}, Shell: true}},
-	"ls-remote":     {{Opts: []string{"--upload-pack"}, Shell: true}},
-	"archive":       {{Opts: []string{"--exec"}, Shell: true}},
-	"push":          {{Opts: []string{"--receive-pack", "--exec"}, Shell: true}},
-	"send-pack":     {{Opts: []string{"--receive-pack", "--exec"}, Shell: true}},
-	"fetch-pack":    {{Opts: []string{"--upload-pack", "--exec"}, Shell: true}},
-}
+var GitRuns = &lazy.Value[map[string][]GitRun]{Build: func() map[string][]GitRun {
+	return map[string][]GitRun{
+		"rebase":        {{Opts: []string{"-x", "--exec"}, Shell: true}},
+		"bisect":        {{After: "run"}},
+		"submodule":     {{After: "foreach", Joined: true}},
+		"difftool":      {{Opts: []string{"-x", "--extcmd"}, Shell: true}},
+		"filter-branch": {{Opts: []string{"--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"}, Shell: true}},
+		"grep":          {{Opts: []string{"-O", "--open-files-in-pager"}, Shell: true}},
+		"fetch":         {{Opts: []string{"--upload-pack"}, Shell: true}},
+		"pull":          {{Opts: []string{"--upload-pack"}, Shell: true}},
+		"clone":         {{Opts: []string{"-u", "--upload-pack"}, Shell: true}},
+		"ls-remote":     {{Opts: []string{"--upload-pack"}, Shell: true}},
+		"archive":       {{Opts: []string{"--exec"}, Shell: true}},
+		"push":          {{Opts: []string{"--receive-pack", "--exec"}, Shell: true}},
+		"send-pack":     {{Opts: []string{"--receive-pack", "--exec"}, Shell: true}},
+		"fetch-pack":    {{Opts: []string{"--upload-pack", "--exec"}, Shell: true}},
+	}
+}}
 
 // gitSafeConfigPrefixes are configuration keys (lower-cased) that never
 // name a program, whatever their value; every other `-c key=value` may.

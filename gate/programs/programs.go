@@ -18,6 +18,8 @@ package programs
 import (
 	"strings"
 	"sync"
+
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // Kind is a set of what a program is. A program may be several things:
@@ -149,16 +151,16 @@ func Lookup(name string) *Program {
 	if p := lookup(name); p != nil {
 		return p
 	}
-	for prefix, base := range prefixFamilies {
-		if len(name) > len(prefix) && strings.HasPrefix(name, prefix) {
-			return lookup(base)
+	for _, f := range prefixFamilies {
+		if len(name) > len(f.prefix) && strings.HasPrefix(name, f.prefix) {
+			return lookup(f.base)
 		}
 	}
 	return nil
 }
 
 // prefixFamilies map a name prefix to the entry every name with it is.
-var prefixFamilies = map[string]string{"mkfs.": "mkfs", "mkfs_": "mkfs", "fsck.": "fsck", "mkswap.": "mkswap"}
+var prefixFamilies = []struct{ prefix, base string }{{"mkfs.", "mkfs"}, {"mkfs_", "mkfs"}, {"fsck.", "fsck"}, {"mkswap.", "mkswap"}}
 
 // Is reports whether name is in the table with every kind in k.
 func Is(name string, k Kind) bool {
@@ -190,7 +192,7 @@ func SubcommandDepth(argv []string) int {
 	if p == nil || p.Subcommand == 0 || len(argv) < 2 {
 		return 0
 	}
-	if p.Subcommand > 1 && len(argv) > 2 && twoLevel[argv[0]+" "+argv[1]] {
+	if p.Subcommand > 1 && len(argv) > 2 && twoLevel.Has(argv[0]+" "+argv[1]) {
 		return 2
 	}
 	return 1
@@ -198,11 +200,11 @@ func SubcommandDepth(argv []string) int {
 
 // twoLevel are the program+subcommand pairs whose next word names what
 // runs (npm run build, docker compose up).
-var twoLevel = map[string]bool{
-	"npm run": true, "yarn run": true, "pnpm run": true, "bun run": true,
-	"docker compose": true, "podman compose": true, "gh pr": true, "gh issue": true,
-	"kubectl rollout": true,
-}
+var twoLevel = lazy.NewSet(
+	"npm run", "yarn run", "pnpm run", "bun run",
+	"docker compose", "podman compose", "gh pr", "gh issue",
+	"kubectl rollout",
+)
 
 // Family returns the entry a versioned, suffixed or differently-cased
 // spelling belongs to: python3.13t, python3.12, luajit-2.1.0-beta3,
@@ -210,7 +212,10 @@ var twoLevel = map[string]bool{
 // tries the name as given first. nil when no spelling is in the table.
 // Only the vouching floor uses it: a command runs by its literal name.
 func Family(name string) *Program {
-	for _, n := range familyNames(name) {
+	if p := lookup(name); p != nil {
+		return p // the common case, without listing the other spellings
+	}
+	for _, n := range familyNames(name)[1:] {
 		if p := lookup(n); p != nil {
 			return p
 		}

@@ -1,6 +1,10 @@
 package programs
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentexec/agentexec/internal/lazy"
+)
 
 // VarKind says what a variable's value does to the programs that read it.
 type VarKind uint8
@@ -22,31 +26,33 @@ const (
 )
 
 // commandVars are the variables whose value is a command.
-var commandVars = map[string]VarKind{
-	"PAGER": CommandVar, "MANPAGER": CommandVar, "GIT_PAGER": CommandVar, "SYSTEMD_PAGER": CommandVar,
-	"BAT_PAGER": CommandVar, "DELTA_PAGER": CommandVar, "EDITOR": CommandVar, "VISUAL": CommandVar,
-	"GIT_EDITOR": CommandVar, "GIT_SEQUENCE_EDITOR": CommandVar, "SUDO_EDITOR": CommandVar,
-	"FCEDIT": CommandVar, "GIT_SSH_COMMAND": CommandVar, "GIT_SSH": CommandVar, "GIT_PROXY_COMMAND": CommandVar,
-	"GIT_EXTERNAL_DIFF": CommandVar, "GIT_ASKPASS": CommandVar, "SSH_ASKPASS": CommandVar,
-	"SUDO_ASKPASS": CommandVar, "RSYNC_RSH": CommandVar, "CVS_RSH": CommandVar, "BROWSER": CommandVar,
-	"LESSOPEN": CommandVar, "LESSCLOSE": CommandVar, "PROMPT_COMMAND": CommandVar, "MANROFFOPT": CommandVar,
-	"TAR_OPTIONS": CommandVar, "PS0": PromptVar, "PS1": PromptVar, "PS2": PromptVar, "PS3": PromptVar,
-	"PS4": PromptVar, "BASH_ENV": LoaderVar, "ENV": LoaderVar, "SHELLOPTS": LoaderVar,
-	"BASHOPTS": LoaderVar, "LD_PRELOAD": LoaderVar, "LD_AUDIT": LoaderVar, "LD_LIBRARY_PATH": LoaderVar,
-	"PYTHONSTARTUP": LoaderVar, "PYTHONPATH": LoaderVar, "PYTHONHOME": LoaderVar, "PYTHONINSPECT": LoaderVar,
-	"NODE_OPTIONS": LoaderVar, "NODE_PATH": LoaderVar, "PERL5OPT": LoaderVar, "PERL5LIB": LoaderVar,
-	"PERLLIB": LoaderVar, "RUBYOPT": LoaderVar, "RUBYLIB": LoaderVar, "JAVA_TOOL_OPTIONS": LoaderVar,
-	"_JAVA_OPTIONS": LoaderVar, "JDK_JAVA_OPTIONS": LoaderVar, "GIT_EXEC_PATH": LoaderVar,
-	"GIT_CONFIG": LoaderVar, "GIT_CONFIG_GLOBAL": LoaderVar, "GIT_CONFIG_SYSTEM": LoaderVar,
-	"GIT_CONFIG_PARAMETERS": LoaderVar, "GIT_CONFIG_COUNT": LoaderVar, "GIT_DIR": LoaderVar,
-	"GIT_TEMPLATE_DIR": LoaderVar, "PATH": LoaderVar, "IFS": LoaderVar, "RIPGREP_CONFIG_PATH": LoaderVar,
-	"MAKEFLAGS": LoaderVar, "NPM_CONFIG_SCRIPT_SHELL": LoaderVar, "npm_config_script_shell": LoaderVar,
-}
+var commandVars = &lazy.Value[map[string]VarKind]{Build: func() map[string]VarKind {
+	return map[string]VarKind{
+		"PAGER": CommandVar, "MANPAGER": CommandVar, "GIT_PAGER": CommandVar, "SYSTEMD_PAGER": CommandVar,
+		"BAT_PAGER": CommandVar, "DELTA_PAGER": CommandVar, "EDITOR": CommandVar, "VISUAL": CommandVar,
+		"GIT_EDITOR": CommandVar, "GIT_SEQUENCE_EDITOR": CommandVar, "SUDO_EDITOR": CommandVar,
+		"FCEDIT": CommandVar, "GIT_SSH_COMMAND": CommandVar, "GIT_SSH": CommandVar, "GIT_PROXY_COMMAND": CommandVar,
+		"GIT_EXTERNAL_DIFF": CommandVar, "GIT_ASKPASS": CommandVar, "SSH_ASKPASS": CommandVar,
+		"SUDO_ASKPASS": CommandVar, "RSYNC_RSH": CommandVar, "CVS_RSH": CommandVar, "BROWSER": CommandVar,
+		"LESSOPEN": CommandVar, "LESSCLOSE": CommandVar, "PROMPT_COMMAND": CommandVar, "MANROFFOPT": CommandVar,
+		"TAR_OPTIONS": CommandVar, "PS0": PromptVar, "PS1": PromptVar, "PS2": PromptVar, "PS3": PromptVar,
+		"PS4": PromptVar, "BASH_ENV": LoaderVar, "ENV": LoaderVar, "SHELLOPTS": LoaderVar,
+		"BASHOPTS": LoaderVar, "LD_PRELOAD": LoaderVar, "LD_AUDIT": LoaderVar, "LD_LIBRARY_PATH": LoaderVar,
+		"PYTHONSTARTUP": LoaderVar, "PYTHONPATH": LoaderVar, "PYTHONHOME": LoaderVar, "PYTHONINSPECT": LoaderVar,
+		"NODE_OPTIONS": LoaderVar, "NODE_PATH": LoaderVar, "PERL5OPT": LoaderVar, "PERL5LIB": LoaderVar,
+		"PERLLIB": LoaderVar, "RUBYOPT": LoaderVar, "RUBYLIB": LoaderVar, "JAVA_TOOL_OPTIONS": LoaderVar,
+		"_JAVA_OPTIONS": LoaderVar, "JDK_JAVA_OPTIONS": LoaderVar, "GIT_EXEC_PATH": LoaderVar,
+		"GIT_CONFIG": LoaderVar, "GIT_CONFIG_GLOBAL": LoaderVar, "GIT_CONFIG_SYSTEM": LoaderVar,
+		"GIT_CONFIG_PARAMETERS": LoaderVar, "GIT_CONFIG_COUNT": LoaderVar, "GIT_DIR": LoaderVar,
+		"GIT_TEMPLATE_DIR": LoaderVar, "PATH": LoaderVar, "IFS": LoaderVar, "RIPGREP_CONFIG_PATH": LoaderVar,
+		"MAKEFLAGS": LoaderVar, "NPM_CONFIG_SCRIPT_SHELL": LoaderVar, "npm_config_script_shell": LoaderVar,
+	}
+}}
 
 // Var returns the kind of a variable name (BASH_FUNC_x%% and GIT_CONFIG_KEY_n
 // included).
 func Var(name string) VarKind {
-	if k, ok := commandVars[name]; ok {
+	if k, ok := commandVars.Get()[name]; ok {
 		return k
 	}
 	if strings.HasPrefix(name, "BASH_FUNC_") || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {

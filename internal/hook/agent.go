@@ -3,7 +3,6 @@ package hook
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -47,21 +46,24 @@ type Agent interface {
 	Settings() SettingsSpec
 }
 
-var agents = map[string]Agent{
-	"claude": claude{},
-	"codex":  codex{},
-	"gemini": gemini{},
-	"qwen":   qwen{},
-	"crush":  crush{},
+// agents are the agents by --agent name, sorted by it.
+var agents = []struct {
+	name  string
+	agent Agent
+}{
+	{"claude", claude{}},
+	{"codex", codex{}},
+	{"crush", crush{}},
+	{"gemini", gemini{}},
+	{"qwen", qwen{}},
 }
 
 // Names lists the agents, sorted.
 func Names() []string {
 	out := make([]string, 0, len(agents))
-	for n := range agents {
-		out = append(out, n)
+	for _, a := range agents {
+		out = append(out, a.name)
 	}
-	sort.Strings(out)
 	return out
 }
 
@@ -70,8 +72,11 @@ var ErrUnknownAgent = errors.New("unknown agent")
 
 // Lookup returns the agent with the --agent name (case-insensitive).
 func Lookup(name string) (Agent, error) {
-	if a, ok := agents[strings.ToLower(strings.TrimSpace(name))]; ok {
-		return a, nil
+	want := strings.ToLower(strings.TrimSpace(name))
+	for _, a := range agents {
+		if a.name == want {
+			return a.agent, nil
+		}
 	}
 	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownAgent, name, strings.Join(Names(), ", "))
 }

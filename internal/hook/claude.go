@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // Claude Code's PreToolUse hook, as its hooks reference documents it
@@ -23,35 +24,37 @@ import (
 // stderr as the reason; any other exit lets the tool run.
 type claude struct{}
 
-var claudeEnvelope = envelope{
-	agent:    "claude",
-	eventKey: "hook_event_name",
-	event:    "PreToolUse",
-	modeKey:  "permission_mode",
-	modes: map[string]gate.Mode{
-		"default":           gate.ModeDefault,
-		"acceptEdits":       gate.ModeDefault, // edits of files, not commands
-		"dontAsk":           gate.ModeDefault,
-		"auto":              gate.ModeDefault,
-		"plan":              gate.ModePlan,
-		"bypassPermissions": gate.ModeYolo,
-	},
-	tools: map[string]toolSpec{
-		"Bash":         {kind: Shell, command: "command", timeoutMS: "timeout", background: "run_in_background"},
-		"Read":         {kind: Read, paths: []string{"file_path"}},
-		"NotebookRead": {kind: Read, paths: []string{"notebook_path"}},
-		"Grep":         {kind: Read, paths: []string{"path"}, optional: true},
-		"Glob":         {kind: Read, paths: []string{"path"}, optional: true},
-		"LS":           {kind: Read, paths: []string{"path"}},
-		"Edit":         {kind: Write, paths: []string{"file_path"}},
-		"MultiEdit":    {kind: Write, paths: []string{"file_path"}},
-		"Write":        {kind: Write, paths: []string{"file_path"}},
-		"NotebookEdit": {kind: Write, paths: []string{"notebook_path"}},
-	},
-}
+var claudeEnvelope = &lazy.Value[envelope]{Build: func() envelope {
+	return envelope{
+		agent:    "claude",
+		eventKey: "hook_event_name",
+		event:    "PreToolUse",
+		modeKey:  "permission_mode",
+		modes: map[string]gate.Mode{
+			"default":           gate.ModeDefault,
+			"acceptEdits":       gate.ModeDefault, // edits of files, not commands
+			"dontAsk":           gate.ModeDefault,
+			"auto":              gate.ModeDefault,
+			"plan":              gate.ModePlan,
+			"bypassPermissions": gate.ModeYolo,
+		},
+		tools: map[string]toolSpec{
+			"Bash":         {kind: Shell, command: "command", timeoutMS: "timeout", background: "run_in_background"},
+			"Read":         {kind: Read, paths: []string{"file_path"}},
+			"NotebookRead": {kind: Read, paths: []string{"notebook_path"}},
+			"Grep":         {kind: Read, paths: []string{"path"}, optional: true},
+			"Glob":         {kind: Read, paths: []string{"path"}, optional: true},
+			"LS":           {kind: Read, paths: []string{"path"}},
+			"Edit":         {kind: Write, paths: []string{"file_path"}},
+			"MultiEdit":    {kind: Write, paths: []string{"file_path"}},
+			"Write":        {kind: Write, paths: []string{"file_path"}},
+			"NotebookEdit": {kind: Write, paths: []string{"notebook_path"}},
+		},
+	}
+}}
 
 func (claude) Name() string                    { return "claude" }
-func (claude) Parse(data []byte) (Call, error) { return claudeEnvelope.parse(data) }
+func (claude) Parse(data []byte) (Call, error) { return claudeEnvelope.Get().parse(data) }
 func (claude) CanRewrite() bool                { return true }
 func (claude) Ask() AskStyle                   { return AskNative }
 

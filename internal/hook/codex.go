@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // Codex CLI's PreToolUse hook, as openai/codex documents and implements it
@@ -26,26 +27,28 @@ import (
 //     deny (nothing would ask the person).
 type codex struct{}
 
-var codexEnvelope = envelope{
-	agent:    "codex",
-	eventKey: "hook_event_name",
-	event:    "PreToolUse",
-	modeKey:  "permission_mode",
-	modes: map[string]gate.Mode{
-		"default":           gate.ModeDefault,
-		"acceptEdits":       gate.ModeDefault,
-		"dontAsk":           gate.ModeDefault,
-		"plan":              gate.ModePlan,
-		"bypassPermissions": gate.ModeYolo,
-	},
-	tools: map[string]toolSpec{
-		"Bash":        {kind: Shell, command: "command"},
-		"apply_patch": {kind: Write, command: "command", patch: true},
-	},
-}
+var codexEnvelope = &lazy.Value[envelope]{Build: func() envelope {
+	return envelope{
+		agent:    "codex",
+		eventKey: "hook_event_name",
+		event:    "PreToolUse",
+		modeKey:  "permission_mode",
+		modes: map[string]gate.Mode{
+			"default":           gate.ModeDefault,
+			"acceptEdits":       gate.ModeDefault,
+			"dontAsk":           gate.ModeDefault,
+			"plan":              gate.ModePlan,
+			"bypassPermissions": gate.ModeYolo,
+		},
+		tools: map[string]toolSpec{
+			"Bash":        {kind: Shell, command: "command"},
+			"apply_patch": {kind: Write, command: "command", patch: true},
+		},
+	}
+}}
 
 func (codex) Name() string                    { return "codex" }
-func (codex) Parse(data []byte) (Call, error) { return codexEnvelope.parse(data) }
+func (codex) Parse(data []byte) (Call, error) { return codexEnvelope.Get().parse(data) }
 func (codex) CanRewrite() bool                { return true }
 func (codex) Ask() AskStyle                   { return AskUnsupported }
 

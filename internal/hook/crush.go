@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // Crush's PreToolUse hook, as charmbracelet/crush documents it
@@ -20,26 +22,28 @@ import (
 // permission prompt.
 type crush struct{}
 
-var crushEnvelope = envelope{
-	agent:    "crush",
-	eventKey: "event",
-	event:    "PreToolUse",
-	foldCase: true,
-	tools: map[string]toolSpec{
-		"bash":      {kind: Shell, command: "command", dir: "working_dir", background: "run_in_background"},
-		"view":      {kind: Read, paths: []string{"file_path"}},
-		"ls":        {kind: Read, paths: []string{"path"}, optional: true},
-		"grep":      {kind: Read, paths: []string{"path"}, optional: true},
-		"glob":      {kind: Read, paths: []string{"path"}, optional: true},
-		"edit":      {kind: Write, paths: []string{"file_path"}},
-		"multiedit": {kind: Write, paths: []string{"file_path"}},
-		"write":     {kind: Write, paths: []string{"file_path"}},
-		"download":  {kind: Write, paths: []string{"file_path"}},
-	},
-}
+var crushEnvelope = &lazy.Value[envelope]{Build: func() envelope {
+	return envelope{
+		agent:    "crush",
+		eventKey: "event",
+		event:    "PreToolUse",
+		foldCase: true,
+		tools: map[string]toolSpec{
+			"bash":      {kind: Shell, command: "command", dir: "working_dir", background: "run_in_background"},
+			"view":      {kind: Read, paths: []string{"file_path"}},
+			"ls":        {kind: Read, paths: []string{"path"}, optional: true},
+			"grep":      {kind: Read, paths: []string{"path"}, optional: true},
+			"glob":      {kind: Read, paths: []string{"path"}, optional: true},
+			"edit":      {kind: Write, paths: []string{"file_path"}},
+			"multiedit": {kind: Write, paths: []string{"file_path"}},
+			"write":     {kind: Write, paths: []string{"file_path"}},
+			"download":  {kind: Write, paths: []string{"file_path"}},
+		},
+	}
+}}
 
 func (crush) Name() string                    { return "crush" }
-func (crush) Parse(data []byte) (Call, error) { return crushEnvelope.parse(data) }
+func (crush) Parse(data []byte) (Call, error) { return crushEnvelope.Get().parse(data) }
 func (crush) CanRewrite() bool                { return true }
 func (crush) Ask() AskStyle                   { return AskByNoDecision }
 

@@ -3,6 +3,8 @@ package hook
 import (
 	"encoding/json"
 	"path/filepath"
+
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // Gemini CLI's BeforeTool hook, as google-gemini/gemini-cli documents and
@@ -19,24 +21,26 @@ import (
 // reason. Stdout must hold nothing but the JSON.
 type gemini struct{}
 
-var geminiEnvelope = envelope{
-	agent:    "gemini",
-	eventKey: "hook_event_name",
-	event:    "BeforeTool",
-	tools: map[string]toolSpec{
-		"run_shell_command": {kind: Shell, command: "command", dir: "dir_path", background: "is_background"},
-		"read_file":         {kind: Read, paths: []string{"file_path"}},
-		"read_many_files":   {kind: Read, paths: []string{"include"}},
-		"list_directory":    {kind: Read, paths: []string{"dir_path"}},
-		"glob":              {kind: Read, paths: []string{"dir_path"}, optional: true},
-		"grep_search":       {kind: Read, paths: []string{"dir_path"}, optional: true},
-		"write_file":        {kind: Write, paths: []string{"file_path"}},
-		"replace":           {kind: Write, paths: []string{"file_path"}},
-	},
-}
+var geminiEnvelope = &lazy.Value[envelope]{Build: func() envelope {
+	return envelope{
+		agent:    "gemini",
+		eventKey: "hook_event_name",
+		event:    "BeforeTool",
+		tools: map[string]toolSpec{
+			"run_shell_command": {kind: Shell, command: "command", dir: "dir_path", background: "is_background"},
+			"read_file":         {kind: Read, paths: []string{"file_path"}},
+			"read_many_files":   {kind: Read, paths: []string{"include"}},
+			"list_directory":    {kind: Read, paths: []string{"dir_path"}},
+			"glob":              {kind: Read, paths: []string{"dir_path"}, optional: true},
+			"grep_search":       {kind: Read, paths: []string{"dir_path"}, optional: true},
+			"write_file":        {kind: Write, paths: []string{"file_path"}},
+			"replace":           {kind: Write, paths: []string{"file_path"}},
+		},
+	}
+}}
 
 func (gemini) Name() string                    { return "gemini" }
-func (gemini) Parse(data []byte) (Call, error) { return geminiEnvelope.parse(data) }
+func (gemini) Parse(data []byte) (Call, error) { return geminiEnvelope.Get().parse(data) }
 func (gemini) CanRewrite() bool                { return true }
 func (gemini) Ask() AskStyle                   { return AskNative }
 

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentexec/agentexec/gate"
+	"github.com/agentexec/agentexec/internal/lazy"
 )
 
 // Qwen Code's PreToolUse hook, as QwenLM/qwen-code documents it
@@ -17,31 +18,33 @@ import (
 // the model.
 type qwen struct{}
 
-var qwenEnvelope = envelope{
-	agent:    "qwen",
-	eventKey: "hook_event_name",
-	event:    "PreToolUse",
-	modeKey:  "permission_mode",
-	modes: map[string]gate.Mode{
-		"default":   gate.ModeDefault,
-		"auto_edit": gate.ModeDefault,
-		"plan":      gate.ModePlan,
-		"yolo":      gate.ModeYolo,
-	},
-	tools: map[string]toolSpec{
-		"run_shell_command": {kind: Shell, command: "command", dir: "directory", timeoutMS: "timeout", background: "is_background"},
-		"read_file":         {kind: Read, paths: []string{"file_path"}},
-		"read_many_files":   {kind: Read, paths: []string{"paths"}},
-		"list_directory":    {kind: Read, paths: []string{"path"}},
-		"glob":              {kind: Read, paths: []string{"path"}, optional: true},
-		"grep_search":       {kind: Read, paths: []string{"path"}, optional: true},
-		"write_file":        {kind: Write, paths: []string{"file_path"}},
-		"edit":              {kind: Write, paths: []string{"file_path"}},
-	},
-}
+var qwenEnvelope = &lazy.Value[envelope]{Build: func() envelope {
+	return envelope{
+		agent:    "qwen",
+		eventKey: "hook_event_name",
+		event:    "PreToolUse",
+		modeKey:  "permission_mode",
+		modes: map[string]gate.Mode{
+			"default":   gate.ModeDefault,
+			"auto_edit": gate.ModeDefault,
+			"plan":      gate.ModePlan,
+			"yolo":      gate.ModeYolo,
+		},
+		tools: map[string]toolSpec{
+			"run_shell_command": {kind: Shell, command: "command", dir: "directory", timeoutMS: "timeout", background: "is_background"},
+			"read_file":         {kind: Read, paths: []string{"file_path"}},
+			"read_many_files":   {kind: Read, paths: []string{"paths"}},
+			"list_directory":    {kind: Read, paths: []string{"path"}},
+			"glob":              {kind: Read, paths: []string{"path"}, optional: true},
+			"grep_search":       {kind: Read, paths: []string{"path"}, optional: true},
+			"write_file":        {kind: Write, paths: []string{"file_path"}},
+			"edit":              {kind: Write, paths: []string{"file_path"}},
+		},
+	}
+}}
 
 func (qwen) Name() string                    { return "qwen" }
-func (qwen) Parse(data []byte) (Call, error) { return qwenEnvelope.parse(data) }
+func (qwen) Parse(data []byte) (Call, error) { return qwenEnvelope.Get().parse(data) }
 func (qwen) CanRewrite() bool                { return true }
 func (qwen) Ask() AskStyle                   { return AskNative }
 

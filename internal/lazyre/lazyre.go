@@ -19,13 +19,26 @@ import (
 // Regexp is a regular expression compiled on first use.
 type Regexp struct {
 	pattern string
-	re      func() *regexp.Regexp
+	once    sync.Once
+	re      *regexp.Regexp
 }
 
-// New returns the expression for pattern, not compiled yet.
-func New(pattern string) *Regexp {
-	return &Regexp{pattern: pattern, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })}
+// New returns the expression for pattern, not compiled yet. It builds no
+// closure, so that `var x = lazyre.New(...)` compiles to static data and
+// costs nothing at start-up.
+func New(pattern string) *Regexp { return &Regexp{pattern: pattern} }
+
+// compiled compiles the expression once. A bad pattern panics at every use:
+// MustCompile runs again rather than a nil expression being used.
+func (r *Regexp) compiled() *regexp.Regexp {
+	r.once.Do(r.compile)
+	if r.re == nil {
+		return regexp.MustCompile(r.pattern)
+	}
+	return r.re
 }
+
+func (r *Regexp) compile() { r.re = regexp.MustCompile(r.pattern) }
 
 // Check compiles each expression, returning the first error: tests call it
 // so that a bad pattern fails the build's tests, not a user's command.
@@ -39,19 +52,21 @@ func Check(rs ...*Regexp) error {
 }
 
 // Regexp returns the compiled expression.
-func (r *Regexp) Regexp() *regexp.Regexp { return r.re() }
+func (r *Regexp) Regexp() *regexp.Regexp { return r.compiled() }
 
 // String returns the pattern.
 func (r *Regexp) String() string { return r.pattern }
 
 // MatchString is regexp.Regexp.MatchString.
-func (r *Regexp) MatchString(s string) bool { return r.re().MatchString(s) }
+func (r *Regexp) MatchString(s string) bool { return r.compiled().MatchString(s) }
 
 // FindString is regexp.Regexp.FindString.
-func (r *Regexp) FindString(s string) string { return r.re().FindString(s) }
+func (r *Regexp) FindString(s string) string { return r.compiled().FindString(s) }
 
 // FindStringSubmatch is regexp.Regexp.FindStringSubmatch.
-func (r *Regexp) FindStringSubmatch(s string) []string { return r.re().FindStringSubmatch(s) }
+func (r *Regexp) FindStringSubmatch(s string) []string { return r.compiled().FindStringSubmatch(s) }
 
 // ReplaceAllString is regexp.Regexp.ReplaceAllString.
-func (r *Regexp) ReplaceAllString(src, repl string) string { return r.re().ReplaceAllString(src, repl) }
+func (r *Regexp) ReplaceAllString(src, repl string) string {
+	return r.compiled().ReplaceAllString(src, repl)
+}

@@ -14,3 +14,17 @@ func TestLazy(t *testing.T) {
 		t.Errorf("Check passed a bad pattern")
 	}
 }
+
+func TestBadPatternPanicsAtEveryUse(t *testing.T) {
+	r := New(`(`)
+	for i := range 2 {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("use %d of a bad pattern did not panic", i)
+				}
+			}()
+			r.MatchString("x")
+		}()
+	}
+}

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentexec/agentexec/internal/lazyre"
 	"io"
 	"log/slog"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -349,7 +349,7 @@ func elicitParams(req exec.Request, d gate.Decision, offer *alwaysOffer) *mcp.El
 }
 
 // plainWord matches an argument that reads the same unquoted.
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./=:@%+,-]+$`)
+var plainWord = lazyre.New(`^[A-Za-z0-9_./=:@%+,-]+$`)
 
 // commandText shows a request the way a person reads it: the command text,
 // or argv with every argument that is not a plain word quoted.
