@@ -157,6 +157,10 @@ func precheck(text string, opt Options) (Result, bool) {
 		r.Evidence[0].Offset, r.Evidence[0].End = sus[0].Offset, sus[0].Offset+1
 		return r, false
 	}
+	if t := opt.Tree; t != nil && t.Parsed && t.Src == text && opt.MaxDepth <= 0 && opt.MaxOperators <= 0 {
+		// facts.Parse read this text within the default bounds already.
+		return Result{}, true
+	}
 	lim := facts.Limits(opt.MaxDepth, opt.MaxOperators)
 	ps := facts.Prescan(text, lim)
 	switch {

@@ -887,3 +887,20 @@ func TestVouchFloorFamilies(t *testing.T) {
 		{"mytool node20 x.js", un}, {"mytool --config=x list", ro},
 	})
 }
+
+// A vouched command whose first operand is any of git's commands goes
+// through git's rules (the list of git's commands is the programs table's,
+// not a copy that can miss some).
+func TestVouchedGitVerbsFromOneTable(t *testing.T) {
+	opt := Options{ReadOnlyCommands: []string{"gitw"}}
+	for _, text := range []string{"gitw commit-graph write", "gitw stage x", "gitw update-server-info", "gitw gitk"} {
+		if r := Classify(text, opt); r.Safety == ReadOnly {
+			t.Errorf("%s: read-only, want git's rules to refuse it", text)
+		}
+	}
+	for _, text := range []string{"gitw status", "gitw report-card"} {
+		if r := Classify(text, opt); r.Safety != ReadOnly {
+			t.Errorf("%s: %s (%s), want read-only", text, r.Safety, r.Reason)
+		}
+	}
+}

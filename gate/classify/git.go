@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/gitconfig"
+	"github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
 )
 
@@ -49,25 +50,6 @@ func gitSafeConfigOpt(args []string, i int) int {
 	}
 	return 0
 }
-
-// gitReadOnly are subcommands that only read the repository.
-var gitReadOnly = lazy.NewSet("blame", "cat-file", "diff", "grep", "log", "ls-files",
-	"rev-parse", "show", "status", "describe", "shortlog", "ls-tree", "rev-list",
-	"show-ref", "for-each-ref", "merge-base", "name-rev", "whatchanged",
-	"diff-tree", "diff-files", "diff-index", "count-objects", "check-ignore",
-	"check-attr", "version", "cherry", "range-diff", "show-branch", "var")
-
-// gitWrite are subcommands that change the repository, the work tree or a
-// remote.
-var gitWrite = lazy.NewSet("add", "am", "checkout", "cherry-pick", "clean", "clone",
-	"commit", "fetch", "gc", "init", "merge", "mv", "pull", "push", "rebase",
-	"reset", "restore", "revert", "rm", "switch", "prune", "repack",
-	"update-ref", "update-index", "symbolic-ref", "filter-branch", "replace",
-	"commit-tree", "write-tree", "read-tree", "pack-refs", "maintenance",
-	"sparse-checkout", "fast-import", "mktag", "mktree", "unpack-objects")
-
-// gitNDryRun are the write subcommands whose -n means --dry-run.
-var gitNDryRun = lazy.NewSet("add", "clean", "mv", "push", "rm")
 
 // gitCommitValues are commit's options whose value is the next word, so a
 // message such as `-m --help` is not read as an option.
@@ -138,12 +120,13 @@ func gitSub(sub string, rest []string) finding {
 	if !ok {
 		return f
 	}
+	kind, _ := programs.GitCommand(sub)
 	switch {
 	case sub == "help":
 		return finding{Unknown, "git-help", "`git help` may start an external help viewer"}
-	case gitWrite.Has(sub):
+	case kind == programs.GitWrites:
 		return gitWriteSub(sub, rest)
-	case gitReadOnly.Has(sub):
+	case kind == programs.GitReads:
 		return gitReadSub(sub, rest)
 	}
 	if rule, ok := gitTables[sub]; ok {
@@ -199,7 +182,7 @@ func gitWriteSub(sub string, rest []string) finding {
 			i = len(rest)
 		case sub == "commit" && gitCommitValues.Has(v):
 			i++
-		case v == "--dry-run" || (v == "-n" && gitNDryRun.Has(sub)):
+		case v == "--dry-run" || (v == "-n" && programs.GitDryRunN.Has(sub)):
 			return finding{Unknown, "git-dry-run", fmt.Sprintf("`git %s %s` is a dry run, which the rules do not prove read-only", sub, v)}
 		}
 	}
@@ -227,7 +210,7 @@ func gitReadSub(sub string, rest []string) finding {
 			return finding{Unknown, "git-signature-format", "a %G signature placeholder makes git run gpg"}
 		}
 	}
-	return finding{ReadOnly, "git-read", fmt.Sprintf("`git %s` only reads the repository", sub)}
+	return finding{ReadOnly, "git-read", "`git " + sub + "` only reads the repository"}
 }
 
 // gitOption classifies one option of a read-only subcommand. A long option

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
 )
 
@@ -18,30 +19,9 @@ var gitRedirectLongs = lazy.NewSet("--git-dir", "--work-tree", "--namespace",
 	"--config-env", "--exec-path", "--bare", "--open-files-in-pager",
 	"--super-prefix", "--attr-source", "--list-cmds")
 
-// gitExtraVerbs are git subcommands beyond the ones git.go has rules for,
-// including the exec-fallback porcelains (svn, cvsserver, citool, gui,
-// instaweb) that run other programs.
-var gitExtraVerbs = lazy.NewSet("annotate", "archive", "bundle", "checkout-index",
-	"check-mailmap", "check-ref-format", "citool", "column", "credential",
-	"credential-cache", "credential-store", "cvsexportcommit", "cvsimport",
-	"cvsserver", "daemon", "diff-pairs", "difftool", "fast-export",
-	"fetch-pack", "fmt-merge-msg", "fsck", "fsmonitor--daemon", "get-tar-commit-id",
-	"gui", "hash-object", "help", "hook", "http-backend", "http-fetch",
-	"http-push", "imap-send", "index-pack", "instaweb", "interpret-trailers",
-	"last-modified", "ls-remote", "mailinfo", "mailsplit", "merge-file",
-	"merge-index", "merge-one-file", "merge-tree", "mergetool", "multi-pack-index",
-	"p4", "pack-objects", "pack-redundant", "patch-id", "prune-packed",
-	"quiltimport", "receive-pack", "replay", "request-pull", "rerere",
-	"send-email", "send-pack", "sh-i18n", "sh-setup", "shell", "show-index",
-	"stripspace", "submodule", "subtree", "svn", "unpack-file", "upload-archive",
-	"upload-pack", "verify-commit", "verify-pack", "verify-tag", "whatchanged",
-	"backfill", "refs", "repo", "scalar", "sparse-checkout", "gitk", "blame",
-	"show-branch", "grep", "init-db", "am", "branch", "remote", "tag", "stash",
-	"config", "reflog", "worktree", "notes", "apply", "format-patch", "bisect")
-
 // isGitVerb reports whether v is a git subcommand name.
 func isGitVerb(v string) bool {
-	return gitReadOnly.Has(v) || gitWrite.Has(v) || gitExtraVerbs.Has(v)
+	return programs.IsGitCommand(v) || programs.GitSuite.Has(v)
 }
 
 // vouchedGitShape refuses a vouched command that carries a git redirecting

@@ -241,7 +241,7 @@ func (w *walker) command(s *syntax.Stmt, cmd syntax.Command) {
 			w.stmt(c.Stmt)
 		}
 	default:
-		w.add(cmd, Unknown, "unsupported-syntax", fmt.Sprintf("the classifier has no rule for %T", cmd))
+		w.add(cmd, Unknown, "unsupported-syntax", unsupported("command"))
 	}
 }
 
@@ -581,7 +581,7 @@ func (w *walker) testExpr(x syntax.TestExpr) {
 	case *syntax.BinaryTest:
 		w.binaryTest(x)
 	default:
-		w.add(x, Unknown, "unsupported-syntax", fmt.Sprintf("the classifier has no rule for %T", x))
+		w.add(x, Unknown, "unsupported-syntax", unsupported("test expression"))
 	}
 }
 

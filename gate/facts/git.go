@@ -60,7 +60,7 @@ func (b *builder) git(c *Call, args []Word) {
 		b.hide(Unreadable, c.Span, c, "the subcommand of `git` is computed at run time")
 		return
 	}
-	if !p.GitCommands.Has(sub) {
+	if !p.IsGitCommand(sub) {
 		b.gitAlias(c, args[:i], sub, rest, aliases)
 		return
 	}

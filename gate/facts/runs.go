@@ -35,7 +35,7 @@ func (b *builder) runs(c *Call) {
 		b.hide(ProjectCode, c.Span, c, "`%s` runs the file %s from the working directory", clip(c.Name), clip(c.Name))
 	}
 	if prog == nil {
-		if sub, ok := strings.CutPrefix(c.Base, "git-"); ok && p.GitCommands.Has(sub) {
+		if sub, ok := strings.CutPrefix(c.Base, "git-"); ok && p.IsGitCommand(sub) {
 			// git's commands are also programs of its exec path:
 			// /usr/lib/git-core/git-push is `git push`.
 			git := []Word{{Value: "git", Static: true, Raw: "git"}, {Value: sub, Static: true, Raw: sub}}

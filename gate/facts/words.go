@@ -50,6 +50,7 @@ func Static(w *syntax.Word) (string, bool) {
 			if i == 0 && strings.HasPrefix(p.Value, "~") {
 				return "", false
 			}
+
 		case *syntax.SglQuoted:
 		case *syntax.DblQuoted:
 			if p.Dollar { // $"…" is locale translation
@@ -63,6 +64,9 @@ func Static(w *syntax.Word) (string, bool) {
 		default:
 			return "", false
 		}
+	}
+	if assignTilde(w) {
+		return "", false
 	}
 	if braceFields(w) != 1 {
 		return "", false
@@ -159,7 +163,7 @@ func plainStatic(w *syntax.Word) (string, bool) {
 	}
 	switch p := w.Parts[0].(type) {
 	case *syntax.Lit:
-		if p.Value != "" && !strings.ContainsAny(p.Value, "\\~{}$'\"`") {
+		if plainLit(p.Value) {
 			return p.Value, true
 		}
 	case *syntax.SglQuoted:
@@ -168,6 +172,78 @@ func plainStatic(w *syntax.Word) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// assignTilde reports a word bash reads as an assignment even as an
+// argument (NAME=…, NAME+=…, NAME[…]=…: `echo a=~` prints a=/root) whose
+// value has a tilde bash expands: at its start or after a ':' in an
+// unquoted part. Bash does not for other words (--opt=~/x stays).
+func assignTilde(w *syntax.Word) bool {
+	// The parser may cut the leading literal (a[1]=~ is "a", "[1]=~").
+	lead, n := "", 0
+	for ; n < len(w.Parts); n++ {
+		l, ok := w.Parts[n].(*syntax.Lit)
+		if !ok {
+			break
+		}
+		lead += l.Value
+	}
+	eq := assignNameEnd(lead)
+	if eq < 0 {
+		return false
+	}
+	if v := lead[eq+1:]; strings.HasPrefix(v, "~") || strings.Contains(v, ":~") {
+		return true
+	}
+	for _, p := range w.Parts[n:] {
+		if l, ok := p.(*syntax.Lit); ok && (strings.Contains(l.Value, ":~") || strings.HasPrefix(l.Value, "~")) {
+			return true // HasPrefix: conservative, after a quoted ':'
+		}
+	}
+	return false
+}
+
+// assignNameEnd returns the offset of the '=' ending v's NAME=, NAME+= or
+// NAME[…]= prefix, or -1 when v does not start so.
+func assignNameEnd(v string) int {
+	i := 0
+	for i < len(v) && (v[i] == '_' || v[i]|0x20 >= 'a' && v[i]|0x20 <= 'z' || i > 0 && v[i] >= '0' && v[i] <= '9') {
+		i++
+	}
+	if i == 0 {
+		return -1
+	}
+	if i < len(v) && v[i] == '[' {
+		j := strings.IndexByte(v[i:], ']')
+		if j < 0 {
+			return -1
+		}
+		i += j + 1
+	}
+	if i+1 < len(v) && v[i] == '+' && v[i+1] == '=' {
+		return i + 1
+	}
+	if i < len(v) && v[i] == '=' {
+		return i
+	}
+	return -1
+}
+
+// plainLit reports whether an unquoted literal is its own value: no
+// escape, quote or expansion, no tilde bash expands (at the start, or
+// after '=' or ':' as in an assignment: HEAD~1 is plain), and no brace
+// that can expand ({} and {x} do not: only a comma or a sequence does).
+func plainLit(v string) bool {
+	if v == "" || v[0] == '~' || strings.ContainsAny(v, "\\$'\"`") {
+		return false
+	}
+	if strings.Contains(v, "=~") || strings.Contains(v, ":~") {
+		return false // maybe an assignment-like word's tilde: Static decides
+	}
+	if strings.ContainsAny(v, "{}") && (strings.Contains(v, ",") || strings.Contains(v, "..")) {
+		return false
+	}
+	return true
 }
 
 // LiteralPrefix is the plain literal text a dynamic word starts with, so a

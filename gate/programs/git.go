@@ -17,31 +17,84 @@ var GitGlobalValued = lazy.NewSet(
 	"--config-env", "--super-prefix", "--attr-source", "--list-cmds",
 )
 
-// GitCommands are git's own commands (builtins and the programs of its
-// exec path, as `git --list-cmds=builtins,main` lists them, plus newer
-// ones). A subcommand not among them is an alias from git's configuration,
-// a `git-NAME` program found on PATH, or a command help.autocorrect picks:
-// what it runs is not in the text. A name among them is never an alias
-// (git's commands win over aliases), and `git-NAME` is `git NAME`.
-var GitCommands = lazy.FieldSet(`add add--interactive am annotate apply archive backfill bisect bisect--helper
-		blame branch bugreport bundle cat-file check-attr check-ignore check-mailmap check-ref-format checkout
-		checkout--worker checkout-index cherry cherry-pick citool clean clone column commit commit-graph
-		commit-tree config count-objects credential credential-cache credential-cache--daemon credential-store
-		daemon describe diagnose diff diff-files diff-index diff-pairs diff-tree difftool difftool--helper
-		env--helper fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg for-each-ref
-		for-each-repo format-patch fsck fsck-objects fsmonitor--daemon gc get-tar-commit-id grep gui
-		hash-object help hook http-backend http-fetch http-push imap-send index-pack init init-db instaweb
-		interpret-trailers last-modified log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge
-		merge-base merge-file merge-index merge-octopus merge-one-file merge-ours merge-recursive
-		merge-recursive-ours merge-recursive-theirs merge-resolve merge-subtree merge-tree mergetool mktag
-		mktree multi-pack-index mv name-rev notes p4 pack-objects pack-redundant pack-refs patch-id pickaxe
-		prune prune-packed pull push quiltimport range-diff read-tree rebase receive-pack reflog refs remote
-		remote-ext remote-fd remote-ftp remote-ftps remote-http remote-https repack replace replay repo
-		request-pull rerere reset restore rev-list rev-parse revert rm send-email send-pack sh-i18n--envsubst
-		shell shortlog show show-branch show-index show-ref sparse-checkout stage stash status stripspace
-		submodule submodule--helper subtree svn switch symbolic-ref tag unpack-file unpack-objects
-		update-index update-ref update-server-info upload-archive upload-archive--writer upload-pack var
-		verify-commit verify-pack verify-tag version web--browse whatchanged worktree write-tree`)
+// GitKind is what a git command does, as far as its name tells: the
+// classifier's git rules start from it.
+type GitKind uint8
+
+// The kinds.
+const (
+	// GitOther: a command with rules of its own (branch, stash, config …),
+	// or none (unknown).
+	GitOther GitKind = iota
+	// GitReads: it only reads the repository, unless an option says more.
+	GitReads
+	// GitWrites: it changes the repository, the work tree or a remote.
+	GitWrites
+)
+
+// gitCommandNames are git's own commands (builtins and the programs of its
+// exec path, as `git --list-cmds=builtins,main,others` lists them, plus
+// newer ones), each once, under its kind. A subcommand not among them is
+// an alias from git's configuration, a `git-NAME` program found on PATH,
+// or a command help.autocorrect picks: what it runs is not in the text. A
+// name among them is never an alias (git's commands win over aliases), and
+// `git-NAME` is `git NAME`.
+var gitCommandNames = [...]struct {
+	kind  GitKind
+	names string
+}{
+	{GitReads, `blame cat-file check-attr check-ignore cherry count-objects describe diff diff-files diff-index
+		diff-tree for-each-ref grep log ls-files ls-tree merge-base name-rev range-diff rev-list rev-parse
+		shortlog show show-branch show-ref status var version whatchanged`},
+	{GitWrites, `add am checkout cherry-pick clean clone commit commit-tree fast-import fetch filter-branch gc init
+		maintenance merge mktag mktree mv pack-refs prune pull push read-tree rebase repack replace reset
+		restore revert rm sparse-checkout switch symbolic-ref unpack-objects update-index update-ref write-
+		tree`},
+	{GitOther, `add--interactive annotate apply archive backfill bisect bisect--helper branch bugreport bundle
+		check-mailmap check-ref-format checkout--worker checkout-index citool column commit-graph config
+		credential credential-cache credential-cache--daemon credential-store cvsexportcommit cvsimport
+		cvsserver daemon diagnose diff-pairs difftool difftool--helper env--helper fast-export fetch-pack
+		fmt-merge-msg for-each-repo format-patch fsck fsck-objects fsmonitor--daemon get-tar-commit-id gui
+		hash-object help hook http-backend http-fetch http-push imap-send index-pack init-db instaweb
+		interpret-trailers last-modified ls-remote mailinfo mailsplit merge-file merge-index merge-octopus
+		merge-one-file merge-ours merge-recursive merge-recursive-ours merge-recursive-theirs merge-resolve
+		merge-subtree merge-tree mergetool multi-pack-index notes p4 pack-objects pack-redundant patch-id
+		pickaxe prune-packed quiltimport receive-pack reflog refs remote remote-ext remote-fd remote-ftp
+		remote-ftps remote-http remote-https replay repo request-pull rerere send-email send-pack sh-i18n
+		sh-i18n--envsubst sh-setup shell show-index stage stash stripspace submodule submodule--helper
+		subtree svn tag unpack-file update-server-info upload-archive upload-archive--writer upload-pack
+		verify-commit verify-pack verify-tag web--browse worktree`},
+}
+
+var gitCommands = &lazy.Value[map[string]GitKind]{Build: func() map[string]GitKind {
+	m := map[string]GitKind{}
+	for _, k := range gitCommandNames {
+		for _, n := range strings.Fields(k.names) {
+			m[n] = k.kind
+		}
+	}
+	return m
+}}
+
+// GitCommand returns the kind of one of git's own commands; ok is false
+// for any other name.
+func GitCommand(sub string) (kind GitKind, ok bool) {
+	kind, ok = gitCommands.Get()[sub]
+	return kind, ok
+}
+
+// IsGitCommand reports whether sub is one of git's own commands.
+func IsGitCommand(sub string) bool {
+	_, ok := GitCommand(sub)
+	return ok
+}
+
+// GitDryRunN are the git commands whose -n means --dry-run.
+var GitDryRunN = lazy.NewSet("add", "clean", "mv", "push", "rm")
+
+// GitSuite are the programs that come with git but are not git commands
+// (gitk, scalar): a vouched command naming one is not proven read-only.
+var GitSuite = lazy.NewSet("gitk", "scalar")
 
 // GitRun is how one git subcommand runs a command.
 type GitRun struct {

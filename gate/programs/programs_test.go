@@ -1,6 +1,9 @@
 package programs
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestFamily(t *testing.T) {
 	cases := map[string]string{
@@ -109,6 +112,29 @@ func BenchmarkBuildTable(b *testing.B) {
 		m := make(map[string]*Program, len(table))
 		for i := range table {
 			m[table[i].Name] = &table[i]
+		}
+	}
+}
+
+// Each git command is listed once, under one kind: a second listing would
+// silently decide its kind by order.
+func TestGitCommandsListedOnce(t *testing.T) {
+	seen := map[string]GitKind{}
+	for _, k := range gitCommandNames {
+		for _, n := range strings.Fields(k.names) {
+			if prev, ok := seen[n]; ok {
+				t.Errorf("git %s is listed as kind %d and %d", n, prev, k.kind)
+			}
+			seen[n] = k.kind
+		}
+	}
+	for _, c := range []struct {
+		sub  string
+		kind GitKind
+		ok   bool
+	}{{"status", GitReads, true}, {"push", GitWrites, true}, {"stash", GitOther, true}, {"commit-graph", GitOther, true}, {"lfs", 0, false}, {"gitk", 0, false}} {
+		if k, ok := GitCommand(c.sub); k != c.kind || ok != c.ok {
+			t.Errorf("GitCommand(%s) = %d, %v; want %d, %v", c.sub, k, ok, c.kind, c.ok)
 		}
 	}
 }
