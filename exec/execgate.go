@@ -368,6 +368,9 @@ func applyExecGate(p *plan, obs Observation) Observation {
 // refusalReason says what was stopped, by what, and what to do instead.
 func refusalReason(f *ExecRefusal) string {
 	prog, _ := shellcfg.Quote(shellcfg.Bash, f.Argv)
+	if len(f.Argv) == 0 {
+		prog = f.Program
+	}
 	by := ""
 	if f.Parent != nil && len(f.Parent.Argv) > 0 {
 		parent, _ := shellcfg.Quote(shellcfg.Bash, f.Parent.Argv)

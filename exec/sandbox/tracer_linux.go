@@ -463,8 +463,11 @@ func (t *tracer) exec(pid int) {
 	}
 	ev, err := t.read(pid)
 	if err != nil {
-		// Cannot be judged: refused, and the run ends with the reason.
-		t.unjudged(pid, "its program, arguments or directory could not be read at its exec ("+err.Error()+")", false)
+		// Cannot be judged: refused. Unless it is gone meanwhile (killed:
+		// a timeout, the run's end), the run ends with the reason.
+		if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ESRCH) {
+			t.unjudged(pid, "its program, arguments or directory could not be read at its exec ("+err.Error()+")", false)
+		}
 		t.refuse(pid)
 		return
 	}
