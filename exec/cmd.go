@@ -459,6 +459,7 @@ func (c *Cmd) launch() error {
 	c.tree.started(c.Process.Pid)
 	if c.sb != nil {
 		c.tree.setGroup(c.sb.CommandPID)
+		c.tree.setEnclosed(c.sb.OwnPIDNamespace())
 	}
 	c.mu.Unlock()
 	return nil

@@ -137,9 +137,14 @@ func sandboxReport(h *sandbox.Handle, spec sandbox.Spec, contained bool) *Sandbo
 
 // launch starts the process, in its sandbox when it has one.
 func (rn *run) launch(p *plan) error {
-	start := func() error { return startPlain(rn.cmd) }
+	start := func() error {
+		if p.recorded != nil {
+			<-p.recorded
+		}
+		return startPlain(rn.cmd)
+	}
 	if rn.sb != nil {
-		start = rn.sb.Start // sandboxed, or not started at all
+		start = func() error { return rn.sb.StartWhen(p.recorded) } // sandboxed, or not started at all
 	}
 	if err := start(); err != nil {
 		rn.closeAll()
@@ -149,6 +154,7 @@ func (rn *run) launch(p *plan) error {
 	rn.tree.started(rn.cmd.Process.Pid)
 	if rn.sb != nil {
 		rn.tree.setGroup(rn.sb.CommandPID)
+		rn.tree.setEnclosed(rn.sb.OwnPIDNamespace())
 	}
 	closeFiles(rn.writes)
 	rn.writes = nil

@@ -79,6 +79,9 @@ func (t *tree) sweep() {}
 // setGroup does nothing: there is no init on Windows.
 func (t *tree) setGroup(func() int) {}
 
+// setEnclosed does nothing: there are no PID namespaces on Windows.
+func (t *tree) setEnclosed(bool) {}
+
 func (t *tree) started(pid int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

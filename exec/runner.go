@@ -124,6 +124,10 @@ type plan struct {
 	pol       *gate.Policy // the policy in force for this request, never nil
 	dec       gate.Decision
 	egress    *egress.Rules // the proxy's rules, when the network goes through it
+	// recorded is closed once the decision record's append returned: the
+	// command is held before its first instruction until then, so the
+	// record's sync overlaps with making the sandbox (nil: not held).
+	recorded <-chan struct{}
 	// The run-time exec gate (execgate.go): on, off or unavailable, the
 	// run's gate when on, and what it saw once the run is over.
 	execGate     string
@@ -160,15 +164,17 @@ func (r *Runner) RunCommandStream(ctx context.Context, req Request, stdout, stde
 	}
 	obs := decisionObservation(p)
 	approved, obs, ok := r.approve(ctx, p, obs)
-	auditErr := r.append(decisionRecord(p, approved))
-	if !ok {
+	if !ok || ctx.Err() != nil {
+		auditErr := r.append(decisionRecord(p, approved))
+		if ok {
+			obs.Status, obs.Error = StatusError, "not started: "+ctx.Err().Error()
+		}
 		return withAuditError(obs, auditErr)
 	}
-	if err := ctx.Err(); err != nil {
-		obs.Status, obs.Error = StatusError, "not started: "+err.Error()
-		return withAuditError(obs, auditErr)
-	}
+	recErr := r.appendHolding(p, decisionRecord(p, approved))
 	obs = r.execute(ctx, p, obs, stdout, stderr)
+	<-p.recorded
+	auditErr := *recErr
 	if err := r.appendRun(p, approved, obs); err != nil && auditErr == nil {
 		auditErr = err
 	}
@@ -198,6 +204,26 @@ func (r *Runner) approve(ctx context.Context, p *plan, obs Observation) (approve
 	}
 	obs.Status = StatusRejected
 	return "", obs, false
+}
+
+// appendHolding appends the decision record of a run about to start
+// while the run's sandbox is made: p.recorded is closed once the append
+// returned, and the command does not run before (the record is on disk
+// first, as when appended before the start). The error is read after
+// p.recorded is closed.
+func (r *Runner) appendHolding(p *plan, rec *audit.Record) *error {
+	done := make(chan struct{})
+	p.recorded = done
+	err := new(error)
+	if r.Audit == nil {
+		close(done)
+		return err
+	}
+	go func() {
+		*err = r.Audit.Append(rec)
+		close(done)
+	}()
+	return err
 }
 
 func (r *Runner) append(rec *audit.Record) error {

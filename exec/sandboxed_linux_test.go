@@ -2,10 +2,14 @@ package exec
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/agentexec/agentexec/audit"
 	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
 )
@@ -137,5 +141,71 @@ func TestSandboxedLimitsFromPolicy(t *testing.T) {
 	obs = runReq(t, r, Request{Command: "for i in $(seq 50); do sleep 0.3 & done 2>&1; wait", Shell: "bash"})
 	if !strings.Contains(obs.Stdout+obs.Stderr, "Resource temporarily unavailable") {
 		t.Errorf("50 processes under a limit of 20: %+v", obs)
+	}
+}
+
+// heldSink holds the decision record's Append until released, and notes
+// whether the command had run (created its marker) by the time the
+// record was appended.
+type heldSink struct {
+	entered, release chan struct{}
+	marker           string
+	mu               sync.Mutex
+	ranEarly         bool
+}
+
+func (s *heldSink) Append(rec *audit.Record) error {
+	if rec.Kind != "decision" {
+		return nil
+	}
+	close(s.entered)
+	<-s.release
+	_, err := os.Stat(s.marker)
+	s.mu.Lock()
+	s.ranEarly = err == nil
+	s.mu.Unlock()
+	return nil
+}
+
+// The decision record is appended while the sandbox is made, but the
+// command runs only once the append returned: under every launcher
+// (plain start, the init of profile none with the exec gate, the
+// sandbox's), a command that creates a file has not created it while the
+// record's append is held, and does once it is let go.
+func TestCommandWaitsForTheDecisionRecord(t *testing.T) {
+	for _, tc := range []struct{ name, profile, gate string }{
+		{"plain", "none", ExecGateOff},
+		{"none with the exec gate", "none", ""},
+		{"sandboxed", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r *Runner
+			switch {
+			case tc.profile == "":
+				r = sandboxedRunner(t)
+			default:
+				if tc.gate == "" {
+					requireHostGate(t)
+				}
+				r = &Runner{Mode: gate.ModeYolo, Sandbox: tc.profile, ExecGate: tc.gate, Cwd: t.TempDir()}
+			}
+			sink := &heldSink{entered: make(chan struct{}), release: make(chan struct{}), marker: filepath.Join(r.Cwd, "ran")}
+			r.Audit = sink
+			done := make(chan Observation, 1)
+			go func() { done <- runReq(t, r, Request{Argv: []string{"touch", sink.marker}}) }()
+			<-sink.entered
+			time.Sleep(100 * time.Millisecond) // a command that did not wait would have run by now
+			if _, err := os.Stat(sink.marker); err == nil {
+				t.Fatal("the command ran while its decision record was being appended")
+			}
+			close(sink.release)
+			obs := <-done
+			if obs.Status != StatusExited || obs.ExitCode == nil || *obs.ExitCode != 0 {
+				t.Fatalf("%+v", obs)
+			}
+			if _, err := os.Stat(sink.marker); err != nil || sink.ranEarly {
+				t.Fatalf("marker after the run: %v, ran before the record: %v", err, sink.ranEarly)
+			}
+		})
 	}
 }

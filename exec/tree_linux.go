@@ -47,6 +47,10 @@ type tree struct {
 	// leader is agentexec-init, which puts the command in a group of its
 	// own (0 while unknown).
 	group func() int
+	// enclosed is set when the leader is PID 1 of the run's own PID
+	// namespace: its exit ended every other process of the run, so there
+	// are no leftovers to look for.
+	enclosed bool
 }
 
 func newTree(runID string) *tree {
@@ -57,6 +61,10 @@ func (t *tree) started(pid int) { t.pid = pid }
 
 // setGroup tells the tree where to find the command's own process group.
 func (t *tree) setGroup(group func() int) { t.group = group }
+
+// setEnclosed tells the tree that its leader is PID 1 of the run's own
+// PID namespace.
+func (t *tree) setEnclosed(enclosed bool) { t.enclosed = enclosed }
 
 // terminate asks the group to stop: SIGTERM, as timeout(1) does.
 func (t *tree) terminate() {
@@ -153,8 +161,8 @@ func (t *tree) signalGroup(sig syscall.Signal) {
 // of one of our children by then (the subreaper sees to it), so the common
 // case, nothing left, costs reading our own children lists.
 func (t *tree) cleanup() {
-	if t.pid <= 0 {
-		return
+	if t.pid <= 0 || t.enclosed {
+		return // enclosed: the kernel ended them with the namespace
 	}
 	if len(t.collect()) == 0 {
 		return
@@ -167,6 +175,9 @@ func (t *tree) cleanup() {
 // process only once their parents, agentexec-init among them, are gone.
 // Call it once the exec gate has seen the last of them (Handle.Close).
 func (t *tree) sweep() {
+	if t.enclosed {
+		return // no process of the namespace ever becomes our child but the leader
+	}
 	for _, pid := range children(t.self) {
 		if pid == t.pid {
 			continue

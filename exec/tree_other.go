@@ -31,6 +31,9 @@ func (t *tree) sweep() {}
 // setGroup does nothing: there is no init outside Linux.
 func (t *tree) setGroup(func() int) {}
 
+// setEnclosed does nothing: there are no PID namespaces outside Linux.
+func (t *tree) setEnclosed(bool) {}
+
 // terminate sends SIGTERM to the group.
 func (t *tree) terminate() { t.signal(syscall.SIGTERM) }
 

@@ -67,10 +67,12 @@ the whole process tree and exits 124; an error of agentexec itself exits 125.`)
 			return code
 		}
 	}
-	if f.sandbox != "none" && os.Geteuid() == 0 {
+	if os.Geteuid() == 0 {
 		// What the host can enforce, and the launcher's helper, are made
-		// ready while the policy and the audit log are opened. (As another
-		// user, finding out starts probe processes: only when needed.)
+		// ready while the policy and the audit log are opened: the
+		// sandbox needs it, and so does the exec gate under --sandbox
+		// none. (As another user, finding out starts probe processes:
+		// only when needed.)
 		go sandbox.Detect()
 	}
 	r, closer, err := f.build(c)

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -22,14 +23,12 @@ var cgroupSeq atomic.Uint64
 // detectCgroup returns "v1" or "v2" when a child pids cgroup can be made
 // under this process's own cgroup, else "". It changes nothing: v2's pids
 // controller is enabled for children only when a run needs it.
-func detectCgroup() string {
+func detectCgroup(view cgroupView) string {
 	for _, v := range []string{"v1", "v2"} {
-		mnt, err1 := cgroupMount(v, "pids")
-		own, err2 := ownCgroup(v, "pids")
-		if err1 != nil || err2 != nil {
+		dir, err := view.controllerDir(v, "pids")
+		if err != nil {
 			continue
 		}
-		dir := filepath.Join(mnt, own)
 		if unix.Access(dir, unix.W_OK) != nil {
 			continue
 		}
@@ -55,8 +54,10 @@ func hasField(s, f string) bool {
 // cgroupParent is the directory of this process's pids cgroup in hierarchy
 // v ("v1": the pids controller; "v2": the unified tree, with pids enabled
 // for its children here).
-func cgroupParent(v string) (string, error) {
-	dir, err := controllerDir(v, "pids")
+func cgroupParent(v string) (string, error) { return readCgroupView().parent(v) }
+
+func (view cgroupView) parent(v string) (string, error) {
+	dir, err := view.controllerDir(v, "pids")
 	if err != nil {
 		return "", err
 	}
@@ -68,14 +69,29 @@ func cgroupParent(v string) (string, error) {
 	return dir, nil
 }
 
+// cgroupView is /proc/self/mountinfo and /proc/self/cgroup as read once:
+// detection asks both about six controllers, and each read is most of the
+// cost of an answer.
+type cgroupView struct {
+	mountinfo, cgroup []byte
+	errMounts, errOwn error
+}
+
+func readCgroupView() cgroupView {
+	var v cgroupView
+	v.mountinfo, v.errMounts = os.ReadFile("/proc/self/mountinfo")
+	v.cgroup, v.errOwn = os.ReadFile("/proc/self/cgroup")
+	return v
+}
+
 // controllerDir is this process's cgroup directory for controller ctrl in
 // hierarchy v (v2: the unified directory, whatever ctrl).
-func controllerDir(v, ctrl string) (string, error) {
-	mnt, err := cgroupMount(v, ctrl)
+func (view cgroupView) controllerDir(v, ctrl string) (string, error) {
+	mnt, err := view.mount(v, ctrl)
 	if err != nil {
 		return "", err
 	}
-	own, err := ownCgroup(v, ctrl)
+	own, err := view.own(v, ctrl)
 	if err != nil {
 		return "", err
 	}
@@ -94,15 +110,13 @@ func enablePids(dir string) error {
 	return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+pids"), 0)
 }
 
-// cgroupMount finds the mount point of hierarchy v (v1: the one holding
+// mount finds the mount point of hierarchy v (v1: the one holding
 // controller ctrl) in /proc/self/mountinfo.
-func cgroupMount(v, ctrl string) (string, error) {
-	f, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return "", err
+func (view cgroupView) mount(v, ctrl string) (string, error) {
+	if view.errMounts != nil {
+		return "", view.errMounts
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(view.mountinfo))
 	for sc.Scan() {
 		m, ok := parseMountinfo(sc.Text())
 		if !ok {
@@ -127,14 +141,13 @@ func hasOption(opts, name string) bool {
 	return false
 }
 
-// ownCgroup is this process's path in hierarchy v (v1: the one holding
-// controller ctrl) from /proc/self/cgroup.
-func ownCgroup(v, ctrl string) (string, error) {
-	b, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		return "", err
+// own is this process's cgroup in hierarchy v (v1: the one holding
+// controller ctrl), from /proc/self/cgroup.
+func (view cgroupView) own(v, ctrl string) (string, error) {
+	if view.errOwn != nil {
+		return "", view.errOwn
 	}
-	for line := range strings.SplitSeq(strings.TrimSpace(string(b)), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSpace(string(view.cgroup)), "\n") {
 		parts := strings.SplitN(line, ":", 3)
 		if len(parts) != 3 {
 			continue
@@ -155,13 +168,19 @@ func ownCgroup(v, ctrl string) (string, error) {
 // process's cgroup already (turning it on could fail for a cgroup that
 // holds processes). Found once per process; Detect reports the same.
 func cgroupExtras(v string) (mem, cpu bool) {
-	extrasOnce.Do(func() {
-		for _, h := range []string{"v1", "v2"} {
-			extras[h] = [2]bool{extraUsable(h, "memory"), extraUsable(h, "cpu")}
-		}
-	})
+	findExtras(readCgroupView)
 	e := extras[v]
 	return e[0], e[1]
+}
+
+// findExtras finds the extras once, with the view view gives.
+func findExtras(view func() cgroupView) {
+	extrasOnce.Do(func() {
+		vw := view()
+		for _, h := range []string{"v1", "v2"} {
+			extras[h] = [2]bool{extraUsable(vw, h, "memory"), extraUsable(vw, h, "cpu")}
+		}
+	})
 }
 
 var (
@@ -169,8 +188,8 @@ var (
 	extras     = map[string][2]bool{}
 )
 
-func extraUsable(v, ctrl string) bool {
-	dir, err := controllerDir(v, ctrl)
+func extraUsable(view cgroupView, v, ctrl string) bool {
+	dir, err := view.controllerDir(v, ctrl)
 	if err != nil || unix.Access(dir, unix.W_OK) != nil {
 		return false
 	}
@@ -208,7 +227,8 @@ func (cg *cgroup) dirs() []string {
 // the memory and cpu controllers where cgroupExtras has them. The cpu
 // weight is the default one, stated: the run competes as one task.
 func newCgroup(v string, max uint64) (*cgroup, error) {
-	parent, err := cgroupParent(v)
+	view := readCgroupView() // fresh: where this process's cgroups are now
+	parent, err := view.parent(v)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +250,7 @@ func newCgroup(v string, max uint64) (*cgroup, error) {
 			*x.to = cg.dir
 			continue
 		}
-		p, err := controllerDir(v, x.ctrl)
+		p, err := view.controllerDir(v, x.ctrl)
 		if err == nil {
 			*x.to = filepath.Join(p, name)
 			err = os.Mkdir(*x.to, 0o755)
@@ -386,7 +406,8 @@ func drainCgroupPool() {
 // exited left behind in hierarchy v.
 func sweepCgroups(v string) {
 	parents := []string{}
-	if p, err := cgroupParent(v); err == nil {
+	view := readCgroupView()
+	if p, err := view.parent(v); err == nil {
 		parents = append(parents, p)
 	}
 	if v == "v1" {
@@ -395,7 +416,7 @@ func sweepCgroups(v string) {
 			on   bool
 			ctrl string
 		}{{mem, "memory"}, {cpu, "cpu"}} {
-			if p, err := controllerDir(v, x.ctrl); err == nil && x.on {
+			if p, err := view.controllerDir(v, x.ctrl); err == nil && x.on {
 				parents = append(parents, p)
 			}
 		}

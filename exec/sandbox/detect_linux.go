@@ -40,7 +40,9 @@ func detect() Capabilities {
 		c.Problems = append(c.Problems, "seccomp: no filter support for this kernel or architecture")
 	}
 	c.PIDMaxNS = kernelAtLeast(6, 14)
-	c.CgroupPids = detectCgroup()
+	view := readCgroupView()
+	c.CgroupPids = detectCgroup(view)
+	findExtras(func() cgroupView { return view })
 	c.CgroupMemory, c.CgroupCPU = cgroupExtras(c.CgroupPids)
 	if c.CgroupPids == "" {
 		c.Problems = append(c.Problems, "cgroup pids: no writable pids controller (v1 or v2)")

@@ -32,12 +32,21 @@ func Prepare(cmd *exec.Cmd, spec Spec) (*Handle, error) {
 
 // Start starts the command (profile None: nothing else can be prepared
 // here).
-func (h *Handle) Start() error {
+func (h *Handle) Start() error { return h.StartWhen(nil) }
+
+// StartWhen is Start once ready is closed (nil: at once).
+func (h *Handle) StartWhen(ready <-chan struct{}) error {
 	if err := CloseInherited(); err != nil {
 		return err
 	}
+	if ready != nil {
+		<-ready
+	}
 	return h.cmd.Start()
 }
+
+// OwnPIDNamespace is false: there are no PID namespaces here.
+func (h *Handle) OwnPIDNamespace() bool { return false }
 
 // Report says which layers applied: none.
 func (h *Handle) Report() Report { return h.report }

@@ -88,6 +88,9 @@ type Handle struct {
 	// made, or the socket pair the trampoline sends it on.
 	proxyFD               int
 	proxyRecv, proxyChild *os.File
+	// ready holds the command before its first instruction until it is
+	// closed (StartWhen).
+	ready <-chan struct{}
 }
 
 // Prepare readies cmd (Path, Args, Env, Dir, stdio and SysProcAttr already
@@ -556,9 +559,21 @@ func specFile(w *wireSpec) (*os.File, error) {
 // cmd.Start. On error the command is not running (it never ran, or was
 // killed before its first instruction and reaped): do not Wait. Only the
 // command's standard files and cmd.ExtraFiles reach it ([CloseInherited]).
-func (h *Handle) Start() error {
+func (h *Handle) Start() error { return h.StartWhen(nil) }
+
+// StartWhen is Start with the command held before its first instruction
+// until ready is closed (nil: not held): the run's init, its namespaces
+// and its layers are made meanwhile, so that what the caller must finish
+// before the command may run (an audit record's sync) overlaps with them.
+// Without an init to hold (no exec gate and no built init), it waits for
+// ready before starting anything.
+func (h *Handle) StartWhen(ready <-chan struct{}) error {
 	if err := CloseInherited(); err != nil {
 		return fmt.Errorf("sandbox: closing inherited files: %w (the command did not run)", err)
+	}
+	h.ready = ready
+	if h.ctl == nil {
+		h.awaitReady() // nothing holds the command once it starts
 	}
 	var err error
 	switch {
@@ -575,7 +590,17 @@ func (h *Handle) Start() error {
 		}
 		return err
 	}
+	h.awaitReady() // the init waits for its go byte: the command is not forked yet
 	return h.releaseInit()
+}
+
+// awaitReady waits until the caller's ready channel (StartWhen) is closed,
+// once.
+func (h *Handle) awaitReady() {
+	if h.ready != nil {
+		<-h.ready
+		h.ready = nil
+	}
 }
 
 // releaseInit lets the started init fork the command, and has the exec
@@ -627,6 +652,13 @@ func (h *Handle) Outcome() Outcome {
 	}
 	return o
 }
+
+// OwnPIDNamespace reports whether the run's first process is PID 1 of a
+// PID namespace of its own (call it after Start): once that process has
+// exited, the kernel has ended every other process of the run (a PID
+// namespace's init is not reported dead before the rest of its namespace
+// is gone), and none can have left the namespace.
+func (h *Handle) OwnPIDNamespace() bool { return h.pidNS }
 
 // CommandPID is the command's pid when the run has an exec gate and it has
 // attached (the command is then the init's child, in a process group of

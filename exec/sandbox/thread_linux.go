@@ -251,6 +251,9 @@ func (h *Handle) fallBack(cause error) error {
 	if err := h.prepare(cmd, h.runSpec, p); err != nil {
 		return errors.Join(cause, err)
 	}
+	if h.ctl == nil {
+		h.awaitReady() // no init to hold the command at
+	}
 	return h.startTrampoline()
 }
 
