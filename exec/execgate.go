@@ -172,6 +172,11 @@ func readOnlyRun(d gate.Decision) bool {
 
 // check is the run's sandbox.Spec.ExecCheck.
 func (g *execGate) check(ev sandbox.ExecEvent) sandbox.ExecVerdict {
+	if ev.Unjudged != "" {
+		g.refuse(ev, gate.Decision{Action: gate.Deny, Reason: "the exec gate could not check it: " + ev.Unjudged +
+			". Run the command without that (outside a debugger or tracer), or ask the operator to run it with the exec gate off."}, "")
+		return sandbox.ExecVerdict{}
+	}
 	key := ""
 	if !g.readOnly {
 		key = execKey(ev)
@@ -322,10 +327,13 @@ func (g *execGate) refuse(ev sandbox.ExecEvent, d gate.Decision, approval string
 }
 
 func programName(ev sandbox.ExecEvent) string {
-	if ev.Exe != "" {
+	switch {
+	case ev.Exe != "":
 		return filepath.Base(strings.TrimSuffix(ev.Exe, " (deleted)"))
+	case len(ev.Argv) > 0:
+		return filepath.Base(ev.Argv[0])
 	}
-	return filepath.Base(ev.Argv[0])
+	return "(a program the gate could not read)"
 }
 
 // done ends the gate's approvals and returns what it saw.
@@ -360,6 +368,9 @@ func applyExecGate(p *plan, obs Observation) Observation {
 // refusalReason says what was stopped, by what, and what to do instead.
 func refusalReason(f *ExecRefusal) string {
 	prog, _ := shellcfg.Quote(shellcfg.Bash, f.Argv)
+	if len(f.Argv) == 0 {
+		prog = f.Program
+	}
 	by := ""
 	if f.Parent != nil && len(f.Parent.Argv) > 0 {
 		parent, _ := shellcfg.Quote(shellcfg.Bash, f.Parent.Argv)
@@ -368,6 +379,11 @@ func refusalReason(f *ExecRefusal) string {
 	why := f.Reason
 	if f.Approval != "" {
 		why = fmt.Sprintf("%s (%s)", why, f.Approval)
+	}
+	if len(f.Argv) == 0 && f.Parent != nil {
+		// Stopped before its exec: only the process starting it is known.
+		parent, _ := shellcfg.Quote(shellcfg.Bash, f.Parent.Argv)
+		return fmt.Sprintf("The run-time exec gate stopped the program `%s` (pid %d) was starting, before it ran, and ended the command: %s", truncate(parent, 200), f.Parent.PID, why)
 	}
 	return fmt.Sprintf("The run-time exec gate stopped `%s`%s before it ran, and ended the command: %s", truncate(prog, 300), by, why)
 }

@@ -486,11 +486,28 @@ func TestExecGateTracers(t *testing.T) {
 		t.Skip("strace is not installed")
 	}
 	eachProfile(t, func(t *testing.T, profile string) {
+		// strace holds the program it starts: the gate cannot stop it at
+		// its exec, so it does not run, the command ends, and the
+		// observation says why and what started it.
 		r, _ := gatedRunner(t, profile, `{"mode":"yolo"}`)
-		obs := runReq(t, r, Request{Command: "strace -f true; echo rc=$?", Shell: "bash", Timeout: "20s"})
-		if obs.Status != StatusExited || !strings.Contains(obs.Stdout, "rc=") || strings.Contains(obs.Stdout, "rc=0") ||
-			!strings.Contains(strings.ToLower(obs.Stderr), "operation not permitted") {
-			t.Fatalf("%+v", obs)
+		obs := runReq(t, r, Request{Command: "strace -f -o /dev/null true; echo after=$?", Shell: "bash", Timeout: "20s"})
+		if profile != "none" {
+			// The sandbox forbids ptrace: strace cannot start anything.
+			if obs.Status != StatusExited || !strings.Contains(obs.Stdout, "after=") || strings.Contains(obs.Stdout, "after=0") ||
+				!strings.Contains(strings.ToLower(obs.Stderr), "operation not permitted") {
+				t.Fatalf("strace in the sandbox: %+v", obs)
+			}
+			return
+		}
+		if obs.Status != StatusRejected || obs.ExecRefused == nil || strings.Contains(obs.Stdout, "after=") ||
+			!strings.Contains(obs.Reason, "traced by another program (strace") || !strings.Contains(obs.Reason, "`strace -f -o /dev/null true`") {
+			t.Fatalf("strace inside the run: %+v", obs)
+		}
+		// The near miss: strace that starts nothing but reports its usage
+		// is judged as any program and runs.
+		obs = runReq(t, r, Request{Command: "strace -V >/dev/null; echo after=$?", Shell: "bash", Timeout: "20s"})
+		if obs.Status != StatusExited || !strings.Contains(obs.Stdout, "after=0") {
+			t.Fatalf("strace -V: %+v", obs)
 		}
 	})
 }

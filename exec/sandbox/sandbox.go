@@ -297,6 +297,11 @@ type ExecEvent struct {
 	Argv []string // the new program's argv, as the kernel passed it
 	Exe  string   // the executable the kernel ran (symlinks followed)
 	Cwd  string   // the process's working directory
+	// Unjudged says why the gate could not read the program (another
+	// tracer holds the process; its executable could not be read): the
+	// check must refuse it, whatever the rules say. "" for every exec
+	// the gate could read; then Argv, Exe and Cwd are set.
+	Unjudged string
 	// parent reads the parent process's pid and argv when first asked
 	// (Parent): reading them for every exec would cost more than the
 	// verdict.

@@ -367,8 +367,13 @@ func (t *tracer) notified() {
 	p := &pendingExec{}
 	if err := ptraceSeize(pid, traceOptions); err != nil {
 		// Traced by another tracer, or gone: the exec cannot be judged
-		// at its stop, so it does not happen.
+		// at its stop, so it does not happen — and, unless the caller is
+		// gone, the run ends with the reason.
 		t.respond(n.id, unix.EPERM)
+		if st, ok := procfs.ReadStat(pid); ok && err != unix.ESRCH && st.State != 'Z' && st.State != 'X' {
+			// (An exiting caller is refused attaching with EPERM too.)
+			t.unjudged(pid, untraceable(pid, err), true)
+		}
 		return
 	}
 	t.pending[pid] = p
@@ -458,7 +463,12 @@ func (t *tracer) exec(pid int) {
 	}
 	ev, err := t.read(pid)
 	if err != nil {
-		t.refuse(pid) // cannot be judged: refused
+		// Cannot be judged: refused. Unless it is gone meanwhile (killed:
+		// a timeout, the run's end), the run ends with the reason.
+		if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ESRCH) {
+			t.unjudged(pid, "its program, arguments or directory could not be read at its exec ("+err.Error()+")", false)
+		}
+		t.refuse(pid)
 		return
 	}
 	initPID, root, rootArgv := t.initPID, t.root, t.rootArgv
@@ -516,6 +526,50 @@ func (t *tracer) refuseAll() {
 // instruction after the refusal where the kernel lets us (a PID
 // namespace's end, and the parent-death signal, come too late for that).
 func (t *tracer) refuse(pid int) {
+	t.endRun(pid)
+	unix.Kill(pid, unix.SIGKILL)
+	// Its end is reported to the tracer: awaited, so it is released.
+	t.pending[pid] = &pendingExec{refused: true}
+	ptrace(unix.PTRACE_CONT, pid, 0)
+}
+
+// unjudged reports an exec the gate could not judge to the check, which
+// refuses it with why; before is true when it had not happened yet (the
+// caller's own program and parent are then what is known). Unless attached
+// (refuse follows then), the caller is killed and the run ended here.
+func (t *tracer) unjudged(pid int, why string, before bool) {
+	ev := ExecEvent{PID: pid, Unjudged: why}
+	if before {
+		argv, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		caller := splitNUL(argv)
+		ev.parent = func() (int, []string) { return pid, caller }
+	} else {
+		ev.parent = func() (int, []string) { return parentOf(pid) }
+	}
+	if !t.ended {
+		t.check(ev)
+	}
+	if before {
+		t.endRun(pid)
+		unix.Kill(pid, unix.SIGKILL)
+	}
+}
+
+// untraceable says why pid, about to exec, could not be attached to.
+func untraceable(pid int, err error) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "TracerPid:"); ok && strings.TrimSpace(v) != "0" {
+			who, _ := os.ReadFile("/proc/" + strings.TrimSpace(v) + "/comm")
+			return fmt.Sprintf("the program that would run is traced by another program (%s, pid %s: a debugger or strace inside the run), so the gate cannot stop it before its first instruction", strings.TrimSpace(string(who)), strings.TrimSpace(v))
+		}
+	}
+	return fmt.Sprintf("the gate may not trace the process that would run it (%v; a process that made itself undumpable cannot be inspected)", err)
+}
+
+// endRun ends the run once: the init, the command's group and every other
+// process the tracer holds or waits for are killed (pid is the caller's).
+func (t *tracer) endRun(pid int) {
 	if !t.ended {
 		t.ended = true
 		unix.Kill(t.initPID, unix.SIGKILL)
@@ -532,10 +586,6 @@ func (t *tracer) refuse(pid int) {
 			unix.Kill(p, unix.SIGKILL)
 		}
 	}
-	unix.Kill(pid, unix.SIGKILL)
-	// Its end is reported to the tracer: awaited, so it is released.
-	t.pending[pid] = &pendingExec{refused: true}
-	ptrace(unix.PTRACE_CONT, pid, 0)
 }
 
 // isExecCall reports whether a notified call is an exec the gate judges:
