@@ -467,8 +467,12 @@ func (r *Runner) sandboxSpec(p *plan) (sandbox.Spec, error) {
 			spec.ProtectedPaths = append(spec.ProtectedPaths, abs)
 		}
 	}
-	r.auditFiles(&spec)
-	fileRules(&spec, pol.Files, home)
+	if prof != sandbox.None || p.dec.Contain {
+		// Masks and read-only binds: nothing applies them without a
+		// sandbox, and finding what the file rules name reads directories.
+		r.auditFiles(&spec)
+		fileRules(&spec, pol.Files, home)
+	}
 	if p.dec.Contain {
 		spec.Profile = sandbox.ReadOnly
 		return spec, nil // the network stays off

@@ -87,6 +87,7 @@ func compileExtras(extras []BlacklistExtra, source string) ([]blacklistExtra, er
 // blInput is what the blacklist reads besides the tree.
 type blInput struct {
 	cwd    string   // the request's working directory ("" unknown)
+	home   string   // the HOME the command runs with ("" unknown)
 	segs   []string // the rule segments (user entries match them)
 	cands  []string // every call's spellings (user entries match them)
 	extras []blacklistExtra
@@ -112,6 +113,13 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 	b.cwds = cwdsOf(b.cwdBuf[:1], t)
 	for _, c := range t.Calls {
 		if e := b.call(c); e != nil {
+			return blResult{hit: e}
+		}
+	}
+	// A compound command's redirections, and a bare `> F`, open their
+	// targets as a simple command's do.
+	for _, sr := range t.Redirs {
+		if e := b.redirectsOf(sr.Redirs, sr.Text); e != nil {
 			return blResult{hit: e}
 		}
 	}
@@ -177,7 +185,7 @@ func inlineLiterals(t *facts.Tree, in blInput) *BlacklistEntry {
 	if in.inner {
 		return nil
 	}
-	inner := blInput{cwd: in.cwd, execGate: in.execGate, inner: true}
+	inner := blInput{cwd: in.cwd, home: in.home, execGate: in.execGate, inner: true}
 	n := 0
 	seen := map[*facts.Call]bool{}
 	for _, h := range t.Hidden {
@@ -393,7 +401,7 @@ func varNames(n *syntax.Word) []string {
 // path relative to an unknown directory that could be catastrophic.
 func (b *blChecker) absolute(v string) []string {
 	if strings.HasPrefix(v, "/") {
-		return []string{cleanPath(v)}
+		return b.homeAlias([]string{cleanPath(v)})
 	}
 	var out []string
 	for _, d := range b.cwds {
@@ -405,7 +413,23 @@ func (b *blChecker) absolute(v string) []string {
 		}
 		out = append(out, cleanPath(path.Join(d, v)))
 	}
-	return out
+	return b.homeAlias(out)
+}
+
+// homeAlias adds, for each path in or at the home directory the command
+// runs with, the same path spelled from facts.Home: /home/me/* is ~/* when
+// HOME is /home/me.
+func (b *blChecker) homeAlias(paths []string) []string {
+	h := b.in.home
+	if h == "" || h == "/" {
+		return paths
+	}
+	for _, v := range paths {
+		if v == h || strings.HasPrefix(v, h+"/") {
+			paths = append(paths, facts.Home+v[len(h):])
+		}
+	}
+	return paths
 }
 
 // riskyRelative reports a relative operand that is catastrophic when run
@@ -454,7 +478,7 @@ var systemDirs = lazy.NewSet(
 // catastrophic reports a path (or glob pattern) that is, or can match, /,
 // a system directory or a home directory.
 func catastrophic(v string) bool {
-	if v == "/" || v == facts.Home || strings.HasPrefix(v, facts.HomeOf) && !strings.Contains(v[len(facts.HomeOf):], "/") {
+	if v == "/" || homeDir(v) {
 		return true
 	}
 	if systemDirs.Has(v) {
@@ -468,11 +492,23 @@ func catastrophic(v string) bool {
 			return true
 		}
 	}
-	// A pattern in the home directory's own level (~/*, ~/.*) empties it.
-	if strings.HasPrefix(v, facts.Home+"/") && !strings.Contains(v[len(facts.Home)+1:], "/") {
+	// A pattern in a home directory's own level (~/*, ~/.*, /home/bob/*)
+	// empties it.
+	return homeDir(path.Dir(v))
+}
+
+// homeParents are the directories whose entries are, by convention, the
+// users' home directories.
+var homeParents = lazy.NewSet("/home", "/Users", "/export/home", "/usr/home")
+
+// homeDir reports a path (or pattern) that is, or can match, a home
+// directory: the command's own (~, $HOME), ~user, or an entry of a
+// directory that holds the users' homes (/home/bob, /home/*).
+func homeDir(v string) bool {
+	if v == facts.Home || strings.HasPrefix(v, facts.HomeOf) && !strings.Contains(v[len(facts.HomeOf):], "/") {
 		return true
 	}
-	return false
+	return v != "/" && homeParents.Has(path.Dir(v))
 }
 
 // catastrophicPaths are what a glob is tested against.
@@ -793,7 +829,13 @@ func accountFile(v string) bool {
 // redirects checks output redirections onto block devices, account files
 // and the sysrq trigger; a target computed at run time is unseen.
 func (b *blChecker) redirects(c *facts.Call) *BlacklistEntry {
-	for _, r := range c.Redirs {
+	return b.redirectsOf(c.Redirs, c.Text)
+}
+
+// redirectsOf checks one statement's redirections (text is the
+// statement's, for what the blacklist could not resolve).
+func (b *blChecker) redirectsOf(rs []facts.Redir, text string) *BlacklistEntry {
+	for _, r := range rs {
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
 		case syntax.DplOut:
@@ -815,7 +857,7 @@ func (b *blChecker) redirects(c *facts.Call) *BlacklistEntry {
 			}
 		}
 		if t.unknown {
-			b.see("the blacklist cannot resolve the redirection target `%s` in `%s`", clipText(r.Target.Raw), clipText(c.Text))
+			b.see("the blacklist cannot resolve the redirection target `%s` in `%s`", clipText(r.Target.Raw), clipText(text))
 		}
 	}
 	return nil

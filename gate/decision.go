@@ -165,7 +165,7 @@ func Decide(in Input) Decision {
 // blacklist checks the text and, when shellcfg's normalized copy reads
 // differently (invisible characters), that copy too.
 func (in Input) blacklist(tree *facts.Tree, seg Segmentation, extras []blacklistExtra) blResult {
-	bi := blInput{cwd: in.Cwd, segs: seg.Segments, extras: extras, execGate: in.ExecGate}
+	bi := blInput{cwd: in.Cwd, home: envValue(in.Env, "HOME"), segs: seg.Segments, extras: extras, execGate: in.ExecGate}
 	if len(extras) > 0 {
 		bi.cands = callTexts(tree)
 	}

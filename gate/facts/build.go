@@ -190,12 +190,18 @@ func (b *builder) stmt(s *syntax.Stmt) {
 		b.command(s, s.Cmd)
 	}
 	redirs := b.redirs(s.Redirs)
+	carried := false
 	for _, c := range b.t.Calls[first:] {
 		if c.Stmt == s {
 			c.Redirs = redirs
 			c.WriteRedir = writesFile(redirs)
 			b.stdinFromRedirs(c, redirs)
+			carried = true
 		}
+	}
+	if !carried && len(redirs) > 0 {
+		b.t.Redirs = append(b.t.Redirs, StmtRedirs{Redirs: redirs,
+			Text: strings.TrimRight(strings.TrimSpace(b.source(s)), " \t;&"), Span: b.span(s)})
 	}
 }
 

@@ -133,6 +133,15 @@ const (
 	FromFd
 )
 
+// StmtRedirs is the redirections of one statement that no Call carries.
+type StmtRedirs struct {
+	Redirs []Redir
+	// Text is the statement's source text, Span where it stands in the
+	// decided text.
+	Text string
+	Span Span
+}
+
 // HiddenKind classifies hidden executions.
 type HiddenKind uint8
 
@@ -196,6 +205,11 @@ type Tree struct {
 	// Pipes lists each pipeline's elements, left to right: for each
 	// element, the calls it runs.
 	Pipes [][][]*Call
+	// Redirs lists the redirections no simple command carries: those of a
+	// compound command (`{ …; } > F`, `( … ) > F`, a loop's, a function
+	// definition's) and of a statement without a command (`> F`,
+	// `X=1 > F`). Bash opens (and truncates) their targets all the same.
+	Redirs []StmtRedirs
 	// Truncated reports that a bound (calls, payload depth or size) cut
 	// the reading short: what was not read is hidden (and recorded so).
 	Truncated bool
