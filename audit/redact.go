@@ -133,19 +133,29 @@ func secretSpans(text string, depth int) []span {
 func parsedSpans(text string, f *syntax.File, depth int) []span {
 	ps := wantedPatterns(text)
 	out := ps.spans(text, true)
-	words := map[*syntax.Word]word{}
+	// A call's words are read once for its rules and met again as the walk
+	// goes down into them, in the same order: the walk takes them from
+	// there (a word met out of that order is read again, which is only
+	// slower). A map of every word would cost more than the words.
+	var recent []*syntax.Word
+	var recentW []word
+	next := 0
 	wordAt := func(sw *syntax.Word) word {
-		w, ok := words[sw]
-		if !ok {
-			w = wordOf(text, sw)
-			words[sw] = w
+		if next < len(recent) && recent[next] == sw {
+			next++
+			return recentW[next-1]
 		}
-		return w
+		return wordOf(text, sw)
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.CallExpr:
-			out = append(out, callSpans(x, wordAt, depth)...)
+			words := make([]word, len(x.Args))
+			for i, a := range x.Args {
+				words[i] = wordOf(text, a)
+			}
+			recent, recentW, next = x.Args, words, 0
+			out = append(out, callSpans(words, depth)...)
 		case *syntax.Word:
 			if len(ps) == 0 {
 				break
@@ -167,12 +177,10 @@ func parsedSpans(text string, f *syntax.File, depth int) []span {
 	return out
 }
 
-func callSpans(call *syntax.CallExpr, wordAt func(*syntax.Word) word, depth int) []span {
-	words := make([]word, len(call.Args))
-	values := make([]string, len(call.Args))
-	for i, a := range call.Args {
-		words[i] = wordAt(a)
-		values[i] = words[i].value
+func callSpans(words []word, depth int) []span {
+	values := make([]string, len(words))
+	for i, w := range words {
+		values[i] = w.value
 	}
 	var out []span
 	for _, e := range commandEdits(values) {

@@ -29,10 +29,12 @@ type word struct {
 	src   []span // per byte of value; nil when the word is plain
 	part  []int  // per byte of value: the index of its part in parts
 	parts []wordPart
-	// plain: the value is the text at parts[0].start byte for byte (no
-	// quote, no escape), so src and part are implied, not stored: most
-	// words are plain, and a map per byte costs 24 bytes per byte.
+	// plain: the value is the text at byte at, byte for byte (no escape;
+	// a word of one literal, or of one single-quoted string), so src and
+	// part are implied, not stored: most words are plain, and a map per
+	// byte costs 24 bytes per byte.
 	plain bool
+	at    int
 }
 
 // wordPart is one top-level part of a word: where it is and whether it is
@@ -45,7 +47,7 @@ type wordPart struct {
 // literalWord is a word whose text is its value: an argv element, or a
 // word of text that did not parse.
 func literalWord(s string, at int) word {
-	return word{value: s, parts: []wordPart{{span: span{at, at + len(s)}}}, plain: true}
+	return word{value: s, parts: []wordPart{{span: span{at, at + len(s)}}}, plain: true, at: at}
 }
 
 // wordOf reads a parsed word of text.
@@ -54,6 +56,13 @@ func wordOf(text string, sw *syntax.Word) word {
 		if x, ok := sw.Parts[0].(*syntax.Lit); ok && strings.IndexByte(x.Value, '\\') < 0 {
 			if at := int(x.Pos().Offset()); at >= 0 && at+len(x.Value) <= len(text) && text[at:at+len(x.Value)] == x.Value {
 				return literalWord(x.Value, at)
+			}
+		}
+		if x, ok := sw.Parts[0].(*syntax.SglQuoted); ok && !x.Dollar {
+			// 'v': the value is the text inside the quotes.
+			at := int(x.Pos().Offset()) + 1
+			if end := int(x.End().Offset()); at > 0 && at+len(x.Value) == end-1 && end <= len(text) && text[at:at+len(x.Value)] == x.Value {
+				return word{value: x.Value, parts: []wordPart{{span: span{at - 1, end}, quoted: true}}, plain: true, at: at}
 			}
 		}
 	}
@@ -216,8 +225,7 @@ func numEscape(s string, from, max, base int) (string, int) {
 // spans several parts, so the quoting stays balanced.
 func (w word) source(from, to int) span {
 	if w.plain {
-		at := w.parts[0].start
-		return span{at + from, at + to}
+		return span{w.at + from, w.at + to}
 	}
 	s := span{w.src[from].start, w.src[to-1].end}
 	if first, last := w.part[from], w.part[to-1]; first != last {

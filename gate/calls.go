@@ -20,6 +20,9 @@ const hole = "\x00"
 type spelling struct {
 	text  string
 	holes bool
+	// guess, when not "", says how the call is only guessed to run (see
+	// facts.Call.Guess): a rule that matches it may match, no more.
+	guess string
 }
 
 // spellings lists the ways deny and ask rules see a call: its source
@@ -31,9 +34,9 @@ func spellings(c *facts.Call) []spelling { return appendSpellings(nil, c) }
 func appendSpellings(out []spelling, c *facts.Call) []spelling {
 	add := func(s string, holes bool) {
 		n := normalizeBlanks(s)
-		out = append(out, spelling{n, holes})
+		out = append(out, spelling{text: n, holes: holes})
 		if k := assignmentPrefix(n); k > 0 {
-			out = append(out, spelling{strings.TrimLeft(n[k:], " \t"), holes})
+			out = append(out, spelling{text: strings.TrimLeft(n[k:], " \t"), holes: holes})
 		}
 	}
 	add(c.Text, false)

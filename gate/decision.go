@@ -244,6 +244,9 @@ func decideMode(d Decision, rv ruleVerdict, fa modeFacts, p *Policy) Decision {
 		if rv.unmatched {
 			return d.ask(reasonUnmatched(rv.rule))
 		}
+		if rv.guess != "" {
+			return d.ask(reasonGuessDeny(rv.rule, rv.guess))
+		}
 		return d.ask(reasonMayDeny(rv.rule))
 	}
 	switch d.Mode {

@@ -26,7 +26,7 @@ type wrapper struct {
 // envSplit those that split a plain string themselves (env -S), which
 // reads no bash quoting: their inner text must be plain words.
 var (
-	argvOnly = map[string]bool{"sudo": true, "env": true, "timeout": true, "nice": true, "nohup": true,
+	argvOnly = map[string]bool{"i386": true, "unmodelled cli": true, "project script": true, "sudo": true, "env": true, "timeout": true, "nice": true, "nohup": true,
 		"xargs -l": true, "xargs --arg-file": true, "xargs -I": true, "find -exec": true, "watch": true,
 		"strace": true, "parallel": true, "command": true, "exec": true, "taskset -c": true, "env -": true, "perf stat -e": true}
 	envSplits = map[string]bool{"env -S": true, "env --split-string": true, "watch": true}
@@ -59,6 +59,9 @@ var evasionWrappers = []wrapper{
 	{"timeout", func(x string) string { return "timeout 5 " + x }},
 	{"nice", func(x string) string { return "nice -n 5 " + x }},
 	{"nohup", func(x string) string { return "nohup " + x }},
+	{"i386", func(x string) string { return "i386 " + x }},
+	{"unmodelled cli", func(x string) string { return "vendor-cli --retry 3 " + x }},
+	{"project script", func(x string) string { return "./retry.sh " + x }},
 	{"xargs -l", func(x string) string { return "echo | xargs -l " + x }},
 	{"xargs --arg-file", func(x string) string { return "xargs --arg-file /dev/null " + x }},
 	{"xargs -I", func(x string) string { return "echo y | xargs -I{} " + x }},
@@ -165,13 +168,16 @@ func TestDenyEvasionConfirm(t *testing.T) {
 	needs := map[string]string{
 		"python -c": "python3", "awk system": "awk", "sed e": "sed", "parallel": "parallel",
 		"strace": "strace", "watch": "watch", "flock -c": "flock", "script -c": "script",
-		"taskset -c": "taskset", "perf stat -e": "perf", "scp ProxyCommand": "scp", "sftp ProxyCommand": "sftp", "script FILE -c": "script", "script --comm=": "script", "gdb -eval-command=": "gdb", "zip -TT": "zip",
+		"taskset -c": "taskset", "perf stat -e": "perf", "i386": "i386", "scp ProxyCommand": "scp", "sftp ProxyCommand": "sftp", "script FILE -c": "script", "script --comm=": "script", "gdb -eval-command=": "gdb", "zip -TT": "zip",
 	}
 	skip := map[string]bool{
 		// Need a repository with commits, an archive, a remote host, root
 		// with another user, a terminal, or agentexec on PATH.
 		"git rebase -x": true, "git alias": false, "tar --to-command": true, "ssh ProxyCommand": true,
 		"su -c": true, "su USER -c": true, "sudo": true, "watch": true, "agentexec run": true, "strace": true,
+		// A program that exists only in the test's imagination, and a
+		// project script (TestUnmodelledOperandsConfirm writes and runs one).
+		"unmodelled cli": true, "project script": true,
 	}
 	ran := 0
 	for _, w := range evasionWrappers {

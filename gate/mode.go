@@ -74,6 +74,10 @@ func reasonMayDeny(r Rule) string {
 	return fmt.Sprintf("Needs the user's approval: the deny rule %s may match this command, depending on words known only when it runs. Do not retry it in another spelling; use literal arguments the rules can read, or ask the user.", quoteRule(r))
 }
 
+func reasonGuessDeny(r Rule, guess string) string {
+	return fmt.Sprintf("Needs the user's approval: %s, which the deny rule %s refuses. Do not retry it in another spelling or through another program; ask the user.", guess, quoteRule(r))
+}
+
 func reasonUnmatched(r Rule) string {
 	return "Needs the user's approval: the command nests so many commands in one another that their spellings are too long to match every deny and ask rule (such as " + quoteRule(r) + ") against, so no rule can vouch for it. Run the nested commands one at a time, or ask the user."
 }

@@ -622,6 +622,9 @@ type ruleVerdict struct {
 	// mayDeny: the deny rule matches only for some values of words known
 	// at run time, so the verdict is ask, not deny.
 	mayDeny bool
+	// guess: the rule matched a call the gate only guesses the command
+	// may run (how, and its text), "" otherwise.
+	guess string
 	// unmatched: the command's nested calls spell more text than the
 	// rules are matched against (strictCandidates), so a deny or ask rule
 	// may match the rest; with mayDeny, the verdict is ask.
@@ -674,10 +677,10 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 		// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
 		cands = append(cands, spelling{text: normalizeBlanks(in.text)})
 	}
-	if r, m := bestMatch(rs.deny, cands); m == sureMatch {
+	if r, m, guess := bestMatchWhy(rs.deny, cands); m == sureMatch {
 		return ruleVerdict{decision: string(Deny), rule: r}
 	} else if m == mayMatch {
-		return ruleVerdict{decision: string(Ask), rule: r, mayDeny: true}
+		return ruleVerdict{decision: string(Ask), rule: r, mayDeny: true, guess: guess}
 	}
 	if !complete {
 		return ruleVerdict{decision: string(Ask), rule: firstRule(rs), mayDeny: true, unmatched: true}
@@ -687,8 +690,8 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 			return ruleVerdict{decision: string(Deny), rule: rs.only[0], outsideOnly: firstNonEmpty(outside, in.text)}
 		}
 	}
-	if r, m := bestMatch(rs.ask, cands); m != noMatch {
-		return ruleVerdict{decision: string(Ask), rule: r}
+	if r, m, guess := bestMatchWhy(rs.ask, cands); m != noMatch {
+		return ruleVerdict{decision: string(Ask), rule: r, guess: guess}
 	}
 	rv := ruleVerdict{decision: RuleNone, total: in.seg.Total}
 	rv.blocked, rv.detail = allowBlocked(in.text, in.shell, in.seg, in.tree)
@@ -829,21 +832,39 @@ func firstRule(rs *ruleSet) Rule {
 // bestMatch returns the first rule that surely matches a candidate, else
 // the first that may.
 func bestMatch(rules []Rule, cands []spelling) (Rule, ruleMatch) {
+	r, m, _ := bestMatchWhy(rules, cands)
+	return r, m
+}
+
+// bestMatchWhy is bestMatch, also saying how the call matched is only
+// guessed to run ("" when it surely runs). A match on a guessed call may
+// match, no more.
+func bestMatchWhy(rules []Rule, cands []spelling) (Rule, ruleMatch, string) {
 	var maybe Rule
-	found := noMatch
+	found, guess := noMatch, ""
 	for _, r := range rules {
 		for _, c := range cands {
-			switch r.match(c) {
-			case sureMatch:
-				return r, sureMatch
-			case mayMatch:
-				if found == noMatch {
-					maybe, found = r, mayMatch
-				}
+			m := r.match(c)
+			if m == sureMatch && c.guess == "" {
+				return r, sureMatch, ""
+			}
+			if m != noMatch && found == noMatch {
+				maybe, found, guess = r, mayMatch, c.guess
 			}
 		}
 	}
-	return maybe, found
+	return maybe, found, guess
+}
+
+// guessOf describes the guessed call c belongs to: the program that may
+// run it and its text.
+func guessOf(c *facts.Call) string {
+	for x := c; x != nil; x = x.Via {
+		if x.Guess {
+			return x.How + " `" + clipText(x.Text) + "`"
+		}
+	}
+	return ""
 }
 
 // strictCandidates lists what deny and ask rules are matched against,
@@ -885,7 +906,13 @@ func strictCandidates(segs []string, t *facts.Tree) (out []spelling, complete bo
 			if used += len(c.Text); used > budget {
 				return dedupeSpellings(out), false
 			}
+			k := len(out)
 			out = appendSpellings(out, c)
+			if c.Guessed() {
+				for i := k; i < len(out); i++ {
+					out[i].guess = guessOf(c)
+				}
+			}
 		}
 	}
 	return dedupeSpellings(out), true

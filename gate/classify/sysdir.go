@@ -3,6 +3,8 @@ package classify
 import (
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/agentexec/agentexec/gate/programs"
 )
@@ -46,6 +48,41 @@ func isSystemDir(dir string) bool {
 // trustedChain reports whether dir, and after its symlinks are resolved
 // every directory from / down to it, is trusted (trustedDir).
 func trustedChain(dir string) bool {
+	now := time.Now()
+	chainCache.Lock()
+	c, ok := chainCache.m[dir]
+	chainCache.Unlock()
+	if ok && now.Sub(c.at) < chainTTL {
+		return c.ok
+	}
+	v := trustedChainNow(dir)
+	chainCache.Lock()
+	if chainCache.m == nil {
+		chainCache.m = map[string]chainResult{}
+	}
+	chainCache.m[dir] = chainResult{ok: v, at: now}
+	chainCache.Unlock()
+	return v
+}
+
+// The verdict on each system directory's chain is kept a moment: a
+// decision would otherwise stat the same few root-owned directories each
+// time (half the cost of `/usr/bin/env python3 --version`). Only root can
+// make a root-owned directory writable to others, and the verdict is one
+// of four directories, so the cache stays this small.
+const chainTTL = time.Second
+
+type chainResult struct {
+	ok bool
+	at time.Time
+}
+
+var chainCache struct {
+	sync.Mutex
+	m map[string]chainResult
+}
+
+func trustedChainNow(dir string) bool {
 	if !trustedDir(dir) {
 		return false
 	}

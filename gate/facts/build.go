@@ -128,6 +128,9 @@ type builder struct {
 	walk    int // recursion depth of the walk
 	pipe    *[][]*Call
 	visit   func(syntax.Node) bool // substs, once
+	// guessing: the text is shell text a program may run (guessText), so
+	// its calls are guesses.
+	guessing bool
 }
 
 // span returns n's span in the decided text.
@@ -346,7 +349,7 @@ func (b *builder) callExpr(s *syntax.Stmt, ce *syntax.CallExpr) {
 		return
 	}
 	c := &Call{Argv: b.words(ce.Args), Assigns: assigns, Text: strings.TrimRight(strings.TrimSpace(b.source(s)), " \t;&"),
-		Span: b.span(s), Via: b.via, How: b.how, Depth: b.depth, InSubst: b.inSubst > 0, Stmt: s, Node: ce}
+		Span: b.span(s), Via: b.via, How: b.how, Depth: b.depth, InSubst: b.inSubst > 0, Stmt: s, Node: ce, Guess: b.guessing}
 	if !b.add(c) {
 		return
 	}

@@ -40,7 +40,9 @@ func (b *builder) runs(c *Call) {
 			// /usr/lib/git-core/git-push is `git push`.
 			git := []Word{{Value: "git", Static: true, Raw: "git"}, {Value: sub, Static: true, Raw: sub}}
 			b.argvCall(c, append(git, c.Argv[1:]...), fmt.Sprintf("`%s` is `git %s`, which", clip(c.Name), sub), false)
+			return
 		}
+		b.guess(c, c.Argv[1:])
 		return
 	}
 	args := c.Argv[1:]
@@ -84,6 +86,7 @@ func (b *builder) runs(c *Call) {
 	case prog.Runs != nil && prog.Runs.Project:
 		if !probe(prog, args) {
 			b.hide(ProjectCode, c.Span, c, "`%s` is %s: what it starts is decided by the project's files", c.Base, prog.Why)
+			b.guess(c, args)
 		}
 	case prog.Runs != nil && prog.Runs.Stdin:
 		c.script, c.ScriptStdin = true, true
@@ -352,14 +355,15 @@ func (b *builder) shell(c *Call, prog *p.Program, args []Word) {
 		return
 	}
 	if len(parsed.Operands) > 0 && !parsed.Has("s") {
-		b.scriptOperand(c, args[parsed.Operands[0]])
+		b.scriptOperand(c, args[parsed.Operands[0]], args[parsed.Operands[0]+1:])
 		return
 	}
 	c.script, c.ScriptStdin = true, true
 }
 
-// scriptOperand reads the script file a shell or interpreter is given.
-func (b *builder) scriptOperand(c *Call, f Word) {
+// scriptOperand reads the script file a shell or interpreter is given,
+// and rest, the arguments the script is given.
+func (b *builder) scriptOperand(c *Call, f Word, rest []Word) {
 	switch {
 	case procSubstWord(f.Node):
 		b.hide(FedScript, c.Span, c, "`%s` runs the script a process substitution prints", c.Base)
@@ -372,6 +376,7 @@ func (b *builder) scriptOperand(c *Call, f Word) {
 	default:
 		c.ScriptFile = f.Value
 		b.hide(ProjectCode, c.Span, c, "`%s` runs the script file %s", c.Base, clip(f.Value))
+		b.guess(c, rest)
 	}
 }
 
@@ -412,7 +417,7 @@ func (b *builder) interpreter(c *Call, prog *p.Program, args []Word) {
 		return
 	}
 	if len(parsed.Operands) > 0 {
-		b.scriptOperand(c, args[parsed.Operands[0]])
+		b.scriptOperand(c, args[parsed.Operands[0]], args[parsed.Operands[0]+1:])
 		return
 	}
 	c.script, c.ScriptStdin = true, true
@@ -423,7 +428,7 @@ func (b *builder) sourceFile(c *Call, args []Word) {
 	if len(args) == 0 {
 		return
 	}
-	b.scriptOperand(c, args[0])
+	b.scriptOperand(c, args[0], args[1:])
 }
 
 // viewer reads a pager or editor: options and +commands that run editor
@@ -898,6 +903,12 @@ func (b *builder) fedScript(c *Call) {
 // a script from a standard input nothing in the text feeds.
 func (t *Tree) finish() {
 	for _, c := range t.Calls {
+		if c.script && c.Guessed() {
+			// A guessed shell's standard input is the guessing program's
+			// to give (docker run -it IMG bash): nothing the text feeds.
+			c.script = false
+			continue
+		}
 		if c.script {
 			c.script = false
 			t.Hidden = append(t.Hidden, Hidden{Kind: FedScript, Span: c.Span, Call: c,

@@ -81,6 +81,9 @@ type Call struct {
 	Depth int
 	// Tail: more words are appended at run time (xargs' input, find's {}).
 	Tail bool
+	// Guess: the gate only guesses the call may run — an operand of a
+	// program whose operands it does not model (see guess.go).
+	Guess bool
 	// Stdin is what the text feeds the call's standard input, when it
 	// shows it.
 	Stdin *Input
@@ -103,6 +106,8 @@ type Call struct {
 	// script: ScriptStdin, not yet read; the builder reads the script once
 	// it knows what feeds it.
 	script bool
+	// suffix: a guess made of a suffix of its guesser's operands.
+	suffix bool
 }
 
 // Input is what feeds a call's standard input.

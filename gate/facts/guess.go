@@ -1,0 +1,180 @@
+package facts
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	p "github.com/agentexec/agentexec/gate/programs"
+)
+
+// Where the table's model of a program ends, its operands may still be a
+// command it runs: a program the table does not know (setarch's aliases
+// i386 and x86_64, runcon, systemd-inhibit, a vendor CLI), a package
+// manager or build tool whose run/exec subcommands start what follows
+// (npx rm, uv run rm, poetry run rm), a project script handed a command
+// (./retry.sh rm x). The gate cannot say which words such a program runs,
+// so it guesses — over-approximating, for the stricter readers only:
+//
+//   - every operand that names a program the table knows (one a program
+//     can exec: not a shell builtin), by name or path, starts a command
+//     made of it and the words after it;
+//   - every operand (or --option=value) that is shell text, with a blank
+//     in it, may be run by a shell (sg GROUP 'CMD', nix-shell --run 'CMD').
+//
+// A guessed call (Call.Guess, and every call started from one) is what the
+// program *may* run: deny and ask rules that match it ask rather than deny,
+// and the blacklist refuses it as it refuses a literal in inline code.
+// Allow rules never need to cover it (it is not run by the shell), so a
+// guess can only make a decision stricter. A call guessed from a suffix of
+// the operands guesses no further itself — every suffix it could add is
+// already one of the outer guesses — but the calls it runs do (su -c TEXT
+// inside, read afresh).
+
+// guess records what c, whose operands the table does not model, may run.
+func (b *builder) guess(c *Call, args []Word) {
+	if c.suffix {
+		return
+	}
+	for i, a := range args {
+		if !a.Static || a.Glob {
+			// A computed word, a brace expansion or a glob may still be a
+			// program's name (Z=rm; i386 $Z, i386 /bin/r?): the guessed
+			// call then has a dynamic name, which hides what it runs.
+			if b.mayNameProgram(a) {
+				b.guessArgv(c, args[i:])
+			}
+			continue
+		}
+		if a.Hole || a.Value == "" {
+			continue
+		}
+		v := a.Value
+		if strings.HasPrefix(v, "-") {
+			if _, val, ok := strings.Cut(v, "="); ok && shellText(val) {
+				b.guessText(c, val)
+			}
+			continue
+		}
+		if programWord(v) {
+			b.guessArgv(c, args[i:])
+		}
+		if shellText(v) {
+			b.guessText(c, v)
+		}
+	}
+}
+
+// programWord reports a word that names a program the table knows, by
+// its name or a path to it (/usr/bin/rm, ./rm — not @types/node or
+// src/node, which name packages and directories).
+func programWord(v string) bool {
+	if strings.Contains(v, "/") && !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "./") {
+		return false
+	}
+	return execable(path.Base(v))
+}
+
+// mayNameProgram reports a computed or glob word that may expand to the
+// name of a program the table knows: its values from the text's own
+// assignments and braces, or a glob pattern that matches such a name.
+func (b *builder) mayNameProgram(a Word) bool {
+	if a.Hole || a.Node == nil {
+		return false
+	}
+	vals, ok := Resolve(a.Node, b.knownVars())
+	if !ok {
+		return false
+	}
+	for _, v := range vals {
+		if programWord(v) || globNamesProgram(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// globNamesProgram reports an absolute glob pattern whose last element
+// matches the name of a program the table knows (/bin/r?, /usr/*/rm).
+func globNamesProgram(v string) bool {
+	if !strings.ContainsAny(v, "*?[") {
+		return false
+	}
+	dir, base := path.Split(v)
+	if !strings.HasPrefix(dir, "/") {
+		// *.txt, ./*, src/*: the project's files, which are not the
+		// programs the rules name (a file there named like one is the
+		// exec gate's to see).
+		return false
+	}
+	found := false
+	p.All(func(prog *p.Program) {
+		if !found && execable(prog.Name) {
+			found, _ = path.Match(base, prog.Name)
+		}
+	})
+	return found
+}
+
+// execable reports a name the table knows as a program another program
+// can start: shell builtins (cd, export, eval) exist only inside a shell,
+// but kill is a program too.
+func execable(name string) bool {
+	prog := p.Lookup(name)
+	if prog == nil {
+		return false
+	}
+	return !prog.Kind.Has(p.Builtin) || prog.Kind.Has(p.Signaller)
+}
+
+// shellText reports a word that reads as a command line rather than one
+// argument: it has a blank in it.
+func shellText(v string) bool { return strings.ContainsAny(v, " \t\n") }
+
+// guessArgv records argv as a command c may start.
+func (b *builder) guessArgv(c *Call, argv []Word) {
+	how := fmt.Sprintf("`%s` is not modelled by the gate, and it may run", clip(c.Base))
+	if b.depth+1 > MaxPayloadDepth*4 {
+		b.t.Truncated = true
+		b.hide(Unreadable, c.Span, c, "%s a command nested too deeply to read", how)
+		return
+	}
+	n := &Call{Argv: argv, Text: joinRaw(argv), Span: c.Span, Via: c, How: how, Depth: c.Depth + 1, InSubst: c.InSubst, Guess: true, suffix: true}
+	if !b.add(n) {
+		return
+	}
+	saved := b.depth
+	b.depth = n.Depth
+	b.runs(n)
+	b.depth = saved
+}
+
+// guessText records the commands of a shell text c may run. Text bash
+// cannot parse is no command a shell could run, so it adds nothing.
+func (b *builder) guessText(c *Call, text string) {
+	how := fmt.Sprintf("`%s` is not modelled by the gate, and it may run the shell text", clip(c.Base))
+	if b.depth+1 > MaxPayloadDepth || b.t.payloadBytes()+len(text) > MaxPayloadBytes {
+		b.t.Truncated = true
+		b.hide(Unreadable, c.Span, c, "%s %q, which is nested too deeply (or too large) to read", how, clip(text))
+		return
+	}
+	f, err := Parse(text, b.opt.POSIX)
+	if err != nil {
+		return
+	}
+	b.t.nestedBytes += len(text)
+	sp := c.Span
+	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: c, how: how, depth: b.depth + 1, walk: b.walk, guessing: true}
+	nb.stmts(f.Stmts)
+}
+
+// Guessed reports a call the gate only guesses may run: a Guess, or a
+// call started from one.
+func (c *Call) Guessed() bool {
+	for x := c; x != nil; x = x.Via {
+		if x.Guess {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,107 @@
+package gate
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUnmodelledOperands: a program whose operands the table does not
+// model may run the command they spell — one the table does not know
+// (setarch's aliases, runcon, a vendor CLI), a package manager's or build
+// tool's run/exec, a project script handed a command. With allow Bash(*)
+// and deny Bash(rm *) none is allowed; spelled catastrophically, yolo
+// refuses it. Near misses, whose operands name no program the rules deny
+// or whose words are not commands, stay allowed.
+func TestUnmodelledOperands(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)", "Bash(git push *)"})
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	refused := []string{
+		"i386 rm -f x", "x86_64 rm -f x", "runcon -t t rm -f x", "systemd-inhibit --what=idle rm -f x",
+		"vendor-cli --retry 3 rm -f x", "i386 /bin/rm -f x", "i386 git push origin main",
+		"nix-shell -p hello --run 'rm -f x'", "nix-shell --run='rm -f x'", "vendor-cli exec 'cd /tmp && rm -f x'",
+		"npx rm -f x", "npm exec -- rm -f x", "uv run rm -f x", "poetry run rm -f x", "docker run img rm -f x",
+		"./retry.sh rm -f x", "bash retry.sh rm -f x", "python3 retry.py rm -f x", "source retry.sh rm -f x",
+		"vendor-cli sudo rm -f x", "vendor-cli env -i rm -f x",
+		"i386 /bin/r? -f x", "Z=rm; i386 $Z -f x", "i386 {rm,} -f x", "vendor-cli /usr/*/rm -f x",
+		// a guess inside a guess, read afresh
+		"i386 su root -c 'i386 rm -f x'", "vendor-cli 'i386 rm -f x'",
+	}
+	for _, text := range refused {
+		for _, gate := range []bool{false, true} {
+			if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: gate}); d.Action == Allow {
+				t.Errorf("%q (exec gate %v) allowed under deny Bash(rm *): %s", text, gate, d.Reason)
+			}
+		}
+		if !strings.Contains(text, "rm -f x") {
+			continue
+		}
+		cat := strings.ReplaceAll(text, "rm -f x", "rm -rf /")
+		if d := Decide(Input{Text: cat, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action == Allow {
+			t.Errorf("%q allowed in yolo: %s", cat, d.Reason)
+		}
+	}
+	for _, text := range []string{
+		"vendor-cli ls", "vendor-cli 'build done'", "vendor-cli \"it's done\"", "npm install -D typescript @types/node",
+		"i386 ls -la", "./retry.sh make test", "docker run --rm -it node:20 bash", "vendor-cli cd /", "vendor-cli src/rm",
+		"vendor-cli *.txt", "vendor-cli ./*", "vendor-cli /tmp/*.log", `vendor-cli "$FILE"`,
+	} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != Allow {
+			t.Errorf("near miss %q: %s: %s", text, d.Action, d.Reason)
+		}
+		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q in yolo: %s: %s", text, d.Action, d.Reason)
+		}
+	}
+	// A deny rule matched through a guess asks, and says which program
+	// may run what.
+	d := Decide(Input{Text: "i386 rm -f x", Policy: p, Cwd: "/work"})
+	if d.Action != Ask || !strings.Contains(d.Reason, "`i386`") || !strings.Contains(d.Reason, "rm -f x") {
+		t.Errorf("i386 rm -f x: %s: %s", d.Action, d.Reason)
+	}
+}
+
+// TestUnmodelledOperandsConfirm runs unmodelled programs that really run
+// their operands under bash, with a stand-in rm first on PATH: setarch's
+// i386 and x86_64 aliases and a project script that runs "$@". Each runs
+// rm, and the gate does not allow it under deny Bash(rm *).
+func TestUnmodelledOperandsConfirm(t *testing.T) {
+	bash := requireBash(t)
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	for _, text := range []string{"i386 rm -f x", "x86_64 rm -f x", "./retry.sh rm -f x", "bash retry.sh rm -f x"} {
+		name := strings.Fields(text)[0]
+		if !strings.Contains(text, "retry") {
+			if _, err := exec.LookPath(name); err != nil {
+				continue
+			}
+		}
+		t.Run(text, func(t *testing.T) {
+			dir := t.TempDir()
+			marker := filepath.Join(dir, "RAN")
+			bin := filepath.Join(dir, "bin")
+			if err := os.Mkdir(bin, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(bin, "rm"), []byte("#!/bin/sh\necho \"$@\" >> "+marker+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "retry.sh"), []byte("#!/bin/sh\n\"$@\"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bash, "-c", text)
+			cmd.Dir = dir
+			cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Skipf("%q does not run here: %v %s", text, err, out)
+			}
+			if _, err := os.Stat(marker); err != nil {
+				t.Fatalf("%q: bash did not run the stand-in rm (the form is wrong here)", text)
+			}
+			if d := Decide(Input{Text: text, Policy: p, Cwd: dir}); d.Action == Allow {
+				t.Errorf("%q ran rm under bash, and the gate allowed it: %s", text, d.Reason)
+			}
+		})
+	}
+}
