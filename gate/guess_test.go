@@ -105,3 +105,42 @@ func TestUnmodelledOperandsConfirm(t *testing.T) {
 		})
 	}
 }
+
+// TestTracerOutputPipe: strace -o '|CMD' (or '!CMD') pipes the trace into
+// CMD, run by a shell — under deny Bash(rm *) it is refused, in yolo a
+// catastrophic CMD is; an ordinary trace file stays allowed. Confirmed
+// with strace under bash when it can trace here.
+func TestTracerOutputPipe(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, text := range []string{"strace -o '|rm -f x' true", "strace -o'!rm -f x' true", "strace --output='|rm -f x' true",
+		"strace -fo'|rm -f x' true", "strace --out='|rm -f x' true", `strace -o "$OUT" true`} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action == Allow {
+			t.Errorf("%q allowed under deny Bash(rm *): %s", text, d.Reason)
+		}
+	}
+	if d := Decide(Input{Text: "strace -o '|rm -rf /' true", Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Deny {
+		t.Errorf("strace -o '|rm -rf /' in yolo: %s: %s", d.Action, d.Reason)
+	}
+	for _, text := range []string{"strace -o trace.txt true", "strace -f -o trace.txt -e trace=open true", "strace -o '|cat' true"} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != Allow {
+			t.Errorf("near miss %q: %s: %s", text, d.Action, d.Reason)
+		}
+	}
+
+	bash := requireBash(t)
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("strace not installed: the bash confirmation needs it")
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "RAN")
+	text := "strace -o '|cat > " + marker + "' true"
+	cmd := exec.Command(bash, "-c", text)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("strace cannot trace here: %v %s", err, out)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("%q: strace did not run the piped command", text)
+	}
+}

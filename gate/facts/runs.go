@@ -46,6 +46,12 @@ func (b *builder) runs(c *Call) {
 		return
 	}
 	args := c.Argv[1:]
+	if len(prog.EnvOptions) > 0 {
+		b.envOptions(c, prog)
+	}
+	if len(prog.EnvCommands) > 0 {
+		b.envCommands(c, prog, args)
+	}
 	switch {
 	case prog.Runs != nil && prog.Runs.Opaque != "":
 		if len(args) == 0 || !onlyListing(args) {
@@ -176,6 +182,14 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 			b.argvCall(c, splitWords(f.Value), what, false)
 		default:
 			b.payload(c, f.Value, what)
+		}
+	case p.PipesTo:
+		switch {
+		case !f.HasValue:
+		case !f.ValueStatic:
+			b.hide(Unreadable, c.Span, c, "%s is computed at run time, and may be a command it pipes its output into", what)
+		case strings.HasPrefix(f.Value, "|") || strings.HasPrefix(f.Value, "!"):
+			b.payload(c, f.Value[1:], what)
 		}
 	case p.RunsCode:
 		b.hide(InlineCode, c.Span, c, "%s runs inline code (%s), which the gate cannot read", what, clip(f.Value))
@@ -657,7 +671,43 @@ func (b *builder) parallelLists(c *Call, args []Word) []Word {
 // launcherVar reads a VAR=value word a launcher sets for its command.
 func (b *builder) launcherVar(c *Call, kv string) {
 	name, val, _ := strings.Cut(kv, "=")
+	b.setVar(name, val)
 	b.commandVar(c, Assign{Name: name, Value: Word{Value: val, Static: true, Raw: val}, Raw: kv})
+}
+
+// envOptions reads the options a program takes from the environment
+// (TAR_OPTIONS), with every value the text gives the variable: their
+// effects are the program's (a --to-command there runs as one on the
+// command line does).
+func (b *builder) envOptions(c *Call, prog *p.Program) {
+	for _, name := range prog.EnvOptions {
+		for x := c; x != nil; x = x.Via {
+			for _, a := range x.Assigns {
+				if a.Name == name && !a.Value.Static && a.Value.Node != nil {
+					b.hide(Unreadable, c.Span, c, "the options `%s` reads from %s are computed at run time", c.Base, name)
+				}
+			}
+		}
+		for _, v := range b.t.Vars[name] {
+			// Split as tar splits it: into words as the shell would,
+			// quotes and backslashes honoured (env -S's rules).
+			b.uncertain(c, prog, b.options(c, prog, envSplit(v)))
+		}
+	}
+}
+
+// envCommands reads the commands a program runs from the environment in
+// place of a helper (GREP='CMD' zgrep), with every value the text gives
+// the variable and the program's own arguments after it, as the helper
+// gets them.
+func (b *builder) envCommands(c *Call, prog *p.Program, args []Word) {
+	for _, name := range prog.EnvCommands {
+		for _, v := range b.t.Vars[name] {
+			if v != "" {
+				b.payload(c, v+" "+joinRawSource(args), fmt.Sprintf("the command in %s, which `%s` runs", name, c.Base))
+			}
+		}
+	}
 }
 
 // isAssignWord reports a NAME=value word.
@@ -775,6 +825,12 @@ func (b *builder) commandVar(c *Call, a Assign) {
 	case p.PromptVar:
 		if !a.Value.Static || strings.ContainsAny(a.Value.Value, "$`") {
 			b.hide(ShellState, sp, c, "%s is expanded as a prompt, which runs the commands in it", a.Name)
+		}
+	case p.OptionsVar:
+		// On a command, the program reads the options (envOptions); set
+		// for later commands, they are options the text does not show.
+		if c == nil {
+			b.hide(ShellState, sp, c, "setting %s gives options to the programs that read it later", a.Name)
 		}
 	case p.LoaderVar:
 		if a.Name == "PATH" && a.Value.Static && !relativePath(a.Value.Value) {

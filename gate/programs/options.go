@@ -47,6 +47,10 @@ const (
 	// Reads names a file the program reads its instructions from (sed -f,
 	// awk -f): whatever it says is not in the text.
 	Reads
+	// PipesTo writes the file its value names, unless the value starts
+	// with '|' or '!': then the rest is shell text the program runs with
+	// its output piped in (strace -o '|CMD').
+	PipesTo
 )
 
 // Opt is one option's grammar and effect.
@@ -428,7 +432,7 @@ func (o *Options) CarriesCommands() bool {
 
 func (e Effect) runs() bool {
 	switch e {
-	case RunsShell, RunsProgram, RunsCode, RunsFile, StartsArgv, ShellScript:
+	case RunsShell, RunsProgram, RunsCode, RunsFile, StartsArgv, ShellScript, PipesTo:
 		return true
 	}
 	return false

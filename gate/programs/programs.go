@@ -138,6 +138,13 @@ type Program struct {
 	// CommandKeys are the keys of a KEY=VALUE option value whose VALUE is
 	// a command it runs (ssh -o ProxyCommand=…), lower-cased.
 	CommandKeys []string
+	// EnvCommands are the environment variables whose value it runs as a
+	// command in place of a helper (zgrep's GREP, zdiff's DIFF).
+	EnvCommands []string
+	// EnvOptions are the environment variables it reads options from, as
+	// if given before its command line (tar's TAR_OPTIONS): their options'
+	// effects are its options' effects.
+	EnvOptions []string
 }
 
 // Scanner names a classifier routine. The values are owned by the

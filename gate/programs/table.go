@@ -12,6 +12,7 @@ func buildTable() []Program {
 	return concat(
 		builtins(),
 		readers(),
+		helperReaders(),
 		specReaders(),
 		writers(),
 		viewers(),
@@ -173,14 +174,31 @@ func readers() []Program {
 		"expand", "unexpand", "fmt", "pr", "numfmt", "look", "tsort", "factor", "expr",
 		"base32", "basenc", "colrm",
 		// Decompressors and archive listers that write to standard output.
-		"zcat", "bzcat", "xzcat", "lzcat", "lz4cat", "zgrep", "zegrep", "zfgrep",
-		"bzgrep", "xzgrep", "zstdgrep", "zcmp", "zdiff", "zipinfo",
+		"zcat", "bzcat", "xzcat", "lzcat", "lz4cat", "zipinfo",
 		// System inspectors.
 		"lscpu", "lsblk", "locale", "getfacl", "lsattr", "lsmod", "lspci", "lsusb",
 		"findmnt", "w", "users", "tty", "logname",
 		"hostid", "vmstat", "iostat", "mpstat", "pstree", "pgrep", "pidof", "cal", "ncal",
 		"lsipc", "lslocks", "lsns", "lsirq", "lsmem", "readelf",
 		"size", "objdump", "whereis", "env-update-check", "tree-sitter-version",
+	)
+}
+
+// helperReaders are the compressed-file wrappers (shell scripts) that run
+// grep, diff or cmp through a variable naming the helper: GREP='CMD'
+// zgrep runs CMD (gzip's, xz's, bzip2's and zstd's scripts on Debian 12).
+func helperReaders() []Program {
+	with := func(vars []string, names ...string) []Program {
+		out := each(Reader, whyReader, names...)
+		for i := range out {
+			out[i].EnvCommands = vars
+		}
+		return out
+	}
+	return concat(
+		with([]string{"GREP"}, "zgrep", "zegrep", "zfgrep", "xzgrep", "xzegrep", "xzfgrep", "zstdgrep", "lzgrep", "lzegrep", "lzfgrep"),
+		with([]string{"GREP", "EGREP", "FGREP"}, "bzgrep", "bzegrep", "bzfgrep"),
+		with([]string{"DIFF", "CMP"}, "zcmp", "zdiff", "xzcmp", "xzdiff", "bzcmp", "bzdiff", "lzcmp", "lzdiff"),
 	)
 }
 
@@ -355,7 +373,7 @@ func writers() []Program {
 				"changes silent quiet verbose no-preserve-root preserve-root recursive help version", "reference", ""))},
 			Program{Name: "chown", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
-			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts()},
+			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts(), EnvOptions: []string{"TAR_OPTIONS"}},
 			// unzip -T sets the archive's time to its newest member's, even
 			// when it only lists (unzip -l -T a.zip).
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"},
@@ -658,8 +676,10 @@ func launchers() []Program {
 		l("parallel", Launch("0qkuvX", "jPSaIdEnNlL", longs("null quote keep-order ungroup verbose xargs pipe halt-on-error no-notice bar eta progress dry-run",
 			"jobs sshlogin joblog results delay timeout max-args max-lines colsep arg-file tmpdir workdir basefile", "")),
 			Runs{Argv: true, Lists: true}, 0, whyLauncher),
-		l("strace", Launch("cCdDfFhiqrtTvVwxyzZk", "abeEIoOpPsSuXU", longs("daemonize follow-forks output-separately summary-only summary-wall-clock help version",
-			"attach output trace signal env user string-limit", "")), argv, 0, "a tracer that runs another command"),
+		l("strace", Launch("cCdDfFhiqrtTvVwxyzZk", "abeEIOpPsSuXU", longs("daemonize follow-forks output-separately summary-only summary-wall-clock help version",
+			"attach trace signal env user string-limit", "")).
+			Short("o", eff(ReqArg, PipesTo, "`strace -o` writes its trace to %q, or pipes it into the command after a | or !")).
+			Long(eff(ReqArg, PipesTo, "`strace --output` writes its trace to %q, or pipes it into the command after a | or !"), "output"), argv, 0, "a tracer that runs another command"),
 		l("ltrace", Launch("bcCfhiLrStTV", "aAeDFlnopsSuwx", longs("help version demangle", "output", "")), argv, 0, "a tracer that runs another command"),
 		l("valgrind", Launch("hqv", "", longs("help version quiet verbose trace-children", "tool log-file xml-file suppressions", "")).AnyOption(), argv, 0, "a debugger that runs another command"),
 		l("perf", nil, Runs{Argv: true, Skip: 1}, 0, "a profiler that runs another command"),

@@ -23,6 +23,9 @@ const (
 	// code the text does not show (BASH_ENV, LD_PRELOAD, NODE_OPTIONS, …),
 	// or changes which program a name runs (PATH, GIT_EXEC_PATH).
 	LoaderVar
+	// OptionsVar holds options a program reads as if given on its
+	// command line (TAR_OPTIONS): see Program.EnvOptions.
+	OptionsVar
 )
 
 // commandVars are the variables whose value is a command.
@@ -35,7 +38,7 @@ var commandVars = &lazy.Value[map[string]VarKind]{Build: func() map[string]VarKi
 		"GIT_EXTERNAL_DIFF": CommandVar, "GIT_ASKPASS": CommandVar, "SSH_ASKPASS": CommandVar,
 		"SUDO_ASKPASS": CommandVar, "RSYNC_RSH": CommandVar, "CVS_RSH": CommandVar, "BROWSER": CommandVar,
 		"LESSOPEN": CommandVar, "LESSCLOSE": CommandVar, "PROMPT_COMMAND": CommandVar, "MANROFFOPT": CommandVar,
-		"TAR_OPTIONS": CommandVar, "PS0": PromptVar, "PS1": PromptVar, "PS2": PromptVar, "PS3": PromptVar,
+		"PS0": PromptVar, "PS1": PromptVar, "PS2": PromptVar, "PS3": PromptVar,
 		"PS4": PromptVar, "BASH_ENV": LoaderVar, "ENV": LoaderVar, "SHELLOPTS": LoaderVar,
 		"BASHOPTS": LoaderVar, "LD_PRELOAD": LoaderVar, "LD_AUDIT": LoaderVar, "LD_LIBRARY_PATH": LoaderVar,
 		"PYTHONSTARTUP": LoaderVar, "PYTHONPATH": LoaderVar, "PYTHONHOME": LoaderVar, "PYTHONINSPECT": LoaderVar,
@@ -55,8 +58,28 @@ func Var(name string) VarKind {
 	if k, ok := commandVars.Get()[name]; ok {
 		return k
 	}
+	if k, ok := programVars.Get()[name]; ok {
+		return k
+	}
 	if strings.HasPrefix(name, "BASH_FUNC_") || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
 		return LoaderVar
 	}
 	return PlainVar
 }
+
+// programVars are the variables some program of the table reads as a
+// command (EnvCommands) or as options (EnvOptions): whoever reads them, a
+// value planted for later commands is code or options the text does not
+// show them with.
+var programVars = &lazy.Value[map[string]VarKind]{Build: func() map[string]VarKind {
+	m := map[string]VarKind{}
+	All(func(p *Program) {
+		for _, v := range p.EnvCommands {
+			m[v] = CommandVar
+		}
+		for _, v := range p.EnvOptions {
+			m[v] = OptionsVar
+		}
+	})
+	return m
+}}
