@@ -339,7 +339,9 @@ func (rn *run) startReaders() {
 // copyOut copies until EOF or an error; a PTY master reports the end of
 // the session as EIO, which is EOF here.
 func copyOut(w io.Writer, r io.Reader) {
-	buf := make([]byte, 32*1024)
+	bp := copyBufs.Get().(*[]byte)
+	defer copyBufs.Put(bp)
+	buf := *bp
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
@@ -350,6 +352,10 @@ func copyOut(w io.Writer, r io.Reader) {
 		}
 	}
 }
+
+// copyBufs keeps copyOut's buffers between runs: two a run otherwise,
+// 64 KiB of garbage for each server request.
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32*1024); return &b }}
 
 // ignoreErrors keeps a live copy from stopping the capture when the
 // terminal or caller's writer goes away.
