@@ -233,6 +233,7 @@ func (b *builder) command(s *syntax.Stmt, cmd syntax.Command) {
 				b.word(w)
 			}
 		}
+		b.loopVar(c)
 		b.stmts(c.Do)
 	case *syntax.CaseClause:
 		b.word(c.Word)
@@ -452,6 +453,7 @@ func appendUniq(list []string, v string) []string {
 // declClause reads declare/export/local/readonly/typeset: their
 // assignments, which may plant shell state.
 func (b *builder) declClause(s *syntax.Stmt, c *syntax.DeclClause) {
+	b.nameref(c)
 	for _, a := range c.Args {
 		if a.Name == nil {
 			b.walkSubsts(a)
@@ -586,6 +588,8 @@ func (b *builder) substs(n syntax.Node) bool {
 		b.stmts(n.Stmts)
 		b.inSubst--
 		return false
+	case *syntax.ParamExp:
+		b.defaultAssign(n)
 	}
 	return true
 }

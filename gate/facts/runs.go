@@ -52,6 +52,9 @@ func (b *builder) runs(c *Call) {
 	if len(prog.EnvCommands) > 0 {
 		b.envCommands(c, prog, args)
 	}
+	if prog.Names != nil {
+		b.names(c, prog, args)
+	}
 	switch {
 	case prog.Runs != nil && prog.Runs.Opaque != "":
 		if len(args) == 0 || !onlyListing(args) {

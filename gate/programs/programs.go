@@ -138,6 +138,9 @@ type Program struct {
 	// CommandKeys are the keys of a KEY=VALUE option value whose VALUE is
 	// a command it runs (ssh -o ProxyCommand=…), lower-cased.
 	CommandKeys []string
+	// Names says which of a builtin's words name the variables it sets
+	// (read NAME, printf -v NAME); nil for a program that sets none.
+	Names *NameArgs
 	// EnvCommands are the environment variables whose value it runs as a
 	// command in place of a helper (zgrep's GREP, zdiff's DIFF).
 	EnvCommands []string
@@ -145,6 +148,17 @@ type Program struct {
 	// if given before its command line (tar's TAR_OPTIONS): their options'
 	// effects are its options' effects.
 	EnvOptions []string
+}
+
+// NameArgs says which words of a builtin name the variables it sets:
+// Grammar reads its options, NameOpts are the options whose value is a
+// name (printf -v, read -a, wait -p), and Operand is the operand that is
+// one (1-based: getopts OPTSTRING NAME is 2), or -1 for every operand
+// (read A B C).
+type NameArgs struct {
+	Grammar  *Options
+	NameOpts string
+	Operand  int
 }
 
 // Scanner names a classifier routine. The values are owned by the

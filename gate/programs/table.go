@@ -121,9 +121,9 @@ func builtins() []Program {
 				Short("c", eff(NoArg, Unproven, "`dirs -c` clears the shell's directory stack%s"))},
 		),
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
-		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "read", "let",
+		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "let",
 			"declare", "typeset", "export", "local", "readonly", "unset", "compgen",
-			"compopt", "umask", "disown", "wait", "fg", "bg", "getopts",
+			"compopt", "umask", "disown", "fg", "bg",
 			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
 			"coproc", "nameref"),
 		one(
@@ -140,8 +140,12 @@ func builtins() []Program {
 			st("fc", &Runs{Opaque: "`fc` runs commands again from the history"}, nil),
 			st("bind", &Runs{Opaque: "`bind -x` binds a key to a command"}, nil),
 			st("complete", nil, Opts("abcdefgjksuvDEI", "AGWFPSXo", nil).Short("C", callback)),
-			st("mapfile", nil, Opts("t", "dnOsu", nil).Short("c", Opt{Arity: ReqArg}).Short("C", callback)),
-			st("readarray", nil, Opts("t", "dnOsu", nil).Short("c", Opt{Arity: ReqArg}).Short("C", callback)),
+			named(st("mapfile", nil, Opts("t", "dnOsu", nil).Short("c", Opt{Arity: ReqArg}).Short("C", callback)), "", 1),
+			named(st("readarray", nil, Opts("t", "dnOsu", nil).Short("c", Opt{Arity: ReqArg}).Short("C", callback)), "", 1),
+			// The builtins that set the variables their words name.
+			named(st("read", nil, Launch("ers", "adinNptu", nil)), "a", -1),
+			named(st("getopts", nil, Launch("", "", nil)), "", 2),
+			named(st("wait", nil, Launch("fn", "p", nil)), "p", 0),
 			st("source", &Runs{Script: true}, nil),
 			st(".", &Runs{Script: true}, nil),
 			lb("eval", Runs{Joined: true}, nil),
@@ -156,10 +160,17 @@ func builtins() []Program {
 			Program{Name: "test", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
 			Program{Name: "[", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
 			Program{Name: "[[", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
-			Program{Name: "printf", Kind: Builtin | Reader, Scanner: ScanPrintf, Why: whyReader},
+			Program{Name: "printf", Kind: Builtin | Reader, Scanner: ScanPrintf, Why: whyReader, Names: &NameArgs{Grammar: Launch("", "v", nil), NameOpts: "v"}},
 			Program{Name: "kill", Kind: Builtin | Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
 		),
 	)
+}
+
+// named gives a builtin the words that name the variables it sets, read
+// with its own option grammar.
+func named(prog Program, nameOpts string, operand int) Program {
+	prog.Names = &NameArgs{Grammar: prog.Opts, NameOpts: nameOpts, Operand: operand}
+	return prog
 }
 
 func readers() []Program {

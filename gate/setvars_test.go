@@ -1,0 +1,99 @@
+package gate
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// setVarForms give GIT_EXTERNAL_DIFF the command `rm` without an
+// assignment word, then export it and run git diff, which runs it for
+// each changed file.
+var setVarForms = []string{
+	": ${GIT_EXTERNAL_DIFF:=rm}",
+	": ${GIT_EXTERNAL_DIFF=rm}",
+	"read -r GIT_EXTERNAL_DIFF <<< rm",
+	"printf -v GIT_EXTERNAL_DIFF %s rm",
+	"declare -n r=GIT_EXTERNAL_DIFF; r=rm",
+}
+
+// TestSetVarByBuiltin: a variable that carries a command, set by an
+// expansion, a loop, a builtin or a nameref, is shell state the rules
+// cannot read: never allowed under deny Bash(rm *). Plain variables set
+// the same ways stay allowed.
+func TestSetVarByBuiltin(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	refused := append([]string{
+		"for GIT_EXTERNAL_DIFF in rm; do export GIT_EXTERNAL_DIFF; git diff; done",
+		"for PATH in .; do ls; done", "read -a PATH <<< .", `read -r "$V" <<< x`, "wait -n -p PATH",
+		"declare -n r; r=PATH", "typeset -n r=$X", "getopts x PATH", "select PATH in .; do ls; done",
+		// arrays are not exported, but the shell's own lookup reads PATH's
+		"read -ra PATH <<< .; ls", "mapfile -t PATH <<< .; ls", "mapfile -t GIT_EXTERNAL_DIFF <<< rm",
+	}, func() []string {
+		var out []string
+		for _, f := range setVarForms {
+			out = append(out, f+"; export GIT_EXTERNAL_DIFF; git diff")
+		}
+		return out
+	}()...)
+	for _, text := range refused {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action == Allow {
+			t.Errorf("%q allowed under deny Bash(rm *): %s", text, d.Reason)
+		}
+	}
+	for _, text := range []string{
+		"read -r line < f", "while read -r a b; do echo $a; done < f", "printf -v out %s x", "echo ${X:=3}",
+		"for f in *.go; do echo $f; done", "declare -n r=arr; r=1", "mapfile -t lines < f", "getopts ab opt",
+		"for PATH in /usr/bin; do ls; done",
+	} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != Allow {
+			t.Errorf("near miss %q: %s: %s", text, d.Action, d.Reason)
+		}
+	}
+}
+
+// TestSetVarByBuiltinConfirm proves each form really makes git diff run
+// the stand-in rm under bash, in a scratch repository with a change.
+func TestSetVarByBuiltinConfirm(t *testing.T) {
+	bash := requireBash(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	for _, form := range setVarForms {
+		text := form + "; export GIT_EXTERNAL_DIFF; git diff"
+		t.Run(form, func(t *testing.T) {
+			dir := t.TempDir()
+			marker := filepath.Join(dir, "RAN")
+			bin := filepath.Join(dir, "bin")
+			if err := os.Mkdir(bin, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(bin, "rm"), []byte("#!/bin/sh\necho \"$@\" >> '"+marker+"'\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1"}
+			repo := filepath.Join(dir, "repo")
+			setup := "git init -q repo && cd repo && echo a > f && git add f && " +
+				"git -c user.name=t -c user.email=t@t commit -qm f && echo b > f"
+			mk := exec.Command(bash, "-c", setup)
+			mk.Dir, mk.Env = dir, env
+			if out, err := mk.CombinedOutput(); err != nil {
+				t.Skipf("repository setup: %v %s", err, out)
+			}
+			cmd := exec.Command(bash, "-c", text)
+			cmd.Dir = repo
+			cmd.Env = env
+			cmd.Stdin = strings.NewReader("")
+			out, _ := cmd.CombinedOutput()
+			if _, err := os.Stat(marker); err != nil {
+				t.Fatalf("%q (%s): git diff did not run the stand-in rm (the form is wrong here)", text, out)
+			}
+			if d := Decide(Input{Text: text, Policy: p, Cwd: repo}); d.Action == Allow {
+				t.Errorf("%q ran rm under bash, and the gate allowed it: %s", text, d.Reason)
+			}
+		})
+	}
+}
