@@ -146,12 +146,18 @@ func lastLine(f io.ReaderAt, size int64) (line []byte, end int64, err error) {
 }
 
 // lastNewline returns the offset just past the last "\n" in f[0:before],
-// or 0 when there is none.
+// or 0 when there is none. It reads backwards from a small chunk
+// (a record is a few hundred bytes; every writer reads the head when it
+// opens the log, and the anchors file's tail at each anchor), doubling up
+// to 64 KiB, so a long line is still read in a few large reads.
 func lastNewline(f io.ReaderAt, before int64) (int64, error) {
-	const chunk = 32 << 10
-	buf := make([]byte, chunk)
+	chunk := int64(4 << 10)
+	var buf []byte
 	for hi := before; hi > 0; {
 		lo := max(hi-chunk, 0)
+		if int64(cap(buf)) < hi-lo {
+			buf = make([]byte, hi-lo)
+		}
 		b := buf[:hi-lo]
 		if _, err := f.ReadAt(b, lo); err != nil && err != io.EOF {
 			return 0, err
@@ -160,6 +166,7 @@ func lastNewline(f io.ReaderAt, before int64) (int64, error) {
 			return lo + int64(i) + 1, nil
 		}
 		hi = lo
+		chunk = min(chunk*2, 64<<10)
 	}
 	return 0, nil
 }

@@ -666,3 +666,26 @@ func runWriters(t *testing.T, path string, n, records int, env ...string) {
 		}
 	}
 }
+
+// BenchmarkOpen opens a log of 200 records and closes it without
+// appending: what each process that writes to the log (every `agentexec
+// run`) pays to read and check the head before its first record.
+func BenchmarkOpen(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "audit.jsonl")
+	l := openLog(b, Options{Path: path, NoSync: true})
+	for i := range 200 {
+		rec := Record{Kind: "run", RunID: fmt.Sprint(i), Command: "go test ./... -run TestX", Shell: "bash", Cwd: "/work", Decision: "allow"}
+		if err := l.Append(&rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+	l.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		l, err := Open(Options{Path: path, NoSync: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		l.Close()
+	}
+}

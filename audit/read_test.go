@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -100,5 +101,39 @@ func TestScan(t *testing.T) {
 	})
 	if err != nil || n != 9 {
 		t.Errorf("Scan: %d entries, %v", n, err)
+	}
+}
+
+// lastNewline finds the last "\n" before an offset whatever the distance
+// to it: inside the first small chunk, at a chunk's edge, across the
+// doubling chunks of a long line, or nowhere.
+func TestLastNewline(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		head, tail int // bytes before the last newline, and after it
+	}{
+		{"none", -1, 10},
+		{"last byte", 100, 0},
+		{"short line", 100, 300},
+		{"first chunk edge", 10, 4095},
+		{"just past the first chunk", 10, 4096},
+		{"across doubled chunks", 10, 70000},
+		{"past the largest chunk", 10, 300000},
+		{"at offset 0", 0, 9000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var data []byte
+			want := int64(0)
+			if tc.head >= 0 {
+				data = append(bytes.Repeat([]byte("a\n"), tc.head/2), bytes.Repeat([]byte("b"), tc.head%2)...)
+				data = append(data, '\n')
+				want = int64(len(data))
+			}
+			data = append(data, bytes.Repeat([]byte("x"), tc.tail)...)
+			got, err := lastNewline(bytes.NewReader(data), int64(len(data)))
+			if err != nil || got != want {
+				t.Fatalf("lastNewline = %d, %v; want %d", got, err, want)
+			}
+		})
 	}
 }
