@@ -601,6 +601,26 @@ var dataCodeRules = lazy.NewSet(
 	"arithmetic-test", "shell-environment",
 )
 
+// configRunRules are the classifier findings of a program the project's
+// configuration makes a command run (git's core.fsmonitor, diff.external,
+// hooks, aliases in .git/config …), or of a configuration the classifier
+// could not read (git after a cd, git -C DIR, --git-dir): the text does
+// not spell what runs, so the deny and ask rules cannot see it. Like project code run by name, the run-time
+// exec gate watches what it starts; without one, no allow rule can vouch
+// for it while deny or ask rules exist.
+var configRunRules = lazy.NewSet("git-config", "git-after-cd", "git-global-option")
+
+// configRuns returns the first classifier finding of a program run by the
+// configuration.
+func configRuns(r Result) (Evidence, bool) {
+	for _, e := range r.Evidence {
+		if configRunRules.Has(e.Rule) {
+			return e, true
+		}
+	}
+	return Evidence{}, false
+}
+
 // dataCode returns the first classifier finding of code run out of data,
 // as "rule: detail (at byte N)", or "".
 func dataCode(r Result) string {
@@ -704,6 +724,9 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 	if rv.blocked == "" && len(rs.deny)+len(rs.ask) > 0 && in.shell.IsPOSIX() {
 		if h, ok := unseenByRules(in.tree, in.execGate); ok {
 			rv.blocked, rv.detail = blockHidden, describeHidden(h)
+			rv.rule = firstRule(rs)
+		} else if e, ok := configRuns(in.class); ok && !in.execGate {
+			rv.blocked, rv.detail = blockHidden, fmt.Sprintf("%s (bytes %d–%d)", e.Detail, e.Offset, e.End)
 			rv.rule = firstRule(rs)
 		}
 	}
