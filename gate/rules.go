@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/facts"
@@ -950,6 +951,17 @@ func spellingBudget(n int) int { return 8*n + 64<<10 }
 func dedupeSpellings(in []spelling) []spelling {
 	if len(in) < 2 {
 		return in
+	}
+	if len(in) <= 16 {
+		// A few spellings (the usual case): comparing with those kept
+		// costs less than hashing them all into a map.
+		out := in[:1]
+		for _, s := range in[1:] {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
 	}
 	seen := make(map[spelling]bool, len(in))
 	out := in[:0]
