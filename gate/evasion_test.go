@@ -428,8 +428,18 @@ func TestGitPushFormsConfirm(t *testing.T) {
 			t.Errorf("%q pushed under bash, and the gate allowed it: %s", text, d.Reason)
 		}
 	}
+	// Near misses, in a clean repository whose configuration the gate
+	// reads (HOME given: without one, git's global configuration is
+	// unknown and, with no exec gate, may run anything).
+	dir := t.TempDir()
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1"}
+	init := exec.Command(bash, "-c", "git init -q w")
+	init.Dir, init.Env = dir, env
+	if out, err := init.CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
 	for _, text := range []string{"git status", "git -c alias.st=status st", "git config alias.s status; git s", "git-status"} {
-		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work"}); d.Action != Allow {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: filepath.Join(dir, "w"), Env: env}); d.Action != Allow {
 			t.Errorf("near miss %q: %v: %s", text, d.Action, d.Reason)
 		}
 	}

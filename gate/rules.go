@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/facts"
@@ -600,6 +601,26 @@ var dataCodeRules = lazy.NewSet(
 	"arithmetic-test", "shell-environment",
 )
 
+// configRunRules are the classifier findings of a program the project's
+// configuration makes a command run (git's core.fsmonitor, diff.external,
+// hooks, aliases in .git/config …), or of a configuration the classifier
+// could not read (git after a cd, git -C DIR, --git-dir): the text does
+// not spell what runs, so the deny and ask rules cannot see it. Like project code run by name, the run-time
+// exec gate watches what it starts; without one, no allow rule can vouch
+// for it while deny or ask rules exist.
+var configRunRules = lazy.NewSet("git-config", "git-after-cd", "git-global-option")
+
+// configRuns returns the first classifier finding of a program run by the
+// configuration.
+func configRuns(r Result) (Evidence, bool) {
+	for _, e := range r.Evidence {
+		if configRunRules.Has(e.Rule) {
+			return e, true
+		}
+	}
+	return Evidence{}, false
+}
+
 // dataCode returns the first classifier finding of code run out of data,
 // as "rule: detail (at byte N)", or "".
 func dataCode(r Result) string {
@@ -703,6 +724,9 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 	if rv.blocked == "" && len(rs.deny)+len(rs.ask) > 0 && in.shell.IsPOSIX() {
 		if h, ok := unseenByRules(in.tree, in.execGate); ok {
 			rv.blocked, rv.detail = blockHidden, describeHidden(h)
+			rv.rule = firstRule(rs)
+		} else if e, ok := configRuns(in.class); ok && !in.execGate {
+			rv.blocked, rv.detail = blockHidden, fmt.Sprintf("%s (bytes %d–%d)", e.Detail, e.Offset, e.End)
 			rv.rule = firstRule(rs)
 		}
 	}
@@ -927,6 +951,17 @@ func spellingBudget(n int) int { return 8*n + 64<<10 }
 func dedupeSpellings(in []spelling) []spelling {
 	if len(in) < 2 {
 		return in
+	}
+	if len(in) <= 16 {
+		// A few spellings (the usual case): comparing with those kept
+		// costs less than hashing them all into a map.
+		out := in[:1]
+		for _, s := range in[1:] {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
 	}
 	seen := make(map[spelling]bool, len(in))
 	out := in[:0]

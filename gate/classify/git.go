@@ -101,6 +101,11 @@ func gitCommandRule(w *walker, a argv) finding {
 		if (v == "--version" || v == "--help") && i == len(args)-1 {
 			return finding{ReadOnly, "git-usage", fmt.Sprintf("`git %s` only prints", v)}
 		}
+		if strings.HasPrefix(v, "-c") {
+			// -c NAME=VALUE: the facts tree reads its aliases and the keys
+			// that name programs, so the rules see them.
+			return finding{Unknown, "git-config-option", fmt.Sprintf("the git global option `%s` sets configuration that can change what git runs", v)}
+		}
 		return finding{Unknown, "git-global-option", fmt.Sprintf("the git global option `%s` can change which configuration, directory or program git uses", v)}
 	}
 	sub, rest := args[i], args[i+1:]

@@ -104,6 +104,10 @@ func TestGitConfigRiskKeys(t *testing.T) {
 		{"hooksPath", "local", "[core]\n\thooksPath = .husky\n", "status", nil, true},
 		{"alternateRefsCommand", "local", "[core]\n\talternateRefsCommand = x\n", "log", nil, true},
 		{"editor for status", "global", "[core]\n\teditor = vim\n", "status", nil, false},
+		// git config reads keys without running a credential helper; a
+		// network command does run it.
+		{"credential helper for config", "global", "[credential \"https://h\"]\n\thelper = x\n", "config", []string{"user.name"}, false},
+		{"credential helper for fetch", "global", "[credential \"https://h\"]\n\thelper = x\n", "fetch", nil, true},
 		{"editor for commit", "global", "[core]\n\teditor = vim\n", "commit", nil, true},
 		{"sequence.editor for rebase", "global", "[sequence]\n\teditor = x\n", "rebase", nil, true},
 		{"lfs filter", "global", "[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n", "status", nil, true},

@@ -144,6 +144,9 @@ var gitLocalSubcommands = lazy.NewSet(
 	"check-ignore", "check-attr", "count-objects",
 	"symbolic-ref", "show-branch", "range-diff",
 	"cherry", "format-patch", "remote",
+	// git config reads its files and prints: no helper, remote or editor
+	// runs in the forms the classifier calls read-only (--edit is not).
+	"config",
 )
 
 // gitRiskContext is what the rules need to know about the command.
