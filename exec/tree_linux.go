@@ -3,7 +3,6 @@ package exec
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -246,7 +245,7 @@ func (t *tree) owns(pid int) bool {
 	// is retried while that holds, for up to a second.
 	deadline := time.Now().Add(time.Second)
 	for {
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		env, err := procfs.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 		if err == nil && (bytes.HasPrefix(env, t.tag) || bytes.Contains(env, append([]byte{0}, t.tag...))) {
 			return true
 		}
@@ -312,7 +311,7 @@ func children(pid int) []int {
 	}
 	var out []int
 	for _, task := range tasks {
-		b, err := os.ReadFile(filepath.Join(dir, task.Name(), "children"))
+		b, err := procfs.ReadFile(dir + "/" + task.Name() + "/children")
 		if err != nil {
 			continue
 		}

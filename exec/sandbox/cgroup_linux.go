@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentexec/agentexec/internal/procfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -79,8 +80,8 @@ type cgroupView struct {
 
 func readCgroupView() cgroupView {
 	var v cgroupView
-	v.mountinfo, v.errMounts = os.ReadFile("/proc/self/mountinfo")
-	v.cgroup, v.errOwn = os.ReadFile("/proc/self/cgroup")
+	v.mountinfo, v.errMounts = procfs.ReadFile("/proc/self/mountinfo")
+	v.cgroup, v.errOwn = procfs.ReadFile("/proc/self/cgroup")
 	return v
 }
 
@@ -311,7 +312,7 @@ func (cg *cgroup) oomKills() uint64 {
 	if cg.v == "v1" {
 		file = "memory.oom_control"
 	}
-	b, err := os.ReadFile(filepath.Join(cg.mem, file))
+	b, err := procfs.ReadFile(filepath.Join(cg.mem, file))
 	if err != nil {
 		return 0
 	}
@@ -377,7 +378,7 @@ func takeCgroup(v string, max uint64) (*cgroup, error) {
 // Nothing of a run is left in a cgroup that is reused.
 func (cg *cgroup) recycle() error {
 	for _, d := range cg.dirs() {
-		b, err := os.ReadFile(filepath.Join(d, "tasks"))
+		b, err := procfs.ReadFile(filepath.Join(d, "tasks"))
 		if err != nil || len(strings.TrimSpace(string(b))) != 0 {
 			return cg.remove()
 		}

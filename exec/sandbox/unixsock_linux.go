@@ -1,9 +1,10 @@
 package sandbox
 
 import (
-	"bufio"
 	"os"
 	"strings"
+
+	"github.com/agentexec/agentexec/internal/procfs"
 )
 
 // unixSocketsOutside lists the pathname Unix sockets bound in this
@@ -15,16 +16,13 @@ import (
 // a relative path (listed as given), one bound in another network
 // namespace, and one bound after the run started.
 func unixSocketsOutside(writable []string) []string {
-	f, err := os.Open("/proc/net/unix")
+	b, err := procfs.ReadFile("/proc/net/unix")
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20) // from a small buffer: lines are short, and this runs twice a run
-	for sc.Scan() {
-		p, ok := unixSocketPath(sc.Text())
+	for line := range strings.SplitSeq(string(b), "\n") {
+		p, ok := unixSocketPath(line)
 		if !ok || withinAny(p, writable) {
 			continue
 		}

@@ -4,7 +4,6 @@ package procfs
 
 import (
 	"bytes"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -22,7 +21,7 @@ type Stat struct {
 // ReadStat parses /proc/PID/stat; the command name may contain spaces
 // and parentheses, so fields are counted from the last ')'.
 func ReadStat(pid int) (Stat, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return Stat{}, false
 	}
