@@ -122,7 +122,7 @@ func builtins() []Program {
 		),
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
 		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "let",
-			"declare", "typeset", "export", "local", "readonly", "unset", "compgen",
+			"declare", "typeset", "export", "local", "readonly", "unset",
 			"compopt", "umask", "disown", "fg", "bg",
 			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
 			"coproc", "nameref"),
@@ -140,6 +140,8 @@ func builtins() []Program {
 			st("fc", &Runs{Opaque: "`fc` runs commands again from the history"}, nil),
 			st("bind", &Runs{Opaque: "`bind -x` binds a key to a command"}, nil),
 			st("complete", nil, Opts("abcdefgjksuvDEI", "AGWFPSXo", nil).Short("C", callback)),
+			// compgen takes complete's options and runs -C's command at once.
+			st("compgen", nil, Launch("abcdefgjksuvDEI", "AGWFPSXoV", nil).Short("C", callback)),
 			named(st("mapfile", nil, Opts("t", "dnOsu", nil).Short("c", Opt{Arity: ReqArg}).Short("C", callback)), "", 1),
 			named(st("readarray", nil, Opts("t", "dnOsu", nil).Short("c", Opt{Arity: ReqArg}).Short("C", callback)), "", 1),
 			// The builtins that set the variables their words name.
