@@ -134,6 +134,11 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 	if e := inlineLiterals(t, in); e != nil {
 		return blResult{hit: e}
 	}
+	if e, unseen := subscriptCode(t, in); e != nil {
+		return blResult{hit: e}
+	} else if unseen != "" {
+		b.see("%s", unseen)
+	}
 	if e := forkBombs(t); e != nil {
 		return blResult{hit: e}
 	}
@@ -212,6 +217,50 @@ func inlineLiterals(t *facts.Tree, in blInput) *BlacklistEntry {
 		}
 	}
 	return nil
+}
+
+// subscriptCode checks the command substitutions inside quoted array
+// subscripts, which bash evaluates as arithmetic — running them — when
+// unset, let, test -v, printf -v, read or a nameref is handed the word
+// (`unset 'a[$(rm -rf /)]'`). A word that only looks like one (grep's
+// pattern) is checked too: stricter, never looser. What cannot be parsed
+// is unseen.
+func subscriptCode(t *facts.Tree, in blInput) (*BlacklistEntry, string) {
+	if in.inner {
+		return nil, ""
+	}
+	inner := blInput{cwd: in.cwd, home: in.home, execGate: in.execGate, inner: true}
+	n := 0
+	check := func(w facts.Word, where string) (*BlacklistEntry, string) {
+		open, end := strings.IndexByte(w.Value, '['), strings.LastIndexByte(w.Value, ']')
+		if !w.Static || open < 0 || end < open || !strings.ContainsAny(w.Value[open:end], "$`") {
+			return nil, ""
+		}
+		if n++; n > maxLiterals {
+			return nil, "too many quoted subscripts to read (at `" + clipText(where) + "`)"
+		}
+		st := facts.Build(": "+w.Value[open+1:end], facts.Options{Sub: subCommands})
+		if !st.Parsed {
+			return nil, "the quoted subscript in `" + clipText(where) + "` runs code the blacklist cannot read"
+		}
+		if r := checkBlacklist(st, inner); r.hit != nil {
+			return r.hit, ""
+		}
+		return nil, ""
+	}
+	for _, c := range t.Calls {
+		for _, w := range c.Argv[1:] {
+			if e, unseen := check(w, c.Text); e != nil || unseen != "" {
+				return e, unseen
+			}
+		}
+	}
+	for _, w := range t.ArithWords {
+		if e, unseen := check(w, w.Raw); e != nil || unseen != "" {
+			return e, unseen
+		}
+	}
+	return nil, ""
 }
 
 // quotedLiterals returns the contents of the '…', "…" and `…` literals of

@@ -97,3 +97,46 @@ func TestSetVarByBuiltinConfirm(t *testing.T) {
 		})
 	}
 }
+
+// TestSubscriptCode: bash evaluates a quoted array subscript as
+// arithmetic — running its command substitutions — when unset, let,
+// test -v, printf -v or read is handed it, and each time a nameref to such
+// an element is used. A catastrophic payload there is denied in yolo; a
+// nameref to one is never allowed under deny Bash(rm *). Confirmed under
+// bash for unset and the nameref.
+func TestSubscriptCode(t *testing.T) {
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	for _, text := range []string{"unset 'a[$(rm -rf /)]'", "a=(1); unset -v 'a[$(rm -rf ~)]'", "let 'a[$(rm -rf /)]'",
+		"test -v 'a[$(rm -rf /)]'", "printf -v 'a[$(rm -rf /)]' x", "read 'a[`rm -rf /`]' <<< x"} {
+		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Deny {
+			t.Errorf("%q in yolo: %s: %s", text, d.Action, d.Reason)
+		}
+	}
+	// A nameref is shell state the blacklist cannot follow: yolo asks.
+	if d := Decide(Input{Text: "typeset -n r='a[$(rm -rf /)]'; echo $r", Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action == Allow {
+		t.Errorf("nameref to a subscript running rm -rf / allowed in yolo: %s", d.Reason)
+	}
+	for _, text := range []string{"typeset -n 'r=a[$(rm -f x)]'; echo $r", "declare -n r=a[$i]; echo $r", "local -n r='a[`rm -f x`]'"} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action == Allow {
+			t.Errorf("%q allowed under deny Bash(rm *): %s", text, d.Reason)
+		}
+	}
+	for _, text := range []string{"unset 'a[1]'", "let 'x = 1 + 2'", "unset a", "grep 'x[0-9]' f", "declare -n r=arr; r=1", "declare -n r='a[1]'"} {
+		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q in yolo: %s: %s", text, d.Action, d.Reason)
+		}
+	}
+
+	bash := requireBash(t)
+	for _, form := range []string{"a=(1); unset 'a[$(touch M)]'", "typeset -n 'r=a[$(touch M)]'; echo $r"} {
+		dir := t.TempDir()
+		marker := filepath.Join(dir, "M")
+		cmd := exec.Command(bash, "-c", form)
+		cmd.Dir = dir
+		_ = cmd.Run()
+		if _, err := os.Stat(marker); err != nil {
+			t.Errorf("%q: bash did not run the subscript's command", form)
+		}
+	}
+}

@@ -261,7 +261,16 @@ func (b *builder) command(s *syntax.Stmt, cmd syntax.Command) {
 		b.stmt(c.Stmt)
 	case *syntax.TestClause:
 		b.testExpr(c.X)
-	case *syntax.ArithmCmd, *syntax.LetClause:
+	case *syntax.LetClause:
+		b.walkSubsts(c)
+		for _, x := range c.Exprs {
+			if w, ok := x.(*syntax.Word); ok {
+				// let 'a[$(cmd)]': the quoted word is evaluated as
+				// arithmetic, and its subscript's substitutions run.
+				b.t.ArithWords = append(b.t.ArithWords, b.wordOf(w))
+			}
+		}
+	case *syntax.ArithmCmd:
 		b.walkSubsts(c)
 	default:
 		b.walkSubsts(c)

@@ -104,15 +104,33 @@ func (b *builder) nameref(c *syntax.DeclClause) {
 		return
 	}
 	for _, a := range c.Args {
-		if a.Name == nil {
+		ref, target := "", ""
+		switch {
+		case a.Name != nil:
+			ref = a.Name.Value
+			if a.Value != nil {
+				target, _ = Static(a.Value)
+			}
+		case a.Naked && a.Value != nil:
+			// A quoted 'R=V' is one word to the parser, an assignment to
+			// declare.
+			v, ok := Static(a.Value)
+			if !ok {
+				b.hide(ShellState, b.span(a), nil, "`%s -n` is given a reference computed at run time", c.Variant.Value)
+				continue
+			}
+			var isRef bool
+			if ref, target, isRef = strings.Cut(v, "="); !isRef || strings.HasPrefix(v, "-") {
+				continue
+			}
+		default:
 			continue
 		}
-		target := ""
-		if a.Value != nil {
-			target, _ = Static(a.Value)
-		}
-		if name, _, _ := strings.Cut(target, "["); target == "" || p.Var(name) != p.PlainVar {
-			b.hide(ShellState, b.span(a), nil, "`%s -n %s` makes %s another name for a variable that programs may read as a command, options or code to load", c.Variant.Value, a.Name.Value, a.Name.Value)
+		name, sub, _ := strings.Cut(target, "[")
+		if target == "" || p.Var(name) != p.PlainVar || strings.ContainsAny(sub, "$`") {
+			// A subscript with an expansion is evaluated, its command
+			// substitutions run, each time the reference is used.
+			b.hide(ShellState, b.span(a), nil, "`%s -n %s` makes %s another name for a variable that programs may read as a command, options or code to load, or for an element whose subscript runs commands", c.Variant.Value, ref, ref)
 		}
 	}
 }

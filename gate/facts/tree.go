@@ -218,6 +218,9 @@ type Tree struct {
 	// definition's) and of a statement without a command (`> F`,
 	// `X=1 > F`). Bash opens (and truncates) their targets all the same.
 	Redirs []StmtRedirs
+	// ArithWords are the words `let` evaluates as arithmetic expressions
+	// (a quoted 'a[$(cmd)]' among them runs cmd).
+	ArithWords []Word
 	// Truncated reports that a bound (calls, payload depth or size) cut
 	// the reading short: what was not read is hidden (and recorded so).
 	Truncated bool
