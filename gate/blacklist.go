@@ -767,7 +767,7 @@ func (b *blChecker) deviceOrAccount(c *facts.Call, ws []facts.Word) *BlacklistEn
 			if isBlockDevice(v) {
 				return blEntry("raw-device-write")
 			}
-			if isSysrq(v) {
+			if isPowerFile(v) {
 				return blEntry("power-off")
 			}
 		}
@@ -814,7 +814,12 @@ func isBlockDevice(v string) bool {
 	return false
 }
 
-func isSysrq(v string) bool { return v == "/proc/sysrq-trigger" }
+// powerFiles are the files a write to which reboots, halts or suspends
+// the machine: the magic SysRq trigger and the kernel's sleep state
+// (echo mem > /sys/power/state suspends it, disk hibernates it).
+var powerFiles = lazy.NewSet("/proc/sysrq-trigger", "/sys/power/state")
+
+func isPowerFile(v string) bool { return powerFiles.Has(v) }
 
 // accountFiles are the files whose overwrite locks users out or grants root.
 var accountFiles = lazy.NewSet(
@@ -852,7 +857,7 @@ func (b *blChecker) redirectsOf(rs []facts.Redir, text string) *BlacklistEntry {
 				return blEntry("raw-device-write")
 			case accountFile(v):
 				return blEntry("overwrite-account-files")
-			case isSysrq(v):
+			case isPowerFile(v):
 				return blEntry("power-off")
 			}
 		}
@@ -915,6 +920,7 @@ func (b *blChecker) powerCheck(bc *blCall) *BlacklistEntry {
 // powerTargets are the systemd targets that end every session.
 var powerTargets = lazy.NewSet(
 	"reboot.target", "poweroff.target", "halt.target", "kexec.target",
+	"suspend.target", "hibernate.target", "hybrid-sleep.target", "suspend-then-hibernate.target", "sleep.target",
 	"rescue.target", "emergency.target", "ctrl-alt-del.target",
 	"runlevel0.target", "runlevel1.target", "runlevel6.target", "soft-reboot.target",
 	"exit.target", "reboot", "poweroff", "halt", "rescue", "emergency",

@@ -222,8 +222,13 @@ func TestBlacklistByMeaning(t *testing.T) {
 			[]string{"kill -9 1234", "kill -1 1234", "pkill -f myserver", "pkill -u bob sleep", "kill -0 1"}},
 		{"power-off", []string{"systemctl reboot", "systemctl --force poweroff", "systemctl isolate rescue.target", "systemctl start reboot.target",
 			"telinit 0", "telinit 6", "kexec -e", "echo b > /proc/sysrq-trigger", "echo o | tee /proc/sysrq-trigger", "loginctl poweroff", "/sbin/shutdown -r +1",
-			"(echo b) > /proc/sysrq-trigger", "{ echo o; } > /proc/sysrq-trigger"},
-			[]string{"systemctl status nginx", "systemctl restart nginx", "shutdown -c", "telinit q", "cat /proc/sysrq-trigger"}},
+			"(echo b) > /proc/sysrq-trigger", "{ echo o; } > /proc/sysrq-trigger",
+			// the sleep states end every session too
+			"systemctl suspend", "systemctl hibernate", "systemctl hybrid-sleep", "systemctl start suspend.target",
+			"loginctl suspend", "rtcwake -m mem -s 60", "rtcwake -m no -m off -s 5", "pm-suspend", "echo mem > /sys/power/state",
+			"echo disk | tee /sys/power/state", "systemctl exit"},
+			[]string{"systemctl status nginx", "systemctl restart nginx", "shutdown -c", "telinit q", "cat /proc/sysrq-trigger",
+				"cat /sys/power/state", "rtcwake -n -m mem -s 1", "systemctl start suspend-helper.service", "rtcwake --help"}},
 		{"fork-bomb", []string{"a(){ b|b& }; b(){ a|a& }; a", "boom(){ boom & boom; }; boom", "x() { x | x & }; x"},
 			[]string{"f() { f; }; f", "g() { ls | wc -l; }; g"}},
 	}

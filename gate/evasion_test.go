@@ -60,6 +60,7 @@ var evasionWrappers = []wrapper{
 	{"nice", func(x string) string { return "nice -n 5 " + x }},
 	{"nohup", func(x string) string { return "nohup " + x }},
 	{"i386", func(x string) string { return "i386 " + x }},
+	{"compgen -C", func(x string) string { return "compgen -C " + q(x) + " w" }},
 	{"unmodelled cli", func(x string) string { return "vendor-cli --retry 3 " + x }},
 	{"project script", func(x string) string { return "./retry.sh " + x }},
 	{"xargs -l", func(x string) string { return "echo | xargs -l " + x }},

@@ -28,6 +28,8 @@ func TestUnmodelledOperands(t *testing.T) {
 		"i386 /bin/r? -f x", "Z=rm; i386 $Z -f x", "i386 {rm,} -f x", "vendor-cli /usr/*/rm -f x",
 		// a guess inside a guess, read afresh
 		"i386 su root -c 'i386 rm -f x'", "vendor-cli 'i386 rm -f x'",
+		// static text fed to its standard input
+		"echo 'rm -f x' | vendor-cli", "vendor-cli <<< 'rm -f x'", "vendor-cli <<'E'\nrm -f x\nE",
 	}
 	for _, text := range refused {
 		for _, gate := range []bool{false, true} {
@@ -47,6 +49,7 @@ func TestUnmodelledOperands(t *testing.T) {
 		"vendor-cli ls", "vendor-cli 'build done'", "vendor-cli \"it's done\"", "npm install -D typescript @types/node",
 		"i386 ls -la", "./retry.sh make test", "docker run --rm -it node:20 bash", "vendor-cli cd /", "vendor-cli src/rm",
 		"vendor-cli *.txt", "vendor-cli ./*", "vendor-cli /tmp/*.log", `vendor-cli "$FILE"`,
+		"echo hello | vendor-cli", "vendor-cli <<< 'hello world'",
 	} {
 		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != Allow {
 			t.Errorf("near miss %q: %s: %s", text, d.Action, d.Reason)
@@ -142,5 +145,45 @@ func TestTracerOutputPipe(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatalf("%q: strace did not run the piped command", text)
+	}
+}
+
+// TestSqliteStdin: sqlite3 given no SQL on its command line reads SQL and
+// dot commands from standard input, where .shell, .system and .output |CMD
+// run programs — read there as on the command line. Confirmed with
+// sqlite3 under bash when it is installed.
+func TestSqliteStdin(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, text := range []string{"sqlite3 x.db <<< '.shell rm -f x'", "echo '.system rm -f x' | sqlite3 x.db",
+		"sqlite3 -separator , x.db <<< '.shell rm -f x'", "cat q.sql | sqlite3 x.db", "sqlite3 x.db <<'E'\n.output |rm -f x\nselect 1;\nE"} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action == Allow {
+			t.Errorf("%q allowed under deny Bash(rm *): %s", text, d.Reason)
+		}
+	}
+	if d := Decide(Input{Text: "echo '.system rm -rf /' | sqlite3", Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Deny {
+		t.Errorf("sqlite3 fed .system rm -rf / in yolo: %s: %s", d.Action, d.Reason)
+	}
+	for _, text := range []string{"sqlite3 x.db 'select 1'", "sqlite3 -header -csv x.db 'select 1'", "echo 'select 1;' | sqlite3 x.db",
+		"sqlite3 x.db <<< 'select 1;'", "sqlite3 x.db < schema.sql", "sqlite3 x.db .tables"} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != Allow {
+			t.Errorf("near miss %q: %s: %s", text, d.Action, d.Reason)
+		}
+	}
+
+	bash := requireBash(t)
+	if _, err := exec.LookPath("sqlite3"); err != nil {
+		t.Skip("sqlite3 not installed: the bash confirmation needs it")
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "RAN")
+	for _, form := range []string{"sqlite3 <<< '.shell touch M'", "echo '.system touch M' | sqlite3 :memory:"} {
+		_ = os.Remove(marker)
+		cmd := exec.Command(bash, "-c", strings.ReplaceAll(form, "M", "'"+marker+"'"))
+		cmd.Dir = dir
+		_ = cmd.Run()
+		if _, err := os.Stat(marker); err != nil {
+			t.Errorf("%q: sqlite3 did not run the dot command from its standard input", form)
+		}
 	}
 }

@@ -20,7 +20,8 @@ import (
 //     can exec: not a shell builtin), by name or path, starts a command
 //     made of it and the words after it;
 //   - every operand (or --option=value) that is shell text, with a blank
-//     in it, may be run by a shell (sg GROUP 'CMD', nix-shell --run 'CMD').
+//     in it, may be run by a shell (sg GROUP 'CMD', nix-shell --run 'CMD'),
+//     and so may static text fed to its standard input.
 //
 // A guessed call (Call.Guess, and every call started from one) is what the
 // program *may* run: deny and ask rules that match it ask rather than deny,
@@ -36,6 +37,7 @@ func (b *builder) guess(c *Call, args []Word) {
 	if c.suffix {
 		return
 	}
+	c.guessIn = true
 	for i, a := range args {
 		if !a.Static || a.Glob {
 			// A computed word, a brace expansion or a glob may still be a
@@ -166,6 +168,22 @@ func (b *builder) guessText(c *Call, text string) {
 	sp := c.Span
 	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: c, how: how, depth: b.depth + 1, walk: b.walk, guessing: true}
 	nb.stmts(f.Stmts)
+}
+
+// guessStdin reads the static text fed to an unmodelled program's
+// standard input (a here-string, a here-document, echo's words through a
+// pipe) as shell text it may run: echo 'rm x' | vendor-cli.
+func (b *builder) guessStdin(c *Call) {
+	c.guessIn = false
+	in := c.Stdin
+	switch {
+	case (in.Kind == FromHereString || in.Kind == FromHereDoc) && in.Static:
+		b.guessText(c, in.Text)
+	case in.Kind == FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.Echo:
+		if vals, ok := Statics(in.From.Argv[1:]); ok {
+			b.guessText(c, strings.Join(vals, " "))
+		}
+	}
 }
 
 // Guessed reports a call the gate only guesses may run: a Guess, or a

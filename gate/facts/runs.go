@@ -901,6 +901,9 @@ func (b *builder) stdinFromRedirs(c *Call, rs []Redir) {
 	if c.Stdin != nil && c.script {
 		b.fedScript(c)
 	}
+	if c.Stdin != nil && c.guessIn {
+		b.guessStdin(c)
+	}
 }
 
 // hdocText is a quoted here-document's body, verbatim.
@@ -919,6 +922,9 @@ func (b *builder) fedFromPipe(c *Call) {
 	if c.script {
 		b.fedScript(c)
 	}
+	if c.guessIn {
+		b.guessStdin(c)
+	}
 }
 
 // fedScript reads the script c reads from its standard input.
@@ -926,6 +932,10 @@ func (b *builder) fedScript(c *Call) {
 	in := c.Stdin
 	c.script = false
 	what := fmt.Sprintf("the script `%s` reads from its standard input", c.Base)
+	if c.Prog != nil && c.Prog.Scanner == p.ScanSqlite {
+		b.fedSub(c, in, what)
+		return
+	}
 	if c.Prog != nil && c.Prog.Kind.Has(p.Interpreter) && !c.Prog.Kind.Has(p.Shell) {
 		// Code in another language (perl <<< 'system "rm x"'): reading
 		// it as shell text would see other commands than it runs.
@@ -956,6 +966,33 @@ func (b *builder) fedScript(c *Call) {
 	default:
 		b.hide(FedScript, c.Span, c, "%s comes from a substitution or descriptor", what)
 	}
+}
+
+// fedSub reads the sub-language script a program reads from its standard
+// input (sqlite3's SQL and dot commands): static text is read as its
+// arguments would be, anything else hides what it runs.
+func (b *builder) fedSub(c *Call, in *Input, what string) {
+	switch {
+	case in.Kind == FromHereString || in.Kind == FromHereDoc:
+		if in.Static {
+			b.subScript(c, c.Prog, []string{in.Text})
+			return
+		}
+	case in.Kind == FromPipe:
+		if up := in.From; up != nil && up.Prog != nil && up.Prog.Echo {
+			if vals, ok := Statics(up.Argv[1:]); ok {
+				b.subScript(c, c.Prog, []string{strings.Join(vals, " ")})
+				return
+			}
+		}
+	case in.Kind == FromFile:
+		if in.Target.Static && !stdinNames.Has(in.Target.Value) && !strings.HasPrefix(in.Target.Value, "/dev/") && !strings.HasPrefix(in.Target.Value, "/proc/") {
+			b.hide(ProjectCode, c.Span, c, "`%s` runs the script file %s", c.Base, clip(in.Target.Value))
+			return
+		}
+	}
+	// Code in another language, as an interpreter's script is.
+	b.hide(FedScript, c.Span, c, "%s may run programs through its dot commands, and the gate cannot read it", what)
 }
 
 // finish reads what is left once the whole text is read: calls that read
@@ -1022,6 +1059,17 @@ func (b *builder) sub(c *Call, prog *p.Program, args []Word) {
 		}
 		return
 	}
+	b.subScript(c, prog, vals)
+	if prog.Scanner == p.ScanSqlite && sqliteReadsStdin(vals) {
+		// No SQL on the command line: the script (SQL and dot commands)
+		// comes from standard input, read once the builder knows it.
+		c.script, c.ScriptStdin = true, true
+	}
+}
+
+// subScript reads the commands a sub-language script runs (vals are the
+// program's arguments, or the script it reads from standard input).
+func (b *builder) subScript(c *Call, prog *p.Program, vals []string) {
 	cmds, opaque := b.opt.Sub(prog.Scanner, vals)
 	for _, cmd := range cmds {
 		b.payload(c, cmd, fmt.Sprintf("a command `%s` runs from its script", c.Base))
@@ -1029,6 +1077,28 @@ func (b *builder) sub(c *Call, prog *p.Program, args []Word) {
 	if opaque != "" {
 		b.hide(Unreadable, c.Span, c, "`%s` %s, which the rules cannot see", c.Base, opaque)
 	}
+}
+
+// sqliteFlags are sqlite3's options that take no value.
+var sqliteFlags = lazy.NewSet("-append", "-ascii", "-bail", "-batch", "-box", "-column", "-csv", "-deserialize",
+	"-echo", "-header", "-noheader", "-html", "-interactive", "-json", "-line", "-list", "-markdown",
+	"-memtrace", "-nofollow", "-quote", "-readonly", "-safe", "-stats", "-table", "-tabs", "-version", "-help")
+
+// sqliteReadsStdin reports an sqlite3 command line that may read its
+// script from standard input: no SQL operand after the database, or an
+// option whose value the gate cannot tell from an operand.
+func sqliteReadsStdin(args []string) bool {
+	operands := 0
+	for _, a := range args {
+		switch {
+		case sqliteFlags.Has(strings.Replace(a, "--", "-", 1)):
+		case strings.HasPrefix(a, "-"):
+			return true
+		default:
+			operands++
+		}
+	}
+	return operands < 2
 }
 
 // tarArgs reads tar's old-style first argument (tar xzf a.tgz) as the

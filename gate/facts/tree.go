@@ -108,6 +108,9 @@ type Call struct {
 	script bool
 	// suffix: a guess made of a suffix of its guesser's operands.
 	suffix bool
+	// guessIn: the call's program is not modelled, so static text fed to
+	// its standard input may be commands it runs (guessStdin).
+	guessIn bool
 }
 
 // Input is what feeds a call's standard input.

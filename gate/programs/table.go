@@ -122,7 +122,7 @@ func builtins() []Program {
 		),
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
 		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "let",
-			"declare", "typeset", "export", "local", "readonly", "unset", "compgen",
+			"declare", "typeset", "export", "local", "readonly", "unset",
 			"compopt", "umask", "disown", "fg", "bg",
 			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
 			"coproc", "nameref"),
@@ -140,6 +140,8 @@ func builtins() []Program {
 			st("fc", &Runs{Opaque: "`fc` runs commands again from the history"}, nil),
 			st("bind", &Runs{Opaque: "`bind -x` binds a key to a command"}, nil),
 			st("complete", nil, Opts("abcdefgjksuvDEI", "AGWFPSXo", nil).Short("C", callback)),
+			// compgen takes complete's options and runs -C's command at once.
+			st("compgen", nil, Launch("abcdefgjksuvDEI", "AGWFPSXoV", nil).Short("C", callback)),
 			named(st("mapfile", nil, Opts("t", "dnOsu", nil).Short("c", Opt{Arity: ReqArg}).Short("C", callback)), "", 1),
 			named(st("readarray", nil, Opts("t", "dnOsu", nil).Short("c", Opt{Arity: ReqArg}).Short("C", callback)), "", 1),
 			// The builtins that set the variables their words name.
@@ -912,7 +914,8 @@ func system() []Program {
 			Program{Name: "killall", Kind: Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
 			Program{Name: "killall5", Kind: Signaller, Why: "signals every process", Defuses: help},
 			Program{Name: "systemctl", Kind: PowerControl, Scanner: ScanSystemctl, Why: "controls services and the system's state", Subcommand: 1,
-				Triggers: []string{"poweroff", "reboot", "halt", "kexec", "soft-reboot", "emergency", "rescue"}, Defuses: help},
+				Triggers: []string{"poweroff", "reboot", "halt", "kexec", "soft-reboot", "emergency", "rescue", "exit",
+					"suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "sleep"}, Defuses: help},
 			dt("mkfs"), dt("mke2fs"), dt("mkdosfs"), dt("mkswap"), dt("mkntfs"), dt("mkexfatfs"),
 			dt("mkreiserfs"), dt("mkudffs"),
 			dt("wipefs"),
@@ -930,7 +933,11 @@ func system() []Program {
 			pw("telinit", nil, "0", "6", "1", "s", "S", "single", "emergency"),
 			pw("init", nil, "0", "6", "1", "s", "S", "single", "emergency"),
 			pw("kexec", nil, "-e", "--exec", "-f", "--force"),
-			pw("loginctl", nil, "poweroff", "reboot", "halt", "kexec"),
+			pw("loginctl", nil, "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "sleep"),
+			// rtcwake suspends or powers off until the clock wakes it (a
+			// later -m wins, so no mode word defuses it; -n does).
+			pw("rtcwake", []string{"--dry-run", "-n"}),
+			pw("pm-suspend", nil), pw("pm-hibernate", nil), pw("pm-suspend-hybrid", nil),
 			acct("passwd", nil, "-d", "--delete", "-u", "--unlock", "--stdin", "-e", "--expire"),
 			acct("usermod", nil), acct("userdel", nil), acct("chpasswd", nil), acct("chgpasswd", nil),
 			acct("vipw", nil), acct("vigr", nil), acct("newusers", nil), acct("pwunconv", nil), acct("grpunconv", nil),
