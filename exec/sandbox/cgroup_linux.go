@@ -434,13 +434,28 @@ func sweepCgroups(v string) {
 
 // exitedOwner reports whether name is prefix + "PID-…" for a process that
 // has exited (never this one): what agentexec names its cgroups and
-// per-run temp dirs after.
+// per-run temp dirs after. Only a process in the initial PID namespace
+// can tell: from inside another (agentexec run in a sandbox, a container,
+// unshare -p), the processes outside are invisible, and their live
+// cgroups and temp dirs would be removed from under their runs (seen:
+// a run's cgroup gone between its mkdir and its pids.max, a launcher's
+// writable root gone before its bind mount).
 func exitedOwner(name, prefix string) bool {
 	rest, ok := strings.CutPrefix(name, prefix)
 	pidText, _, ok2 := strings.Cut(rest, "-")
 	pid, err := strconv.Atoi(pidText)
-	return ok && ok2 && err == nil && pid > 0 && pid != os.Getpid() && syscall.Kill(pid, 0) == syscall.ESRCH
+	return ok && ok2 && err == nil && pid > 0 && pid != os.Getpid() && seesEveryPID() && syscall.Kill(pid, 0) == syscall.ESRCH
 }
+
+// seesEveryPID reports whether this process is in the initial PID
+// namespace (its inode is the kernel's fixed PROC_PID_INIT_INO), where
+// every process of the host has a pid.
+var seesEveryPID = sync.OnceValue(func() bool {
+	var st unix.Stat_t
+	return unix.Stat("/proc/self/ns/pid", &st) == nil && st.Ino == procPIDInitIno
+})
+
+const procPIDInitIno = 0xEFFFFFFC
 
 func (cg *cgroup) write(file, value string) error {
 	return os.WriteFile(filepath.Join(cg.dir, file), []byte(value), 0)

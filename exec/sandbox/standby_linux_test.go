@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -288,5 +289,40 @@ func TestLayerFailureFallsBack(t *testing.T) {
 	}
 	if !threadBroken.Load() {
 		t.Error("the failure was not remembered")
+	}
+}
+
+// A process in a PID namespace of its own cannot see the processes
+// outside it, so it must not take them for exited: swept from there, the
+// live temp dir of a run outside (named after this test process, alive)
+// stays. The sweep runs in this test binary restarted as PID 1 of a new
+// PID namespace.
+func TestSweepFromANestedPIDNamespace(t *testing.T) {
+	if dir := os.Getenv("AGENTEXEC_TEST_SWEEP_DIR"); dir != "" {
+		if seesEveryPID() {
+			t.Fatal("in a nested PID namespace, seesEveryPID is true")
+		}
+		sweepTempDirs()
+		return
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("a new PID namespace needs root here")
+	}
+	if !seesEveryPID() {
+		t.Skip("this test runs in a nested PID namespace already")
+	}
+	live := filepath.Join(os.TempDir(), tempDirPrefix()+"nested")
+	if err := os.MkdirAll(live, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(live) })
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSweepFromANestedPIDNamespace$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "AGENTEXEC_TEST_SWEEP_DIR="+live)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the sweep in a nested PID namespace: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Fatalf("a live run's temp dir was swept from a nested PID namespace: %v", err)
 	}
 }
