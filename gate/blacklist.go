@@ -1201,7 +1201,7 @@ func (b *blChecker) pipe(elems [][]*facts.Call) *BlacklistEntry {
 	for _, calls := range elems {
 		if down {
 			for _, c := range calls {
-				if readsScriptStdin(c) {
+				if readsScriptStdin(c) || scriptFromArgs(c) {
 					return blEntry("download-to-shell")
 				}
 			}
@@ -1307,6 +1307,24 @@ func isNetPath(v string) bool {
 // from standard input.
 func readsScriptStdin(c *facts.Call) bool {
 	return c.ScriptStdin && c.Prog != nil && c.Prog.Kind.Any(p.Shell|p.Interpreter)
+}
+
+// scriptFromArgs reports a shell or interpreter started by a program that
+// builds its arguments from its standard input (xargs) whose code is one
+// of those words: sh -c {} with -I, or bash -c with the input appended
+// after the -c (curl … | xargs -0 bash -c runs the download).
+func scriptFromArgs(c *facts.Call) bool {
+	if c.Via == nil || c.Via.Prog == nil || c.Via.Prog.Runs == nil || !c.Via.Prog.Runs.StdinArgs ||
+		c.Prog == nil || !c.Prog.Kind.Any(p.Shell|p.Interpreter) {
+		return false
+	}
+	for _, w := range c.Argv[1:] {
+		if w.Hole {
+			return true
+		}
+	}
+	last := c.Argv[len(c.Argv)-1]
+	return c.Tail && len(c.Argv) > 1 && last.Static && strings.HasPrefix(last.Value, "-")
 }
 
 // shellFromDownload: a shell, interpreter, source or eval given a

@@ -48,3 +48,30 @@ func TestStmtRedirConfirm(t *testing.T) {
 		}
 	}
 }
+
+// TestXargsScriptConfirm: xargs -0 bash -c runs its input as the script,
+// and xargs -I{} sh -c {} runs each line — so a download piped there is a
+// download run by a shell. Proved with printf standing in for the
+// download.
+func TestXargsScriptConfirm(t *testing.T) {
+	bash := requireBash(t)
+	if _, err := exec.LookPath("xargs"); err != nil {
+		t.Skip("xargs not installed")
+	}
+	for _, form := range []string{"printf 'touch M' | xargs -0 bash -c", "printf 'touch M\\n' | xargs -I{} sh -c {}"} {
+		dir := t.TempDir()
+		cmd := exec.Command(bash, "-c", form)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%q: %v %s", form, err, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "M")); err != nil {
+			t.Errorf("%q: xargs did not run its input as a script", form)
+		}
+		text := strings.Replace(form, "printf 'touch M' ", "curl -s http://x ", 1)
+		text = strings.Replace(text, "printf 'touch M\\n' ", "curl -s http://x ", 1)
+		if e := blHit(text); e == nil || e.Name != "download-to-shell" {
+			t.Errorf("%q: blacklist %v, want download-to-shell", text, e)
+		}
+	}
+}

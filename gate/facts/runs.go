@@ -531,6 +531,9 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	if r.Lists {
 		rest = b.parallelLists(c, rest)
 	}
+	if repl := replaceString(r, parsed); repl != "" {
+		rest = replaced(rest, repl)
+	}
 	what := fmt.Sprintf("the command `%s` runs", c.Base)
 	switch {
 	case len(rest) == 0:
@@ -547,6 +550,40 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	default:
 		b.argvCall(c, append(prefixWords(r.Prefix), rest...), what, r.StdinArgs)
 	}
+}
+
+// replaceString is the string an xargs-like launcher replaces in its argv
+// with the words it reads (-I REPL; -i and --replace default to {}), ""
+// when none is given.
+func replaceString(r *p.Runs, parsed p.Parsed) string {
+	for _, f := range parsed.Found {
+		for _, name := range r.Replace {
+			if f.Name != name {
+				continue
+			}
+			if !f.HasValue || f.Value == "" {
+				return "{}"
+			}
+			if !f.ValueStatic {
+				return "\x00" // any word may be replaced: none is static
+			}
+			return f.Value
+		}
+	}
+	return ""
+}
+
+// replaced marks the words holding repl as holes: their value is read at
+// run time (sh -c {} runs each input line as shell text).
+func replaced(argv []Word, repl string) []Word {
+	out := make([]Word, len(argv))
+	for i, w := range argv {
+		out[i] = w
+		if !w.Static || repl == "\x00" || strings.Contains(w.Value, repl) {
+			out[i] = Word{Raw: w.Raw, Node: w.Node, Hole: true, Glob: w.Glob}
+		}
+	}
+	return out
 }
 
 // userShell reads su's form: [-] USER ARG…, where the ARGs go to the

@@ -26,6 +26,10 @@ type Runs struct {
 	// StdinArgs: it appends words read from standard input to the argv
 	// it runs (xargs).
 	StdinArgs bool
+	// Replace names the options whose value (or "{}" when it has none)
+	// is a string replaced in the argv by words read from standard input
+	// (xargs -I REPL, -i, --replace).
+	Replace []string
 	// Lists: GNU parallel's argument lists (:::, ::::) are appended to the
 	// argv it runs.
 	Lists bool

@@ -673,7 +673,7 @@ func launchers() []Program {
 			"arg-file delimiter max-procs max-chars max-args", "")).
 			Short("ilLe", Opt{Arity: OptArg}).Short("LI", Opt{Arity: ReqArg}).
 			Long(Opt{Arity: OptArg}, "replace", "max-lines", "eof"),
-			Runs{Argv: true, StdinArgs: true}, 0, whyLauncher),
+			Runs{Argv: true, StdinArgs: true, Replace: []string{"I", "i", "replace"}}, 0, whyLauncher),
 		l("setsid", Launch("cfw", "", longs("ctty fork wait help version", "", "")), argv, 0, whyLauncher),
 		l("nohup", Launch("", "", longs("help version", "", "")), argv, 0, whyLauncher),
 		l("stdbuf", Launch("", "ioe", longs("help version", "input output error", "")), argv, 0, whyLauncher),
