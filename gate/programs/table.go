@@ -187,7 +187,7 @@ func readers() []Program {
 		"expand", "unexpand", "fmt", "pr", "numfmt", "look", "tsort", "factor", "expr",
 		"base32", "basenc", "colrm",
 		// Decompressors and archive listers that write to standard output.
-		"zcat", "bzcat", "xzcat", "lzcat", "lz4cat", "zipinfo",
+		"zcat", "bzcat", "xzcat", "lzcat", "zipinfo",
 		// System inspectors.
 		"lscpu", "lsblk", "locale", "getfacl", "lsattr", "lsmod", "lspci", "lsusb",
 		"findmnt", "w", "users", "tty", "logname",
@@ -309,6 +309,11 @@ func specReaders() []Program {
 			"decompress stdout force keep quiet verbose help version list test sparse no-sparse no-progress progress no-check check", "", "")).
 			Short("o", eff(ReqArg, Writes, "`zstdcat -o` writes its output to %q")).
 			Long(eff(ReqArg, Writes, "`zstdcat` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()},
+		// lz4cat is lz4 -dcfm, which still reads lz4's options: --rm deletes
+		// the files it decompresses (lz4 1.9.4), to standard output too.
+		Program{Name: "lz4cat", Kind: Reader, Scanner: ScanSpec, Why: "decompresses to standard output", Opts: Opts("dzfkhHVvqctmrl0123456789", "DBbei", longs(
+			"compress decompress uncompress force stdout to-stdout multiple verbose quiet keep help version test list no-frame-crc content-size sparse no-sparse favor-decSpeed best", "", "fast")).
+			Long(eff(NoArg, Writes, "`lz4cat --rm` deletes the files it decompresses%s"), "rm").NoAbbrev()},
 		// last -d and who --lookup resolve the logged hosts through DNS.
 		Program{Name: "last", Kind: Reader, Scanner: ScanSpec, Why: "prints the last logins", Opts: Opts("aFiRwxhV", "fnstp", longs(
 			"hostlast fulltimes ip nohostname fullnames system help version", "file limit since until present time-format", "")).WithDigits().
