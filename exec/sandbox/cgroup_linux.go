@@ -3,8 +3,11 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -233,10 +236,22 @@ func newCgroup(v string, max uint64) (*cgroup, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := fmt.Sprintf("agentexec-%d-%d", os.Getpid(), cgroupSeq.Add(1))
-	cg := &cgroup{dir: filepath.Join(parent, name), v: v}
-	if err := os.Mkdir(cg.dir, 0o755); err != nil {
-		return nil, err
+	// The pid alone does not name this process: in a container (another
+	// PID namespace over the same hierarchy) an agentexec of the same pid
+	// may make its runs' cgroups beside ours, so the name carries a token
+	// drawn once per process too, and a name taken anyway is passed over.
+	var name string
+	cg := &cgroup{v: v}
+	for try := 0; ; try++ {
+		name = fmt.Sprintf("agentexec-%d-%s-%d", os.Getpid(), cgroupToken(), cgroupSeq.Add(1))
+		cg.dir = filepath.Join(parent, name)
+		err := os.Mkdir(cg.dir, 0o755)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || try == 8 {
+			return nil, err
+		}
 	}
 	mem, cpu := cgroupExtras(v)
 	for _, x := range []struct {
@@ -402,6 +417,13 @@ func drainCgroupPool() {
 		cg.remove()
 	}
 }
+
+// cgroupToken is this process's part of its cgroups' names.
+var cgroupToken = sync.OnceValue(func() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+})
 
 // sweepCgroups removes the empty run cgroups that processes which have
 // exited left behind in hierarchy v.

@@ -368,12 +368,13 @@ func (t *tracer) notified() {
 	if err := ptraceSeize(pid, traceOptions); err != nil {
 		// Traced by another tracer, or gone: the exec cannot be judged
 		// at its stop, so it does not happen — and, unless the caller is
-		// gone, the run ends with the reason.
-		t.respond(n.id, unix.EPERM)
+		// gone, the run ends with the reason, read while the caller still
+		// waits for the answer (it exits soon after it).
 		if st, ok := procfs.ReadStat(pid); ok && err != unix.ESRCH && st.State != 'Z' && st.State != 'X' {
 			// (An exiting caller is refused attaching with EPERM too.)
 			t.unjudged(pid, untraceable(pid, err), true)
 		}
+		t.respond(n.id, unix.EPERM)
 		return
 	}
 	t.pending[pid] = p
