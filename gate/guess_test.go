@@ -187,3 +187,57 @@ func TestSqliteStdin(t *testing.T) {
 		}
 	}
 }
+
+// TestWriterCommandOptions: writers whose options run a command — split
+// --filter (a shell command per piece), install --strip-program — in
+// every spelling getopt_long accepts, under deny Bash(rm *) and in yolo;
+// their ordinary forms stay allowed. Confirmed under bash with a stand-in.
+func TestWriterCommandOptions(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, text := range []string{"split --filter='rm -f x' f", "split --fil='rm -f x' f", "split -n 2 --filter 'rm -f x' f",
+		"install -s --strip-program=rm a b", "install --strip-prog=rm -s a b", "split --bogus f"} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action == Allow {
+			t.Errorf("%q allowed under deny Bash(rm *): %s", text, d.Reason)
+		}
+	}
+	if d := Decide(Input{Text: "split -n 2 --filter 'rm -rf /' f", Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Deny {
+		t.Errorf("split --filter 'rm -rf /' in yolo: %s: %s", d.Action, d.Reason)
+	}
+	for _, text := range []string{"split -b 1M f part-", "split -l 1000 -d --additional-suffix=.txt f p", "split -1000 f",
+		"install -m 644 a b", "install -D -m 0755 a /usr/local/bin/a", "install -Dm644 a b", "install -d dir"} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != Allow {
+			t.Errorf("near miss %q: %s: %s", text, d.Action, d.Reason)
+		}
+	}
+
+	bash := requireBash(t)
+	for _, c := range []struct{ text, tool string }{
+		{"echo hi > f && split --filter='rm -f x' f", "split"},
+		{"echo hi > a && install -s --strip-program=rm a b", "install"},
+	} {
+		if _, err := exec.LookPath(c.tool); err != nil {
+			continue
+		}
+		dir := t.TempDir()
+		marker := filepath.Join(dir, "RAN")
+		bin := filepath.Join(dir, "bin")
+		if err := os.Mkdir(bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(bin, "rm"), []byte("#!/bin/sh\ncat >/dev/null\necho \"$@\" >> '"+marker+"'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bash, "-c", c.text)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "LC_ALL=C"}
+		cmd.Stdin = strings.NewReader("")
+		_ = cmd.Run()
+		if _, err := os.Stat(marker); err != nil {
+			t.Errorf("%q: bash did not run the stand-in rm", c.text)
+		}
+		if d := Decide(Input{Text: c.text, Policy: p, Cwd: dir}); d.Action == Allow {
+			t.Errorf("%q ran rm under bash, and the gate allowed it: %s", c.text, d.Reason)
+		}
+	}
+}

@@ -371,7 +371,7 @@ func fdOpts() *Options {
 func writers() []Program {
 	return concat(
 		each(Writer, whyWriter, "mkdir", "mkfifo", "mknod", "rename", "rmdir", "touch",
-			"csplit", "fallocate", "mktemp", "patch", "split", "link", "chcon", "sponge",
+			"csplit", "fallocate", "mktemp", "patch", "link", "chcon", "sponge",
 			"restorecon", "setfattr"),
 		one(
 			Program{Name: "rm", Kind: Writer, Targets: Removes, NoPrefixRule: true, Why: whyWriter, Opts: Opts("dfiIrRv", "", longs(
@@ -381,7 +381,16 @@ func writers() []Program {
 			Program{Name: "unlink", Kind: Writer, Targets: Destroys, NoPrefixRule: true, Why: whyWriter},
 			Program{Name: "truncate", Kind: Writer, Targets: Destroys, NoPrefixRule: true, Why: whyWriter},
 			Program{Name: "shred", Kind: Writer, Targets: Destroys, NoPrefixRule: true, Why: "overwrites files or devices"},
-			Program{Name: "install", Kind: Writer, Targets: CopiesTo, Why: whyWriter},
+			// install -s runs --strip-program's program on what it copies.
+			Program{Name: "install", Kind: Writer, Targets: CopiesTo, Why: whyWriter, Opts: Opts("bcCdDpsTvZ", "gmoSt", longs(
+				"compare directory preserve-timestamps strip no-target-directory verbose preserve-context debug help version",
+				"group mode owner suffix target-directory", "backup context")).
+				Long(eff(ReqArg, RunsProgram, "`install --strip-program` runs %q on every file it installs"), "strip-program")},
+			// split --filter runs a shell command for every piece.
+			Program{Name: "split", Kind: Writer, Why: whyWriter, Opts: Opts("dxeu", "abClnt", longs(
+				"elide-empty-files unbuffered verbose help version",
+				"suffix-length additional-suffix bytes line-bytes lines number separator", "numeric-suffixes hex-suffixes")).WithDigits().
+				Long(eff(ReqArg, RunsShell, "`split --filter` runs %q for every piece"), "filter")},
 			Program{Name: "ln", Kind: Writer, Targets: CopiesTo, Why: whyWriter},
 			Program{Name: "chgrp", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "reference", ""))},
