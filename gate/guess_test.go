@@ -50,6 +50,9 @@ func TestUnmodelledOperands(t *testing.T) {
 		"i386 ls -la", "./retry.sh make test", "docker run --rm -it node:20 bash", "vendor-cli cd /", "vendor-cli src/rm",
 		"vendor-cli *.txt", "vendor-cli ./*", "vendor-cli /tmp/*.log", `vendor-cli "$FILE"`,
 		"echo hello | vendor-cli", "vendor-cli <<< 'hello world'",
+		// a subcommand that is also a program's name, with the
+		// subcommand's options: no evidence of anything
+		"pip install -e .", "sudo apt-get install -y jq", "mvn clean install -DskipTests", "go install ./cmd/x@latest",
 	} {
 		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != Allow {
 			t.Errorf("near miss %q: %s: %s", text, d.Action, d.Reason)

@@ -112,7 +112,10 @@ func (b *builder) runs(c *Call) {
 // or a program with command-carrying options, an option the table does not
 // know may be another spelling of one that runs a command.
 func (b *builder) uncertain(c *Call, prog *p.Program, parsed p.Parsed) {
-	if parsed.Unknown != "" && (prog.Kind.Has(p.Launcher) || prog.Opts.CarriesCommands()) {
+	// A guessed call's words are only a guess at a command (pip install
+	// -e . is pip's subcommand, not install's options): an option it does
+	// not know is no evidence of anything.
+	if parsed.Unknown != "" && (prog.Kind.Has(p.Launcher) || prog.Opts.CarriesCommands()) && !c.Guessed() {
 		b.hide(Unreadable, c.Span, c, "`%s` is given the option `-%s`, which the gate does not know, so what it runs is uncertain", c.Base, strings.TrimLeft(parsed.Unknown, "-"))
 	}
 }
@@ -351,7 +354,7 @@ var stdinNames = lazy.NewSet("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", 
 // operand is a script file; else the script comes from standard input.
 func (b *builder) shell(c *Call, prog *p.Program, args []Word) {
 	parsed := prog.Opts.Parse(toArgs(args))
-	if parsed.Unknown != "" {
+	if parsed.Unknown != "" && !c.Guessed() {
 		b.hide(Unreadable, c.Span, c, "`%s` is given the option `-%s`, which the gate does not know, so what it runs cannot be read", c.Base, strings.TrimLeft(parsed.Unknown, "-"))
 	}
 	if parsed.Dynamic && (len(parsed.Operands) == 0 || !args[parsed.Operands[0]].Static) {
@@ -489,7 +492,7 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 			return
 		}
 	}
-	if parsed.Unknown != "" {
+	if parsed.Unknown != "" && !c.Guessed() {
 		b.hide(Unreadable, c.Span, c, "`%s` is given the option `-%s`, which the gate does not know, so the command it runs is uncertain", c.Base, strings.TrimLeft(parsed.Unknown, "-"))
 	}
 	if r.UserShell && !parsed.Has(r.ArgvOpts...) {
@@ -509,7 +512,7 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	for i := 0; i < r.Skip && len(rest) > 0; i++ {
 		rest = rest[1:]
 	}
-	if prog.Opts == nil && len(rest) > 0 && (!rest[0].Static || strings.HasPrefix(rest[0].Value, "-")) {
+	if prog.Opts == nil && len(rest) > 0 && (!rest[0].Static || strings.HasPrefix(rest[0].Value, "-")) && !c.Guessed() {
 		b.hide(Unreadable, c.Span, c, "`%s` is given the option `%s`, and the gate does not model its options, so the command it runs is uncertain", c.Base, clip(rest[0].Raw))
 		return
 	}
