@@ -30,6 +30,8 @@ func TestUnmodelledOperands(t *testing.T) {
 		"i386 su root -c 'i386 rm -f x'", "vendor-cli 'i386 rm -f x'",
 		// static text fed to its standard input
 		"echo 'rm -f x' | vendor-cli", "vendor-cli <<< 'rm -f x'", "vendor-cli <<'E'\nrm -f x\nE",
+		// a variable the table has no fact about, given to any program
+		"GH_PAGER='rm -f x' gh pr list", "AWS_PAGER='rm -f x' aws s3 ls", "RUSTC_WRAPPER=rm cargo build", "VENDOR_HOOK='rm -f x' vendor-cli",
 	}
 	for _, text := range refused {
 		for _, gate := range []bool{false, true} {
@@ -53,6 +55,8 @@ func TestUnmodelledOperands(t *testing.T) {
 		// a subcommand that is also a program's name, with the
 		// subcommand's options: no evidence of anything
 		"pip install -e .", "sudo apt-get install -y jq", "mvn clean install -DskipTests", "go install ./cmd/x@latest",
+		// variables whose values name no program and are no command
+		"GIT_COMMITTER_NAME='John Doe' git status", "CFLAGS='-O2 -g' make", "CC=gcc make", "CI=true npm test", "LANG=C sort f",
 	} {
 		if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != Allow {
 			t.Errorf("near miss %q: %s: %s", text, d.Action, d.Reason)

@@ -367,6 +367,7 @@ func (b *builder) callExpr(s *syntax.Stmt, ce *syntax.CallExpr) {
 		b.commandVar(c, a)
 	}
 	b.runs(c)
+	b.guessAssigns(c, assigns)
 }
 
 // add records c, unless the bound on calls is reached.

@@ -21,7 +21,9 @@ import (
 //     made of it and the words after it;
 //   - every operand (or --option=value) that is shell text, with a blank
 //     in it, may be run by a shell (sg GROUP 'CMD', nix-shell --run 'CMD'),
-//     and so may static text fed to its standard input.
+//     and so may static text fed to its standard input;
+//   - any program may run a command named in a variable it is given that
+//     the table has no fact about (GH_PAGER='CMD' gh …): see guessAssigns.
 //
 // A guessed call (Call.Guess, and every call started from one) is what the
 // program *may* run: deny and ask rules that match it ask rather than deny,
@@ -168,6 +170,25 @@ func (b *builder) guessText(c *Call, text string) {
 	sp := c.Span
 	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: c, how: how, depth: b.depth + 1, walk: b.walk, guessing: true}
 	nb.stmts(f.Stmts)
+}
+
+// guessAssigns reads the variables a command is given: a program may run
+// a command named in one the table has no fact about (GH_PAGER, AWS_PAGER,
+// KUBECTL_EXTERNAL_DIFF, RUSTC_WRAPPER, a vendor's …), so a value that
+// names a known program or is shell text is a guessed command.
+func (b *builder) guessAssigns(c *Call, assigns []Assign) {
+	for _, a := range assigns {
+		v := a.Value.Value
+		if p.Var(a.Name) != p.PlainVar || !a.Value.Static || a.Value.Node == nil || v == "" {
+			continue
+		}
+		switch {
+		case shellText(v):
+			b.guessText(c, v)
+		case programWord(v):
+			b.guessArgv(c, []Word{{Value: v, Static: true, Raw: v}})
+		}
+	}
 }
 
 // guessStdin reads the static text fed to an unmodelled program's
