@@ -558,12 +558,9 @@ func (t *tracer) unjudged(pid int, why string, before bool) {
 
 // untraceable says why pid, about to exec, could not be attached to.
 func untraceable(pid int, err error) string {
-	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "TracerPid:"); ok && strings.TrimSpace(v) != "0" {
-			who, _ := os.ReadFile("/proc/" + strings.TrimSpace(v) + "/comm")
-			return fmt.Sprintf("the program that would run is traced by another program (%s, pid %s: a debugger or strace inside the run), so the gate cannot stop it before its first instruction", strings.TrimSpace(string(who)), strings.TrimSpace(v))
-		}
+	if by := tracerPidOf(strconv.Itoa(pid)); by != 0 {
+		who, _ := os.ReadFile("/proc/" + strconv.Itoa(by) + "/comm")
+		return fmt.Sprintf("the program that would run is traced by another program (%s, pid %d: a debugger or strace inside the run), so the gate cannot stop it before its first instruction", strings.TrimSpace(string(who)), by)
 	}
 	return fmt.Sprintf("the gate may not trace the process that would run it (%v; a process that made itself undumpable cannot be inspected)", err)
 }
@@ -753,8 +750,12 @@ func hasCap(c int) bool {
 }
 
 // tracerPid reads TracerPid from /proc/self/status.
-func tracerPid() int {
-	b, err := os.ReadFile("/proc/self/status")
+func tracerPid() int { return tracerPidOf("self") }
+
+// tracerPidOf is the pid tracing process pid ("self" or a number), 0 when
+// none does or it cannot be read.
+func tracerPidOf(pid string) int {
+	b, err := os.ReadFile("/proc/" + pid + "/status")
 	if err != nil {
 		return 0
 	}
