@@ -1019,9 +1019,66 @@ func (b *blChecker) killCheck(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	if bc.c.Base == "kill" {
-		return killPids(bc.args)
+		if e := killPids(bc.args); e != nil {
+			return e
+		}
+		// kill $(pgrep .), kill -9 $(ps -eo pid=): the pids are a process
+		// listing's, so kill selects what the lister selects.
+		// Only a lister alone: ps aux | grep x | awk … filters.
+		if lc := b.substCalls(bc.c); len(lc) == 1 && listsEveryProcess(lc[0]) {
+			return blEntry("kill-all-processes")
+		}
+		return nil
 	}
 	return killPattern(bc)
+}
+
+// substCalls are the calls inside the command substitutions of c's
+// computed words.
+func (b *blChecker) substCalls(c *facts.Call) []*facts.Call {
+	var out []*facts.Call
+	for _, a := range c.Argv[1:] {
+		if a.Static || a.Node == nil {
+			continue
+		}
+		start, end := int(a.Node.Pos().Offset()), int(a.Node.End().Offset())
+		for _, x := range b.t.Calls {
+			if x.InSubst && x != c && x.Depth == c.Depth && x.Span.Start >= start && x.Span.End <= end {
+				out = append(out, x)
+			}
+		}
+	}
+	return out
+}
+
+// listsEveryProcess reports a process lister whose output is every pid:
+// pgrep with a pattern that matches every name (or every process of
+// root), ps selecting every process (-e, -A, ax, aux, --all).
+func listsEveryProcess(c *facts.Call) bool {
+	switch c.Base {
+	case "pgrep":
+		pk := *c
+		pk.Prog = p.Lookup("pkill")
+		if pk.Prog == nil {
+			return false
+		}
+		v := newBlCall(&pk)
+		return killPattern(&v) != nil
+	case "ps":
+		for _, a := range c.Argv[1:] {
+			if !a.Static {
+				continue
+			}
+			v := a.Value
+			if v == "-e" || v == "-A" || v == "--all" || !strings.HasPrefix(v, "-") && strings.Contains(v, "x") && strings.Contains(v, "a") {
+				return true
+			}
+			if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v[1:], "eA") {
+				return true // -e, -A, -ef, -eo FORMAT: every process
+			}
+		}
+	}
+	return false
 }
 
 // killPids reads kill's arguments: the first may be a signal (-9, -KILL,
@@ -1197,7 +1254,7 @@ func (b *blChecker) findCheck(bc *blCall) *BlacklistEntry {
 // pipe: a download (or a /dev/tcp read) in a pipeline feeding, further
 // right, a shell or interpreter that reads its script from standard input.
 func (b *blChecker) pipe(elems [][]*facts.Call) *BlacklistEntry {
-	down := false
+	down, listed := false, false
 	for _, calls := range elems {
 		if down {
 			for _, c := range calls {
@@ -1206,6 +1263,15 @@ func (b *blChecker) pipe(elems [][]*facts.Call) *BlacklistEntry {
 				}
 			}
 		}
+		if listed && len(calls) > 0 {
+			for _, c := range calls {
+				if c.Base == "kill" && c.Tail && c.Via != nil && c.Via.Prog != nil && c.Via.Prog.Runs != nil && c.Via.Prog.Runs.StdinArgs {
+					return blEntry("kill-all-processes") // pgrep . | xargs kill
+				}
+			}
+		}
+		// The element right after a lister alone gets its every pid.
+		listed = len(calls) == 1 && listsEveryProcess(calls[0])
 		for _, c := range calls {
 			if downloads(c) {
 				down = true

@@ -1,9 +1,12 @@
 package gate
 
 import (
-	"github.com/agentexec/agentexec/gate/facts"
+	"os/exec"
+	"runtime"
+	"strings"
 	"testing"
 
+	"github.com/agentexec/agentexec/gate/facts"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -221,8 +224,13 @@ func TestBlacklistByMeaning(t *testing.T) {
 			"for u in a; do echo $u; done >> /etc/sudoers.d/me", "if :; then cat x; fi > /etc/shadow", "bash -c '> /etc/passwd'"},
 			[]string{"cat /etc/passwd", "sed -n 1p /etc/passwd", "visudo -c", "passwd --help", "cp /etc/passwd ./backup",
 				"> out.txt", "{ cat /etc/passwd; } > passwd.bak", "(cat x) < /etc/passwd"}},
-		{"kill-all-processes", []string{"kill -9 -01", "kill -KILL -1", "kill -s KILL -001", "kill -- -1", "killall5", "pkill .", "pkill -KILL -u root", "pkill -f '.*'"},
-			[]string{"kill -9 1234", "kill -1 1234", "pkill -f myserver", "pkill -u bob sleep", "kill -0 1"}},
+		{"kill-all-processes", []string{"kill -9 -01", "kill -KILL -1", "kill -s KILL -001", "kill -- -1", "killall5", "pkill .", "pkill -KILL -u root", "pkill -f '.*'",
+			// pids from a lister that lists every process
+			"kill -9 $(pgrep .)", "kill $(pgrep -u root)", "kill -9 $(ps -eo pid=)", "kill $(ps -A -o pid=)", "pgrep . | xargs kill -9",
+			"ps -eo pid= | xargs kill -9", "kill -9 `pgrep -f '.*'`"},
+			[]string{"kill -9 1234", "kill -1 1234", "pkill -f myserver", "pkill -u bob sleep", "kill -0 1",
+				"kill $(pgrep -f myserver)", "kill $(lsof -t -i:3000)", "kill $(cat app.pid)", "kill $!", "pgrep node | xargs kill",
+				"kill $(ps aux | grep '[n]ode' | awk '{print $2}')", "ps -e | grep x | xargs kill"}},
 		{"power-off", []string{"systemctl reboot", "systemctl --force poweroff", "systemctl isolate rescue.target", "systemctl start reboot.target",
 			"telinit 0", "telinit 6", "kexec -e", "echo b > /proc/sysrq-trigger", "echo o | tee /proc/sysrq-trigger", "loginctl poweroff", "/sbin/shutdown -r +1",
 			"(echo b) > /proc/sysrq-trigger", "{ echo o; } > /proc/sysrq-trigger",
@@ -289,6 +297,29 @@ func TestBlacklistRequestHome(t *testing.T) {
 	for _, text := range []string{"rm -rf /work/me/build", "rm -rf /work/me/.cache/go-build", "cd /work/me/src && rm -rf *"} {
 		if d := Decide(Input{Text: text, Mode: ModeYolo, Env: env, Cwd: "/tmp"}); d.Action != Allow {
 			t.Errorf("near miss %q with HOME=/work/me: %s: %s", text, d.Action, d.Reason)
+		}
+	}
+}
+
+// TestKillListedConfirm: the pids pgrep . and ps -eo pid= print include
+// the very shell that runs them — every process, as kill -1 — which is
+// why kill $(pgrep .) is kill-all-processes. Proved under bash without
+// killing anything.
+func TestKillListedConfirm(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("pgrep and ps -e are procps's")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	for _, lister := range []string{"pgrep .", "ps -eo pid="} {
+		if _, err := exec.LookPath(strings.Fields(lister)[0]); err != nil {
+			continue
+		}
+		out, err := exec.Command(bash, "-c", `for p in $(`+lister+`); do [ "$p" = "$$" ] && echo self; done; true`).Output()
+		if err != nil || !strings.Contains(string(out), "self") {
+			t.Errorf("%q does not list the shell running it: %v %q", lister, err, out)
 		}
 	}
 }
