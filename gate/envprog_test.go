@@ -64,14 +64,7 @@ func TestProgramEnvironmentConfirm(t *testing.T) {
 		}
 		t.Run(c.text, func(t *testing.T) {
 			dir := t.TempDir()
-			marker := filepath.Join(dir, "RAN")
-			bin := filepath.Join(dir, "bin")
-			if err := os.Mkdir(bin, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(bin, "rm"), []byte("#!/bin/sh\ncat >/dev/null\necho \"$@\" >> "+marker+"\n"), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			bin, marker := standInRm(t, dir, true)
 			if err := os.WriteFile(filepath.Join(dir, "f"), []byte("hi\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}

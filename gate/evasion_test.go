@@ -193,15 +193,7 @@ func TestDenyEvasionConfirm(t *testing.T) {
 		text := w.wrap("rm -f x")
 		t.Run(w.name, func(t *testing.T) {
 			dir := t.TempDir()
-			marker := filepath.Join(dir, "RAN")
-			bin := filepath.Join(dir, "bin")
-			if err := os.Mkdir(bin, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			stub := "#!/bin/sh\necho \"$@\" >> " + marker + "\n"
-			if err := os.WriteFile(filepath.Join(bin, "rm"), []byte(stub), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			bin, marker := standInRm(t, dir, false)
 			if w.name == "git alias" {
 				if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
 					t.Skipf("git init: %v %s", err, out)
@@ -510,4 +502,26 @@ func requireBash(t *testing.T) string {
 		t.Skip("bash not found on PATH")
 	}
 	return bash
+}
+
+// standInRm makes dir/bin/rm, a stand-in for rm that appends its
+// arguments to dir/RAN each time it runs (reading its standard input to
+// the end first when drain is set, as a filter's command must), and
+// returns the bin directory to put first on PATH and the marker file.
+func standInRm(t *testing.T, dir string, drain bool) (bin, marker string) {
+	t.Helper()
+	marker = filepath.Join(dir, "RAN")
+	bin = filepath.Join(dir, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\n"
+	if drain {
+		script += "cat >/dev/null\n"
+	}
+	script += "echo \"$@\" >> '" + marker + "'\n"
+	if err := os.WriteFile(filepath.Join(bin, "rm"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, marker
 }

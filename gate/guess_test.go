@@ -89,14 +89,7 @@ func TestUnmodelledOperandsConfirm(t *testing.T) {
 		}
 		t.Run(text, func(t *testing.T) {
 			dir := t.TempDir()
-			marker := filepath.Join(dir, "RAN")
-			bin := filepath.Join(dir, "bin")
-			if err := os.Mkdir(bin, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(bin, "rm"), []byte("#!/bin/sh\necho \"$@\" >> "+marker+"\n"), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			bin, marker := standInRm(t, dir, false)
 			if err := os.WriteFile(filepath.Join(dir, "retry.sh"), []byte("#!/bin/sh\n\"$@\"\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -227,14 +220,7 @@ func TestWriterCommandOptions(t *testing.T) {
 			continue
 		}
 		dir := t.TempDir()
-		marker := filepath.Join(dir, "RAN")
-		bin := filepath.Join(dir, "bin")
-		if err := os.Mkdir(bin, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(bin, "rm"), []byte("#!/bin/sh\ncat >/dev/null\necho \"$@\" >> '"+marker+"'\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		bin, marker := standInRm(t, dir, true)
 		cmd := exec.Command(bash, "-c", c.text)
 		cmd.Dir = dir
 		cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "LC_ALL=C"}

@@ -66,14 +66,7 @@ func TestSetVarByBuiltinConfirm(t *testing.T) {
 		text := form + "; export GIT_EXTERNAL_DIFF; git diff"
 		t.Run(form, func(t *testing.T) {
 			dir := t.TempDir()
-			marker := filepath.Join(dir, "RAN")
-			bin := filepath.Join(dir, "bin")
-			if err := os.Mkdir(bin, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(bin, "rm"), []byte("#!/bin/sh\necho \"$@\" >> '"+marker+"'\n"), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			bin, marker := standInRm(t, dir, false)
 			env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1"}
 			repo := filepath.Join(dir, "repo")
 			setup := "git init -q repo && cd repo && echo a > f && git add f && " +
