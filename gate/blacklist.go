@@ -709,7 +709,41 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if e := b.findCheck(bc); e != nil {
 		return e
 	}
+	if e := b.watchdogCheck(bc); e != nil {
+		return e
+	}
 	return b.shellFromDownload(bc)
+}
+
+// watchdogCheck: a program given a watchdog device opens it (the model
+// does not know which programs open their operands; those that only print
+// their words are left alone), and an open watchdog reboots the machine
+// unless it is fed.
+func (b *blChecker) watchdogCheck(bc *blCall) *BlacklistEntry {
+	if bc.prog.Echo || bc.prog.Scanner == p.ScanPrintf {
+		return nil
+	}
+	for _, a := range bc.args {
+		if !a.Static {
+			continue
+		}
+		for _, v := range []string{a.Value, a.Value[strings.IndexByte(a.Value, '=')+1:]} {
+			if isWatchdog(v) {
+				return blEntry("power-off")
+			}
+		}
+	}
+	return nil
+}
+
+// isWatchdog reports a path to a hardware watchdog (/dev/watchdog,
+// /dev/watchdogN): opening one starts its timer.
+func isWatchdog(v string) bool {
+	if !strings.HasPrefix(v, "/") {
+		return false
+	}
+	n, ok := strings.CutPrefix(path.Clean(v), "/dev/watchdog")
+	return ok && strings.Trim(n, "0123456789") == ""
 }
 
 // recursive reports -r, -R or --recursive (any abbreviation).
@@ -890,6 +924,9 @@ func (b *blChecker) redirects(c *facts.Call) *BlacklistEntry {
 // statement's, for what the blacklist could not resolve).
 func (b *blChecker) redirectsOf(rs []facts.Redir, text string) *BlacklistEntry {
 	for _, r := range rs {
+		if r.Target.Static && isWatchdog(r.Target.Value) {
+			return blEntry("power-off") // opened, for reading or writing
+		}
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
 		case syntax.DplOut:

@@ -239,11 +239,14 @@ func TestBlacklistByMeaning(t *testing.T) {
 		{"power-off", []string{"systemctl reboot", "systemctl --force poweroff", "systemctl isolate rescue.target", "systemctl start reboot.target",
 			"telinit 0", "telinit 6", "kexec -e", "echo b > /proc/sysrq-trigger", "echo o | tee /proc/sysrq-trigger", "loginctl poweroff", "/sbin/shutdown -r +1",
 			"(echo b) > /proc/sysrq-trigger", "{ echo o; } > /proc/sysrq-trigger",
+			// an opened hardware watchdog reboots the machine unless fed
+			"cat /dev/watchdog", "head -c1 /dev/watchdog0", "cat < /dev/watchdog", "exec 3>/dev/watchdog", "dd if=/dev/watchdog of=/dev/null count=0",
 			// the sleep states end every session too
 			"systemctl suspend", "systemctl hibernate", "systemctl hybrid-sleep", "systemctl start suspend.target",
 			"loginctl suspend", "rtcwake -m mem -s 60", "rtcwake -m no -m off -s 5", "pm-suspend", "echo mem > /sys/power/state",
 			"echo disk | tee /sys/power/state", "systemctl exit"},
 			[]string{"systemctl status nginx", "systemctl restart nginx", "shutdown -c", "telinit q", "cat /proc/sysrq-trigger",
+				"echo /dev/watchdog", "printf '%s\\n' /dev/watchdog", "cat /dev/watchdog.txt", "ls /dev/watchdogs/x",
 				"cat /sys/power/state", "rtcwake -n -m mem -s 1", "systemctl start suspend-helper.service", "rtcwake --help"}},
 		{"fork-bomb", []string{"a(){ b|b& }; b(){ a|a& }; a", "boom(){ boom & boom; }; boom", "x() { x | x & }; x"},
 			[]string{"f() { f; }; f", "g() { ls | wc -l; }; g"}},

@@ -904,3 +904,25 @@ func TestVouchedGitVerbsFromOneTable(t *testing.T) {
 		}
 	}
 }
+
+// A device file other than the harmless ones is not read-only to open:
+// its driver decides what opening and reading do (/dev/watchdog arms a
+// reboot timer on open).
+func TestDeviceFilesAreNotReadOnly(t *testing.T) {
+	for _, text := range []string{
+		"cat /dev/watchdog", "head -c1 /dev/watchdog0", "cat < /dev/watchdog", "od -N8 /dev/input/event0",
+		"grep -f /dev/watchdog x", "grep --file=/dev/watchdog x", "cat /dev/../dev/watchdog", "wc -c /dev/sda",
+	} {
+		if r := Classify(text, Options{}); r.Safety == ReadOnly {
+			t.Errorf("%s: read-only, want a device file to stop it", text)
+		}
+	}
+	for _, text := range []string{
+		"cat /dev/null", "head -c 16 /dev/urandom", "ls /dev", "ls /dev/", "cat file > /dev/null", "wc -l < /dev/null",
+		"cat /dev/fd/0", "cat /dev/shm/x", "cat dev/watchdog.txt", "echo /devices/x", "echo /dev/watchdog", "printf %s /dev/sda",
+	} {
+		if r := Classify(text, Options{}); r.Safety != ReadOnly {
+			t.Errorf("%s: %s (%s), want read-only", text, r.Safety, r.Reason)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package classify
 import (
 	"cmp"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -10,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentexec/agentexec/gate/facts"
+	"github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
 )
 
@@ -368,7 +370,58 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 		a.multi = append(a.multi, dyn && mayMultiField(wd))
 	}
 	v := w.dispatch(a)
+	if v.s == ReadOnly && !printsOperands(a.name) {
+		if dev := deviceOperand(a.vals); dev != "" {
+			v = finding{Unknown, "device-file", deviceWhy(dev)}
+		}
+	}
 	w.add(c, v.s, v.rule, v.why)
+}
+
+// harmlessDevices are the device files whose opening and reading change
+// nothing and reach nothing (the rest are drivers': opening /dev/watchdog
+// arms a timer that reboots the machine, reading /dev/input/* takes
+// another's keystrokes).
+var harmlessDevices = lazy.NewSet("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+	"/dev/stdin", "/dev/stdout", "/dev/stderr")
+
+// deviceOperand returns the first word of vals (or the value after an
+// option's '=') that names a device file other than the harmless ones,
+// or "". A program that only lists or stats it is refused too: the model
+// does not know which programs open their operands.
+func deviceOperand(vals []string) string {
+	for _, v := range vals {
+		for _, s := range []string{v, v[strings.IndexByte(v, '=')+1:]} {
+			if isDevicePath(s) {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// printsOperands reports a program that only prints its words (echo,
+// printf): a device path there is text.
+func printsOperands(name string) bool {
+	p := programs.Lookup(name)
+	return p != nil && (p.Echo || p.Scanner == programs.ScanPrintf)
+}
+
+func isDevicePath(s string) bool {
+	if !strings.HasPrefix(s, "/") {
+		return false
+	}
+	c := path.Clean(s)
+	rest, ok := strings.CutPrefix(c, "/dev/")
+	if !ok || rest == "" || harmlessDevices.Has(c) {
+		return false
+	}
+	// Descriptors and shared memory are files, not drivers.
+	return !strings.HasPrefix(rest, "fd/") && !strings.HasPrefix(rest, "shm/")
+}
+
+func deviceWhy(dev string) string {
+	return "`" + dev + "` is a device file: opening or reading one runs its driver, which may change the device (a watchdog arms on open)"
 }
 
 // assignOnly classifies a statement that only assigns variables.
@@ -483,6 +536,8 @@ func (w *walker) inputTarget(r *syntax.Redirect) {
 		w.add(r, Unknown, "dynamic-redirect", "the input file of `<` is computed at run time and may be a network path")
 	case isNetworkPath(t):
 		w.add(r, Write, "network-redirect", fmt.Sprintf("`< %s` opens a network connection", t))
+	case isDevicePath(t):
+		w.add(r, Unknown, "device-file", deviceWhy(t))
 	}
 }
 
