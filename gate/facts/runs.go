@@ -165,6 +165,16 @@ func (b *builder) options(c *Call, prog *p.Program, args []Word) p.Parsed {
 	for _, f := range parsed.Found {
 		b.effect(c, prog, f, args)
 	}
+	if prog.Operands == p.ResponseFiles && prog.Opts.CarriesCommands() {
+		// @FILE is read as more options, which may be the ones that run
+		// code (ar @opts with --plugin in it).
+		for _, i := range parsed.Operands {
+			if a := args[i]; !a.Static || strings.HasPrefix(a.Value, "@") {
+				b.hide(ProjectCode, c.Span, c, "`%s` may read more options from a file (%s), such as ones that run code", c.Base, clip(a.Raw))
+				break
+			}
+		}
+	}
 	return parsed
 }
 

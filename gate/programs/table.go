@@ -413,7 +413,12 @@ func writers() []Program {
 				"exclude include suffixes temp-path split-size password", "")).
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
 			Program{Name: "7z", Kind: Writer, Why: "an archiver"},
-			Program{Name: "ar", Kind: Writer, Why: "an archiver"},
+			// ar's key letters come first, with or without a dash; its
+			// --plugin loads a shared object whose code runs (binutils
+			// 2.40: on rcs, confirmed), also from an @FILE of options.
+			Program{Name: "ar", Kind: Writer, Why: "an archiver", Operands: ResponseFiles, Opts: Opts("dmpqrstxabcDfiMNoOPSTuUvV", "l", longs(
+				"thin help version", "target output record-libdeps", "")).
+				Long(eff(ReqArg, RunsFile, "`ar --plugin` loads the shared object %q, which runs its code"), "plugin")},
 			// nstat rewrites its history file (/tmp/.nstat.uUID) on every
 			// run, unless -s; -d starts a daemon even with -s, so -s
 			// cannot defuse it.
@@ -426,7 +431,12 @@ func writers() []Program {
 					"output match-tag match-token label uuid hint size offset usages match-types", "")).
 					Short("c", eff(ReqArg, Writes, "`blkid -c` writes its cache to %q")).Long(eff(ReqArg, Writes, "`blkid --cache-file` writes its cache to %q"), "cache-file").
 					Short("g", eff(NoArg, Writes, "`blkid -g` rewrites its cache%s")).Long(eff(NoArg, Writes, "`blkid --garbage-collect` rewrites its cache%s"), "garbage-collect")},
-			Program{Name: "cpio", Kind: Writer, Why: "an archiver"},
+			// GNU cpio 2.13's options (not installed here: from its manual);
+			// --rsh-command names the program run for a HOST:FILE archive.
+			Program{Name: "cpio", Kind: Writer, Why: "an archiver", Opts: Opts("0aAbBcdfilLmnoprsStuvV", "CDEFHIMOR", longs(
+				"null reset-access-time append swap make-directories nonmatching extract link dereference preserve-modification-time numeric-uid-gid create pass-through rename swap-bytes swap-halfwords list unconditional verbose dot absolute-filenames no-absolute-filenames force-local no-preserve-owner only-verify-crc quiet sparse to-stdout device-independent reproducible ignore-devno renumber-inodes help usage version",
+				"io-size directory pattern-file file format message owner block-size warning", "")).
+				Long(eff(ReqArg, RunsProgram, "`cpio --rsh-command` runs %q"), "rsh-command")},
 		),
 		compressors(),
 	)
