@@ -162,17 +162,17 @@ func (r Rule) match(s spelling) ruleMatch {
 	// A hole replaced by a byte no pattern spells can only be absorbed by
 	// a `*`: if the pattern still matches, any value would. A hole before
 	// the rule's literal prefix ends could stand for any of it.
-	if h := strings.IndexByte(s.text, 0); h >= 0 && r.re != nil && r.Meaning != Regex &&
+	if h := strings.IndexByte(s.text, 0); h >= 0 && r.pat != nil &&
 		!strings.HasPrefix(s.text[:h], r.prefix[:min(h, len(r.prefix))]) {
 		return noMatch
 	}
 	if r.Match(strings.ReplaceAll(s.text, hole, "\x01")) {
 		return sureMatch
 	}
-	if r.re == nil {
+	if r.bare() {
 		return mayMatch
 	}
-	if r.Meaning == Regex {
+	if r.pat == nil {
 		// A regular expression has no star to meet a hole with: probe a
 		// few values a hole could take (a sharp edge: not a proof).
 		for _, v := range []string{"", "x", " x ", "-", "/"} {
@@ -182,26 +182,10 @@ func (r Rule) match(s spelling) ruleMatch {
 		}
 		return noMatch
 	}
-	if globsMeet(r.glob(), s.text) {
+	if globsMeet(r.pat.text(), s.text) {
 		return mayMatch
 	}
 	return noMatch
-}
-
-// glob is the rule's pattern as the text its regexp matches: a word-
-// boundary prefix becomes "prefix*" (the bare prefix is matched by a
-// star matching nothing).
-func (r Rule) glob() string {
-	pat := normalizeBlanks(r.Pattern)
-	switch {
-	case !strings.Contains(pat, "*") && r.Meaning != Prefix:
-		return pat
-	case !strings.Contains(pat, "*"):
-		return pat + "*"
-	case strings.HasSuffix(pat, " *"):
-		return strings.TrimSuffix(pat, " *") + "*"
-	}
-	return pat
 }
 
 // globsMeet reports whether a pattern with `*` and a text with holes can

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -63,4 +64,39 @@ func FuzzGlobPattern(f *testing.F) {
 			t.Fatalf("%q (%s) against %q: glob %v, regexp %v", pat, m, s, got, want)
 		}
 	})
+}
+
+// compilePattern turns a command pattern into an anchored regexp: the
+// reference the glob matcher is held to (it was the matcher once). A
+// trailing " *" (and, with the Prefix meaning, a pattern without any "*")
+// matches at a word boundary: the bare prefix, or the prefix, a blank and
+// anything. With the Exact meaning a pattern without "*" is the whole
+// command.
+func compilePattern(pat string, m Meaning) *regexp.Regexp {
+	pat = normalizeBlanks(pat)
+	var b strings.Builder
+	b.WriteString(`(?s)^`)
+	switch {
+	case !strings.Contains(pat, "*") && m != Prefix:
+		b.WriteString(regexp.QuoteMeta(pat))
+	case !strings.Contains(pat, "*"):
+		b.WriteString(regexp.QuoteMeta(pat))
+		b.WriteString(`(?: .*)?`)
+	case strings.HasSuffix(pat, " *"):
+		writeGlob(&b, strings.TrimSuffix(pat, " *"))
+		b.WriteString(`(?: .*)?`)
+	default:
+		writeGlob(&b, pat)
+	}
+	b.WriteString(`$`)
+	return regexp.MustCompile(b.String())
+}
+
+func writeGlob(b *strings.Builder, pat string) {
+	for i, part := range strings.Split(pat, "*") {
+		if i > 0 {
+			b.WriteString(`.*`)
+		}
+		b.WriteString(regexp.QuoteMeta(part))
+	}
 }

@@ -538,7 +538,7 @@ func commandHosts(allow []Rule, shell interface{ IsPOSIX() bool }, seg Segmentat
 func grantedHosts(allow []Rule, candidate string, writeRedir bool) []string {
 	var out []string
 	for _, r := range allow {
-		if writeRedir && r.re != nil && !strings.Contains(r.Pattern, ">") {
+		if writeRedir && !r.bare() && !strings.Contains(r.Pattern, ">") {
 			continue
 		}
 		if r.Match(candidate) {

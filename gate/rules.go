@@ -45,19 +45,22 @@ type Rule struct {
 	// Network lists the hosts a command this allow rule allows may reach
 	// (agentexec's {"rule": ..., "network": [...]} form; network.go).
 	Network []string
-	re      *regexp.Regexp // nil for a bare Bash: matches everything
+	// re is a regular-expression rule's (Meaning Regex) compiled form, pat
+	// every other rule's; both nil for a bare Bash, which matches
+	// everything.
+	re  *regexp.Regexp
+	pat *globPattern
 	// Only marks a rule of the policy's allowlist of the only commands the
 	// shell may run (Gemini's tools.core): Action is Allow, and a command
 	// none of them covers is denied.
 	Only bool
 	// prefix is the literal text every match starts with (the pattern up
-	// to its first "*", blanks normalized): a cheap test before the regexp.
+	// to its first "*", blanks normalized): a cheap test before the match.
 	prefix string
-	// glob2 matches what re matches, without the regexp machine's cost
-	// per byte (a 64 KiB candidate against twenty rules); nil for a
-	// regular-expression rule.
-	glob2 *globPattern
 }
+
+// bare reports a bare Bash rule, which matches every command.
+func (r Rule) bare() bool { return r.re == nil && r.pat == nil }
 
 // Meaning is how a rule pattern without any "*" reads. Patterns with a
 // trailing " *" or ":*" are prefixes and other "*" wildcards in every
@@ -139,8 +142,7 @@ func ParseRuleAs(text string, action Action, source string, m Meaning) (r Rule, 
 		return Rule{}, false, fmt.Errorf("rule %q: a pattern cannot contain line breaks or NUL", text)
 	}
 	r.Pattern = legacyPrefix(pat)
-	r.re = compilePattern(r.Pattern, m)
-	r.glob2 = newGlobPattern(r.Pattern, m)
+	r.pat = newGlobPattern(r.Pattern, m)
 	r.prefix = literalPrefix(r.Pattern)
 	return r, true, nil
 }
@@ -228,51 +230,14 @@ func legacyPrefix(pat string) string {
 	return pat
 }
 
-// compilePattern turns a command pattern into an anchored regexp. A
-// trailing " *" (and, with the Prefix meaning, a pattern without any "*")
-// matches at a word boundary: the bare prefix, or the prefix, a blank and
-// anything. With the Exact meaning a pattern without "*" is the whole
-// command.
-func compilePattern(pat string, m Meaning) *regexp.Regexp {
-	pat = normalizeBlanks(pat)
-	var b strings.Builder
-	b.WriteString(`(?s)^`)
-	switch {
-	case !strings.Contains(pat, "*") && m != Prefix:
-		b.WriteString(regexp.QuoteMeta(pat))
-	case !strings.Contains(pat, "*"):
-		b.WriteString(regexp.QuoteMeta(pat))
-		b.WriteString(`(?: .*)?`)
-	case strings.HasSuffix(pat, " *"):
-		writeGlob(&b, strings.TrimSuffix(pat, " *"))
-		b.WriteString(`(?: .*)?`)
-	default:
-		writeGlob(&b, pat)
-	}
-	b.WriteString(`$`)
-	return regexp.MustCompile(b.String())
-}
-
-func writeGlob(b *strings.Builder, pat string) {
-	for i, part := range strings.Split(pat, "*") {
-		if i > 0 {
-			b.WriteString(`.*`)
-		}
-		b.WriteString(regexp.QuoteMeta(part))
-	}
-}
-
 // Match reports whether the rule's pattern matches one candidate text,
 // already normalized by normalizeBlanks.
 func (r Rule) Match(candidate string) bool {
-	if r.re == nil {
+	switch {
+	case r.bare():
 		return true
-	}
-	if !strings.HasPrefix(candidate, r.prefix) {
-		return false
-	}
-	if r.glob2 != nil {
-		return r.glob2.match(candidate)
+	case r.pat != nil:
+		return strings.HasPrefix(candidate, r.prefix) && r.pat.match(candidate)
 	}
 	return r.re.MatchString(candidate)
 }
@@ -280,8 +245,8 @@ func (r Rule) Match(candidate string) bool {
 // globPattern is a command pattern compiled for matching: its text split
 // at each "*" (every star matches any text, line breaks included), and
 // whether a word-boundary tail follows — the rest of the candidate is
-// nothing or a blank and anything. compilePattern writes the same
-// meaning as a regexp; the tests hold the two to each other.
+// nothing or a blank and anything. The tests hold it to the anchored
+// regexp the same meaning makes (compilePattern, in glob_test.go).
 type globPattern struct {
 	parts []string
 	tail  bool
@@ -298,6 +263,17 @@ func newGlobPattern(pat string, m Meaning) *globPattern {
 		return &globPattern{parts: strings.Split(strings.TrimSuffix(pat, " *"), "*"), tail: true}
 	}
 	return &globPattern{parts: strings.Split(pat, "*")}
+}
+
+// text is the pattern as one glob, a tail read as a star ("git push *"
+// is "git push*": the bare prefix is the star matching nothing), for
+// meeting a text with holes (globsMeet).
+func (g *globPattern) text() string {
+	t := strings.Join(g.parts, "*")
+	if g.tail {
+		t += "*"
+	}
+	return t
 }
 
 // match reports whether s matches: the first part is a prefix, the middle
@@ -831,7 +807,7 @@ func coveringRule(allow []Rule, c *facts.Call) (Rule, bool) {
 	}
 	n := normalizeBlanks(c.Text)
 	for _, r := range allow {
-		if c.WriteRedir && r.re != nil && !strings.Contains(r.Pattern, ">") {
+		if c.WriteRedir && !r.bare() && !strings.Contains(r.Pattern, ">") {
 			continue
 		}
 		if r.Match(n) {
