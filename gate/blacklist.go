@@ -720,7 +720,7 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 // their words are left alone), and an open watchdog reboots the machine
 // unless it is fed.
 func (b *blChecker) watchdogCheck(bc *blCall) *BlacklistEntry {
-	if bc.prog.Echo || bc.prog.Scanner == p.ScanPrintf {
+	if bc.prog.OnlyPrints() {
 		return nil
 	}
 	for _, a := range bc.args {

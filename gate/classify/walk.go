@@ -370,7 +370,7 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 		a.multi = append(a.multi, dyn && mayMultiField(wd))
 	}
 	v := w.dispatch(a)
-	if v.s == ReadOnly && !printsOperands(a.name) {
+	if p := programs.Lookup(a.name); v.s == ReadOnly && (p == nil || !p.OnlyPrints()) {
 		if dev := deviceOperand(a.vals); dev != "" {
 			v = finding{Unknown, "device-file", deviceWhy(dev)}
 		}
@@ -398,13 +398,6 @@ func deviceOperand(vals []string) string {
 		}
 	}
 	return ""
-}
-
-// printsOperands reports a program that only prints its words (echo,
-// printf): a device path there is text.
-func printsOperands(name string) bool {
-	p := programs.Lookup(name)
-	return p != nil && (p.Echo || p.Scanner == programs.ScanPrintf)
 }
 
 func isDevicePath(s string) bool {

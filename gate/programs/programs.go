@@ -227,6 +227,10 @@ var twoLevel = lazy.NewSet(
 	"kubectl rollout",
 )
 
+// OnlyPrints reports a program that writes its words out and opens none
+// of them (echo, printf): a path among its words is text.
+func (p *Program) OnlyPrints() bool { return p.Echo || p.Scanner == ScanPrintf }
+
 // Family returns the entry a versioned, suffixed or differently-cased
 // spelling belongs to: python3.13t, python3.12, luajit-2.1.0-beta3,
 // ghc-9.6.6, php8.3-cli, node20, javac11, gcc-13, bash.exe, Python3. It
