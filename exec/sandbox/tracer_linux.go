@@ -541,8 +541,7 @@ func (t *tracer) refuse(pid int) {
 func (t *tracer) unjudged(pid int, why string, before bool) {
 	ev := ExecEvent{PID: pid, Unjudged: why}
 	if before {
-		argv, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-		caller := splitNUL(argv)
+		caller, _ := t.cmdline(pid)
 		ev.parent = func() (int, []string) { return pid, caller }
 	} else {
 		ev.parent = func() (int, []string) { return parentOf(pid) }
