@@ -55,6 +55,9 @@ func (b *builder) runs(c *Call) {
 	if prog.Names != nil {
 		b.names(c, prog, args)
 	}
+	if prog.Compound {
+		b.compoundCall(c, args)
+	}
 	switch {
 	case prog.Runs != nil && prog.Runs.Opaque != "":
 		if len(args) == 0 || !onlyListing(args) {

@@ -121,8 +121,9 @@ func builtins() []Program {
 				Short("c", eff(NoArg, Unproven, "`dirs -c` clears the shell's directory stack%s"))},
 		),
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
+		compound(each(Builtin|StateBuiltin, whyState, "declare", "typeset", "local", "readonly")),
 		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "let",
-			"declare", "typeset", "export", "local", "readonly", "unset",
+			"export", "unset",
 			"compopt", "umask", "disown", "fg", "bg",
 			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
 			"coproc", "nameref"),
@@ -166,6 +167,16 @@ func builtins() []Program {
 			Program{Name: "kill", Kind: Builtin | Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
 		),
 	)
+}
+
+// compound marks the builtins that re-read NAME=(…) arguments as compound
+// assignments (bash 5.2: declare, typeset, local, readonly; export does
+// not, even for an array).
+func compound(ps []Program) []Program {
+	for i := range ps {
+		ps[i].Compound = true
+	}
+	return ps
 }
 
 // named gives a builtin the words that name the variables it sets, read
