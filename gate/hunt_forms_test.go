@@ -1,10 +1,13 @@
 package gate
 
 import (
+	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A bypass class found by review: forms that bash really runs (each is
@@ -17,8 +20,12 @@ type bypassClass struct {
 	// allow Bash(*), deny Bash(rm *).
 	refused []string
 	// needs names a program a refused form runs besides bash; the confirm
-	// step skips the class without it.
+	// step skips the class without it. files are written into the scratch
+	// directory first; tty runs the form under script(1), for programs
+	// that only start a pager or browser on a terminal.
 	needs string
+	files map[string]string
+	tty   bool
 	// unconfirmed are refused like refused, but bash cannot run them here
 	// (a remote host, a cloud, a network): they are read from the
 	// programs' documentation.
@@ -54,6 +61,28 @@ var bypassClasses = []bypassClass{
 			"local x=$(pwd)", "declare x=$(pwd)", "readonly -a a=(1 2)"},
 		yolo:        []string{"declare -a 'a=([0]=$(rm -rf /))'", "typeset -A 'm=([k]=`rm -rf ~`)'"},
 		yoloAllowed: []string{"declare -a 'a=(x y)'", "declare -a a=($(ls))"},
+	},
+	{
+		name:  "man's pager and browser options in every spelling",
+		needs: "man", tty: true, files: map[string]string{"x.1": ".TH X 1\n.SH NAME\nx\n"},
+		refused: []string{
+			"man -P'rm -f x' -l x.1", "man --pag='rm -f x' -l x.1", "man -lP'rm -f x' x.1",
+			"man -P 'rm -f x' -l x.1", "man --pager 'rm -f x' -l x.1",
+		},
+		// man-db 2.11: -H[BROWSER] runs BROWSER on the HTML page (this
+		// host's groff has no html device to confirm it).
+		unconfirmed: []string{"man -H'rm -f x' ls", "man --html='rm -f x' ls", "man -lH'rm -f x' x.1"},
+		allowed:     []string{"man ls", "man -k printf", "man 3 printf", "man -w ls", "man -s 2 open", "man -P cat ls", "man -Pless ls"},
+	},
+	{
+		name:  "vim's command options clustered, attached and from files",
+		needs: "vim", files: map[string]string{"k.vim": "!rm -f x\nq\n"},
+		refused: []string{
+			"vim -es -c'!rm -f x' -cq", "vim -esc'!rm -f x' -cq", "ex -s -c'!rm -f x' -cq",
+			"vim -Es -c'!rm -f x' -cq", "vim -es -u k.vim -cq", "vim -es -S k.vim -cq",
+			"vim -es '+!rm -f x' -cq", "vim -es --cmd '!rm -f x' -cq",
+		},
+		allowed: []string{"vim f.txt", "vim -R f.txt", "vi -n f.txt", "vimdiff a b"},
 	},
 }
 
@@ -103,11 +132,28 @@ func TestBypassClassesConfirm(t *testing.T) {
 		for _, text := range c.refused {
 			dir := t.TempDir()
 			bin, marker := standInRm(t, dir, false)
-			cmd := exec.Command(bash, "-c", text)
+			for name, body := range c.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// A bound, not a timing assertion: a form that opens a real
+			// pager on the terminal would wait for keys.
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			cmd := exec.CommandContext(ctx, bash, "-c", text)
+			if c.tty {
+				script, err := exec.LookPath("script")
+				if err != nil {
+					cancel()
+					continue
+				}
+				cmd = exec.CommandContext(ctx, script, "-qec", text, "/dev/null")
+			}
 			cmd.Dir = dir
-			cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+			cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C", "SHELL=" + bash, "TERM=dumb"}
 			cmd.Stdin = strings.NewReader("")
 			_ = cmd.Run()
+			cancel()
 			if _, err := os.Stat(marker); err != nil {
 				t.Errorf("%s: %q: bash did not run the stand-in rm (the form is wrong here)", c.name, text)
 			}
