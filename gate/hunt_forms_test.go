@@ -84,6 +84,50 @@ var bypassClasses = []bypassClass{
 		},
 		allowed: []string{"vim f.txt", "vim -R f.txt", "vi -n f.txt", "vimdiff a b"},
 	},
+	{
+		name:  "socat's command addresses",
+		needs: "socat",
+		refused: []string{"socat - EXEC:'rm -f x'", "socat - SYSTEM:'rm -f x'", "socat STDIO 'EXEC:rm -f x'",
+			"socat - 'exec:rm -f x'", "socat -u 'SYSTEM:rm -f x' -"},
+		allowed: []string{"socat TCP-LISTEN:8080,fork TCP:localhost:80", "socat - UNIX-CONNECT:/tmp/s"},
+		yolo:    []string{"socat -u 'system:rm -rf /' -", "socat - EXEC:'mkfs.ext4 /dev/sda'"},
+	},
+	{
+		name:  "ncat's and netcat's command options",
+		needs: "ncat",
+		// The first connection to the listener runs its command.
+		refused: []string{
+			"ncat --sh-exec 'rm -f x' -l 127.0.0.1 39252 & until ncat 127.0.0.1 39252 </dev/null; do sleep 0.1; done; wait",
+			"ncat -lc'rm -f x' 127.0.0.1 39253 & until ncat 127.0.0.1 39253 </dev/null; do sleep 0.1; done; wait",
+		},
+		// ncat -e runs an argv; netcat-traditional's -e and -c (Debian's
+		// nc is OpenBSD's, without them).
+		unconfirmed: []string{"ncat -e '/bin/rm -f x' localhost 1", "ncat --sh-e='rm -f x' -l 9999",
+			"nc -e /bin/rm localhost 1", "nc -c 'rm -f x' localhost 1", "netcat -c 'rm -f x' -l -p 1"},
+		allowed: []string{"ncat -lkv 9999", "ncat localhost 80", "nc -zv localhost 80", "nc -l 8080"},
+	},
+	{
+		name: "clients whose subcommands run commands they are given",
+		// ip netns exec was confirmed by hand as root (ip netns add t;
+		// ip netns exec t rm -f x ran the stand-in); tcpdump -z runs its
+		// program on each file -w saves; the cloud CLIs run --command,
+		// commands= and --scripts on the machines they manage (gcloud,
+		// aws ssm, az vm run-command manuals); rclone runs
+		// --password-command to read its config password.
+		unconfirmed: []string{
+			"ip netns exec t1 rm -f x", "ip vrf exec v rm -f x", "tcpdump -w f -C 1 -z rm",
+			"rclone --password-command 'rm -f x' ls r:",
+			"gcloud compute ssh vm --command 'rm -f x'", "gcloud compute ssh vm --command='rm -f x'",
+			"gcloud compute ssh vm -- rm -f x",
+			`aws ssm send-command --parameters 'commands=["rm -f x"]'`, "aws ssm send-command --parameters commands='rm -f x'",
+			"az vm run-command invoke --scripts 'rm -f x'",
+		},
+		allowed: []string{"ip addr", "ip -br a", "ip route show", "tcpdump -i any -n port 80", "rclone ls remote:bucket",
+			"aws s3 ls", "aws s3 cp a s3://b/a", "gcloud compute instances list", "az group list"},
+		yolo: []string{"ip vrf exec v rm -rf /", `aws ssm send-command --parameters '{"commands":["rm -rf /"]}'`,
+			"gcloud compute ssh vm --command='rm -rf /'", "az vm run-command invoke --scripts 'mkfs.ext4 /dev/sda'"},
+		yoloAllowed: []string{"gcloud compute ssh vm --command 'ls -la'", "aws ssm send-command --parameters commands='uptime'"},
+	},
 }
 
 // TestBypassClasses: every refused form is never allowed (with and

@@ -102,6 +102,10 @@ func (b *builder) runs(c *Call) {
 		}
 	case prog.Runs != nil && prog.Runs.Stdin:
 		c.script, c.ScriptStdin = true, true
+	case prog.Runs != nil && prog.Runs.Unmodelled:
+		b.guess(c, args)
+	case prog.Runs != nil && len(prog.Runs.Addresses) > 0:
+		b.addresses(c, prog, args)
 	case prog.Kind.Has(p.Launcher) && len(args) > 0 && !prog.Runs.Modelled() && (prog.Opts == nil || !prog.Opts.CarriesCommands()):
 		// A launcher whose table entry does not say which of its words
 		// are the command it runs (tmux, bwrap, proot, crontab …).
@@ -1190,4 +1194,24 @@ func clip(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// addresses reads the operands that name a command by a prefix
+// (Runs.Addresses: socat EXEC:CMD, SYSTEM:CMD): the rest of the word runs,
+// options after a comma and all (the stricter reading). A computed
+// operand may be such an address.
+func (b *builder) addresses(c *Call, prog *p.Program, args []Word) {
+	for _, a := range args {
+		if !a.Static || a.Hole {
+			b.hide(Unreadable, c.Span, c, "`%s` is given an address computed at run time, which may be a command it runs", c.Base)
+			continue
+		}
+		low := strings.ToLower(a.Value)
+		for _, pre := range prog.Runs.Addresses {
+			if strings.HasPrefix(low, pre) {
+				b.payload(c, a.Value[len(pre):], fmt.Sprintf("the address `%s` of `%s`", clip(a.Value), c.Base))
+				break
+			}
+		}
+	}
 }

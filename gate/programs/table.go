@@ -953,12 +953,16 @@ func network() []Program {
 	}
 	return concat(
 		d("curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie", "wget2"),
-		each(NetworkClient, whyNet, "nc", "ncat", "netcat", "socat", "telnet", "ftp", "lftp",
+		each(NetworkClient, whyNet, "telnet", "ftp",
 			"tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
-			"host", "whois", "nmap", "openssl", "aws", "gcloud", "az", "redis-cli", "mosquitto_pub",
-			"getent", "ssh-keyscan", "ssh-copy-id", "rclone", "s3cmd", "gsutil", "ldapsearch",
-			"snmpget", "arping", "ip", "ifconfig", "route", "iptables", "nft", "ufw", "tcpdump",
+			"host", "whois", "nmap", "openssl", "redis-cli", "mosquitto_pub",
+			"getent", "ssh-keyscan", "ssh-copy-id", "s3cmd", "gsutil", "ldapsearch",
+			"snmpget", "arping", "ifconfig", "route", "iptables", "nft", "ufw",
 			"tshark", "ss", "netstat", "iw", "nmcli"),
+		// Clients whose subcommands run commands they are given, here or
+		// on the machines they manage (see Runs.Unmodelled).
+		withRuns(each(NetworkClient, whyNet, "aws", "gcloud", "az", "ip", "rclone"), Runs{Unmodelled: true}),
+		netcats(),
 		one(
 			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: Opts("", "", nil).
 				Short("e", eff(ReqArg, RunsProgram, "`rsync -e` runs %q as its remote shell")).Long(eff(ReqArg, RunsProgram, "`rsync --rsh` runs %q as its remote shell"), "rsh").
@@ -977,6 +981,50 @@ func network() []Program {
 						Short("D", eff(ReqArg, RunsProgram, "`sftp -D` runs the local server %q")).
 						Short("b", eff(ReqArg, RunsFile, "`sftp -b` runs the batch commands in %q, whose ! lines run shell commands"))},
 		),
+	)
+}
+
+// withRuns gives each entry the same Runs.
+func withRuns(ps []Program, r Runs) []Program {
+	for i := range ps {
+		x := r
+		ps[i].Runs = &x
+	}
+	return ps
+}
+
+// netcats are the socket relays that also run commands: socat's EXEC: and
+// SYSTEM: addresses (socat 1.7; 1.8 adds SHELL:), ncat's -e/--exec (an
+// argv), -c/--sh-exec (shell text) and --lua-exec, netcat-traditional's
+// -e and -c, tcpdump -z (run on each saved file), lftp -c/-e/-f (its
+// commands, whose ! lines run shell commands).
+func netcats() []Program {
+	ncat := Opts("46UCChklntuvz", "dgGimpsw", longs(
+		"help version listen keep-open nodns telnet udp sctp verbose zero-io crlf send-only recv-only no-shutdown broker chat ssl ssl-verify allow-all append-output proxy-dns vsock unixsock",
+		"wait idle-timeout source source-port max-conns delay allow allowfile deny denyfile proxy proxy-type proxy-auth proxy-dns ssl-cert ssl-key ssl-trustfile ssl-ciphers ssl-servername ssl-alpn nsock-engine", "")).
+		Short("e", eff(ReqArg, RunsProgram, "`ncat -e` runs %q for each connection")).Long(eff(ReqArg, RunsProgram, "`ncat --exec` runs %q for each connection"), "exec").
+		Short("c", eff(ReqArg, RunsShell, "`ncat -c` runs %q for each connection")).Long(eff(ReqArg, RunsShell, "`ncat --sh-exec` runs %q for each connection"), "sh-exec").
+		Long(eff(ReqArg, RunsFile, "`ncat --lua-exec` runs the Lua script %q"), "lua-exec").
+		Short("ox", eff(ReqArg, Writes, "ncat writes the session to %q")).Long(eff(ReqArg, Writes, "ncat writes the session to %q"), "output", "hex-dump")
+	nc := func() *Options {
+		return Opts("46bCdDFhklNnrStUuvz", "gGIiMmOPpqsTVWwXx", nil).
+			Short("e", eff(ReqArg, RunsProgram, "`nc -e` runs %q for each connection")).
+			Short("c", eff(ReqArg, RunsShell, "`nc -c` runs %q for each connection"))
+	}
+	return one(
+		Program{Name: "socat", Kind: NetworkClient, Why: "a socket relay that can run commands", Runs: &Runs{Addresses: []string{"exec:", "system:", "shell:"}}},
+		Program{Name: "ncat", Kind: NetworkClient, Why: whyNet, Opts: ncat},
+		Program{Name: "nc", Kind: NetworkClient, Why: whyNet, Opts: nc()},
+		Program{Name: "netcat", Kind: NetworkClient, Why: whyNet, Opts: nc()},
+		Program{Name: "tcpdump", Kind: NetworkClient, Why: whyNet, Opts: Opts("AbdDeflLnNOpqStuUvxX#", "BcCEFGiIjmMrsTVwWyQ", longs(
+			"list-interfaces list-time-stamp-types no-promiscuous-mode immediate-mode number print version help monitor-mode",
+			"buffer-size interface time-stamp-type time-stamp-precision direction micro nano count", "")).
+			Short("z", eff(ReqArg, RunsProgram, "`tcpdump -z` runs %q on each file it saves")).
+			Short("w", eff(ReqArg, Writes, "tcpdump writes packets to %q"))},
+		Program{Name: "lftp", Kind: NetworkClient, Why: whyNet, Opts: Opts("dv", "pu", longs("help version norc", "user password port env-password", "")).
+			Short("ce", eff(ReqArg, RunsCode, "`lftp %s` runs lftp commands, whose ! lines run shell commands")).
+			Short("f", eff(ReqArg, RunsFile, "`lftp -f` runs the lftp commands in %q, whose ! lines run shell commands")).
+			Long(eff(ReqArg, RunsFile, "`lftp --rcfile` runs the lftp commands in %q, whose ! lines run shell commands"), "rcfile")},
 	)
 }
 
