@@ -67,8 +67,13 @@ type Opt struct {
 // cluster or the next word, long options take --name=value or (ReqArg)
 // --name value, `--` ends the options, and `-` alone is an operand.
 type Options struct {
-	short map[byte]Opt
-	long  map[string]Opt
+	// The short options: flags (no value) and valued (a required value)
+	// as the optstring spells them, and those Short gave another grammar.
+	// Most programs have only the first two, so the table keeps the
+	// strings it was written with instead of a map per program.
+	flags, valued string
+	short         map[byte]Opt
+	long          map[string]Opt
 	// Abbrev accepts any unique prefix of a long option (getopt_long
 	// does; an exact name always wins; an ambiguous prefix is unknown).
 	Abbrev bool
@@ -107,14 +112,28 @@ func Opts(flags, values string, longs map[string]Opt) *Options {
 	if longs == nil {
 		longs = map[string]Opt{}
 	}
-	o := &Options{short: make(map[byte]Opt, len(flags)+len(values)), long: longs, Abbrev: true}
-	for i := 0; i < len(flags); i++ {
-		o.short[flags[i]] = Opt{}
+	return &Options{flags: flags, valued: values, long: longs, Abbrev: true}
+}
+
+// shortOpt is the grammar of the short option b: Short's, else a valued
+// one's, else a flag's.
+func (o *Options) shortOpt(b byte) (Opt, bool) {
+	if opt, ok := o.short[b]; ok {
+		return opt, true
 	}
-	for i := 0; i < len(values); i++ {
-		o.short[values[i]] = Opt{Arity: ReqArg}
+	if strings.IndexByte(o.valued, b) >= 0 {
+		return Opt{Arity: ReqArg}, true
 	}
-	return o
+	if strings.IndexByte(o.flags, b) >= 0 {
+		return Opt{}, true
+	}
+	return Opt{}, false
+}
+
+// dashOpt is the grammar of the option a lone "-" stands for.
+func (o *Options) dashOpt() Opt {
+	opt, _ := o.shortOpt(o.Dash[0])
+	return opt
 }
 
 // Launch is Opts for a program that runs the command in its operands:
@@ -127,6 +146,9 @@ func Launch(flags, values string, longs map[string]Opt) *Options {
 
 // Short sets the grammar of short options (each byte of names).
 func (o *Options) Short(names string, opt Opt) *Options {
+	if o.short == nil {
+		o.short = make(map[byte]Opt, len(names))
+	}
 	for i := 0; i < len(names); i++ {
 		o.short[names[i]] = opt
 	}
@@ -214,7 +236,7 @@ func (o *Options) Parse(args []Arg) Parsed {
 		a := args[i]
 		switch {
 		case a.Static && a.Value == "-" && o.Dash != "":
-			p.Found = append(p.Found, Found{Name: o.Dash, Opt: o.short[o.Dash[0]], Index: i, Spelled: "-"})
+			p.Found = append(p.Found, Found{Name: o.Dash, Opt: o.dashOpt(), Index: i, Spelled: "-"})
 			continue
 		case a.Static && o.Plus && len(a.Value) > 1 && a.Value[0] == '+':
 			i = o.shortOpts(args, i, &p)
@@ -336,7 +358,7 @@ func sameOpt(o *Options, names []string) bool {
 func (o *Options) shortOpts(args []Arg, i int, p *Parsed) int {
 	v := args[i].Value
 	for j := 1; j < len(v); j++ {
-		opt, ok := o.short[v[j]]
+		opt, ok := o.shortOpt(v[j])
 		if !ok && o.Lenient {
 			opt, ok = Opt{}, true
 		}

@@ -108,10 +108,12 @@ func TestLookupPrefix(t *testing.T) {
 func BenchmarkBuildTable(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		table := buildTable()
-		m := make(map[string]*Program, len(table))
-		for i := range table {
-			m[table[i].Name] = &table[i]
+		groups := buildTable()
+		m := make(map[string]*Program, 1024)
+		for _, g := range groups {
+			for i := range g {
+				m[g[i].Name] = &g[i]
+			}
 		}
 	}
 }
