@@ -45,6 +45,12 @@ func (b Bounds) Over(limit Bounds) bool {
 	return b.Depth > limit.Depth || b.Openers > limit.Openers || b.Operators > limit.Operators
 }
 
+// Least is the smallest of the bounds. Prescan's counts grow by at most
+// one per byte (every opener and operator is at least a byte long), so a
+// text no longer than this is within the bounds without a scan — most
+// commands are.
+func (b Bounds) Least() int { return min(b.Depth, b.Openers, b.Operators) }
+
 type scanState uint8
 
 const (

@@ -95,3 +95,34 @@ func FuzzPlainLit(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPrescanPerByte holds the claim Parse's shortcut rests on: Prescan's
+// counts grow by at most one per byte, so a text no longer than the least
+// bound is never over the bounds.
+func FuzzPrescanPerByte(f *testing.F) {
+	for _, s := range []string{"$(((", "${{{", "[[ [[", "if if if", "time coproc time", "a;b|c&d\n", "<<E\nx\nE\n", "`a`b`", "$'a\\'b'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		huge := Bounds{Depth: 1 << 30, Openers: 1 << 30, Operators: 1 << 30}
+		b := Prescan(text, huge)
+		if b.Depth > len(text) || b.Openers > len(text) || b.Operators > len(text) {
+			t.Errorf("%q (%d bytes): %+v", text, len(text), b)
+		}
+	})
+}
+
+// TestPrescanShortcut: a text at the least bound parses without a scan, one
+// byte more is scanned and refused when over.
+func TestPrescanShortcut(t *testing.T) {
+	lim := Limits(0, 0)
+	n := lim.Least()
+	k := (n - 4) / 2
+	if _, err := Parse(strings.Repeat("(", k)+"true"+strings.Repeat(")", k), false); err != nil {
+		t.Errorf("%d bytes of nesting within the bounds: %v", n, err)
+	}
+	deep := strings.Repeat("(", lim.Depth+1) + "true" + strings.Repeat(")", lim.Depth+1)
+	if _, err := Parse(deep, false); err != ErrTooDeep {
+		t.Errorf("nesting of %d: %v, want ErrTooDeep", lim.Depth+1, err)
+	}
+}
