@@ -325,7 +325,12 @@ func decideDefault(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 		return d.ask(reasonDataCode(rv.detail))
 	}
 	if fa.suggest && fa.tree.Parsed && d.Shell.IsPOSIX() {
-		d.Suggestions = suggestFor(uncoveredCalls(fa.allow, fa.tree), fa.tree)
+		// Suggestions are only for the calls no allow rule covers.
+		cv := rv.cover
+		if cv == nil {
+			cv = coverageOf(fa.allow, fa.tree)
+		}
+		d.Suggestions = suggestFor(cv.uncovered(), fa.tree)
 	}
 	if d.Safety == Write {
 		return d.ask(reasonAskWrite(d, rv))
