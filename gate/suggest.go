@@ -33,7 +33,6 @@ func suggestFor(calls []*facts.Call, t *facts.Tree) []string {
 	return out
 }
 
-
 // runsOthers reports a program no rule should be suggested for, whatever
 // its arguments: it runs other programs or code.
 func runsOthers(prog *p.Program) bool {
