@@ -643,13 +643,14 @@ type ruleVerdict struct {
 type coverage struct {
 	calls []*facts.Call
 	by    []int // index of the covering rule in the list, -1 for none
+	buf   [4]int
 }
 
 func coverageOf(allow []Rule, t *facts.Tree) *coverage {
 	cv := &coverage{calls: topCalls(t)}
-	cv.by = make([]int, len(cv.calls))
-	for i, c := range cv.calls {
-		cv.by[i] = coveringIndex(allow, c)
+	cv.by = cv.buf[:0]
+	for _, c := range cv.calls {
+		cv.by = append(cv.by, coveringIndex(allow, c))
 	}
 	return cv
 }
