@@ -205,6 +205,8 @@ func (h *Handle) startThread() error {
 		unix.Close(fd)
 	}
 	if err == nil {
+		runStarted()
+		h.active = true
 		readyStandby(h)
 	}
 	return err

@@ -55,6 +55,9 @@ func (b *builder) runs(c *Call) {
 	if prog.Names != nil {
 		b.names(c, prog, args)
 	}
+	if prog.Compound {
+		b.compoundCall(c, args)
+	}
 	switch {
 	case prog.Runs != nil && prog.Runs.Opaque != "":
 		if len(args) == 0 || !onlyListing(args) {
@@ -464,6 +467,20 @@ func (b *builder) sourceFile(c *Call, args []Word) {
 // viewer reads a pager or editor: options and +commands that run editor
 // commands, which can run programs.
 func (b *builder) viewer(c *Call, args []Word) {
+	if prog := c.Prog; prog.Opts != nil {
+		// Its command line is modelled: options by their effects, an
+		// option the table does not know is uncertain, and a +cmd
+		// operand gives editor commands.
+		parsed := b.options(c, prog, args)
+		b.uncertain(c, prog, parsed)
+		for _, i := range parsed.Operands {
+			if a := args[i]; !a.Static || strings.HasPrefix(a.Value, "+") {
+				b.hide(InlineCode, c.Span, c, "`%s` is %s, and `%s` gives it commands to run", c.Base, whyOf(c), clip(a.Raw))
+				return
+			}
+		}
+		return
+	}
 	for _, a := range args {
 		if !a.Static {
 			continue

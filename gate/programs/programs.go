@@ -148,6 +148,12 @@ type Program struct {
 	// if given before its command line (tar's TAR_OPTIONS): their options'
 	// effects are its options' effects.
 	EnvOptions []string
+	// Compound: it reads an argument NAME=(…) as a compound array
+	// assignment however the parenthesis is quoted, and expands its
+	// elements — a quoted $(cmd) there runs (declare -a 'a=($(cmd))',
+	// local -A 'm=([k]=`cmd`)'); given -a or -A, or naming an array, a
+	// value computed at run time is re-read the same way.
+	Compound bool
 }
 
 // NameArgs says which words of a builtin name the variables it sets:

@@ -97,8 +97,9 @@ func builtins() []Program {
 				Short("c", eff(NoArg, Unproven, "`dirs -c` clears the shell's directory stack%s"))},
 		),
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
+		compound(each(Builtin|StateBuiltin, whyState, "declare", "typeset", "local", "readonly")),
 		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "let",
-			"declare", "typeset", "export", "local", "readonly", "unset",
+			"export", "unset",
 			"compopt", "umask", "disown", "fg", "bg",
 			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
 			"coproc", "nameref"),
@@ -142,6 +143,16 @@ func builtins() []Program {
 			Program{Name: "kill", Kind: Builtin | Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
 		),
 	)
+}
+
+// compound marks the builtins that re-read NAME=(…) arguments as compound
+// assignments (bash 5.2: declare, typeset, local, readonly; export does
+// not, even for an array).
+func compound(ps []Program) []Program {
+	for i := range ps {
+		ps[i].Compound = true
+	}
+	return ps
 }
 
 // named gives a builtin the words that name the variables it sets, read
@@ -477,14 +488,65 @@ func tarOpts() *Options {
 
 func viewers() []Program {
 	return concat(
-		each(Viewer, whyViewer, "less", "more", "most", "pg", "man", "vi", "vim", "nvim",
-			"view", "nano", "emacs", "emacsclient", "ex", "info", "pico", "joe", "mcedit",
+		each(Viewer, whyViewer, "less", "more", "most", "pg",
+			"nano", "emacs", "emacsclient", "info", "pico", "joe", "mcedit",
 			"micro", "helix", "hx", "kak", "code", "subl", "gedit", "kate", "bat", "batcat",
-			"w3m", "lynx", "links", "elinks", "mutt", "neomutt", "vimdiff", "gvim", "red",
+			"w3m", "lynx", "links", "elinks", "mutt", "neomutt", "red",
 			"sensible-pager", "sensible-editor", "editor", "pager", "xdg-open", "open",
 			"zless", "zmore", "bzless", "xzless", "lesspipe", "ag", "ack"),
-		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"}),
+		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"},
+			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts()}),
+		withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts),
+		withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
+			// nvim -l runs a Lua script; --listen and --embed serve its API.
+			return vimOpts().Short("l", eff(ReqArg, RunsFile, "`nvim -l` runs the Lua script %q")).
+				Long(eff(NoArg, Harmless, ""), "headless", "embed", "api-info").
+				Long(eff(ReqArg, Unproven, "`nvim --listen` serves its API at %q, through which commands run"), "listen")
+		}),
 	)
+}
+
+// withOpts gives each entry its own option grammar from mk.
+func withOpts(ps []Program, mk func() *Options) []Program {
+	for i := range ps {
+		ps[i].Opts = mk()
+	}
+	return ps
+}
+
+// manOpts is man-db 2.11's command line: -P/--pager runs its value as the
+// pager, -H/--html[=BROWSER] its value as the browser, and -C/--config-file
+// reads a configuration whose DEFINE lines name the programs man runs.
+func manOpts() *Options {
+	return Opts("dDfkKlwWcaiIu7tZV?", "RLmMSseEpr", longs(
+		"debug default whatis apropos global-apropos local-file where path location where-cat location-cat catman ignore-case match-case regex wildcard names-only all update no-subpages ascii no-hyphenation nh no-justification nj troff ditroff help usage version",
+		"recode locale systems manpath sections extension prompt encoding preprocessor",
+		"warnings troff-device gxditview")).
+		Short("TX", Opt{Arity: OptArg}).
+		Short("P", eff(ReqArg, RunsShell, "`man -P` runs %q as its pager")).Long(eff(ReqArg, RunsShell, "`man --pager` runs %q as its pager"), "pager").
+		Short("H", eff(OptArg, RunsShell, "`man -H` runs %q as its browser")).Long(eff(OptArg, RunsShell, "`man --html` runs %q as its browser"), "html").
+		Short("C", eff(ReqArg, RunsFile, "`man -C` reads the configuration %q, which names the programs man runs")).
+		Long(eff(ReqArg, RunsFile, "`man --config-file` reads the configuration %q, which names the programs man runs"), "config-file")
+}
+
+// vimOpts is Vim 9's command line (its own parser, read here as getopt's:
+// letters cluster, -c takes the rest of its cluster or the next word).
+// -c, --cmd and -S give it commands, which run shell commands with :!;
+// -u, -U and -s read a vimrc or keys from a file; -w, -W and -i write one.
+// -s is also ex mode's "silent" flag: read as taking a file, stricter.
+// The +cmd operands are read by facts.
+func vimOpts() *Options {
+	code := eff(ReqArg, RunsCode, "`vim %s` runs editor commands, which can run shell commands")
+	file := eff(ReqArg, RunsFile, "vim runs the editor commands in %q, which can run shell commands")
+	write := eff(ReqArg, Writes, "vim writes %q")
+	return Opts("AbCdDeEfFgHhlLmMnNRrxXyYZ", "Ttq", longs(
+		"noplugin clean not-a-term ttyfail literal nofork echo-wid version help",
+		"servername socketid windowid gui-dialog-file", "")).
+		Short("c", code).Long(code, "cmd").
+		Short("S", eff(ReqArg, RunsFile, "`vim -S` sources %q, editor commands that can run shell commands")).
+		Short("uUs", file).Short("wWi", write).
+		Long(write, "startuptime", "log").
+		Long(eff(ReqArg, Unproven, "`vim --remote` sends %q to another Vim, which runs it"), "remote", "remote-silent", "remote-wait", "remote-wait-silent", "remote-tab", "remote-send", "remote-expr")
 }
 
 // shellOpts is bash's command line: -c makes the first operand the

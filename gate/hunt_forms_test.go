@@ -1,0 +1,162 @@
+package gate
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A bypass class found by review: forms that bash really runs (each is
+// confirmed under bash with the stand-in rm), which the gate must never
+// allow past Bash(rm *); catastrophes that yolo must never allow; and near
+// misses on both sides that keep their decision.
+type bypassClass struct {
+	name string
+	// refused run rm under bash (confirmed) and are never allowed with
+	// allow Bash(*), deny Bash(rm *).
+	refused []string
+	// needs names a program a refused form runs besides bash; the confirm
+	// step skips the class without it. files are written into the scratch
+	// directory first; tty runs the form under script(1), for programs
+	// that only start a pager or browser on a terminal.
+	needs string
+	files map[string]string
+	tty   bool
+	// unconfirmed are refused like refused, but bash cannot run them here
+	// (a remote host, a cloud, a network): they are read from the
+	// programs' documentation.
+	unconfirmed []string
+	// allowed are near misses that stay allowed under the same policy.
+	allowed []string
+	// yolo are catastrophes never allowed in yolo; yoloAllowed stay
+	// allowed there.
+	yolo, yoloAllowed []string
+}
+
+var bypassClasses = []bypassClass{
+	{
+		name: "declare re-reads a quoted compound assignment",
+		refused: []string{
+			"declare -a 'a=([0]=$(rm -f x))'",
+			"declare -a a; declare 'a=($(rm -f x))'",
+			"f(){ local -a 'a=([0]=$(rm -f x))'; }; f",
+			"readonly -a 'a=([0]=$(rm -f x))'",
+			"typeset -A 'a=([k]=$(rm -f x))'",
+			"declare -a b='($(rm -f x))'",
+			`declare -a "b=(\$(rm -f x))"`,
+			`declare -a b=\(\$\(rm\ -f\ x\)\)`,
+			"x='($(rm -f x))'; declare -a b=$x",
+			`x='b=($(rm -f x))'; declare -a "$x"`,
+			`x='($(rm -f x))'; b=(); declare b="$x"`,
+			"builtin declare -a 'b=($(rm -f x))'",
+			"command declare -a 'b=($(rm -f x))'",
+			"declare -a 'b=(`rm -f x`)'",
+			"declare -ai 'b=(1 x[$(rm -f x)])'",
+		},
+		allowed: []string{"declare -a 'a=(x y)'", `declare -a "a=(x y)"`, "declare -a a=(x $(ls))",
+			"local x=$(pwd)", "declare x=$(pwd)", "readonly -a a=(1 2)"},
+		yolo:        []string{"declare -a 'a=([0]=$(rm -rf /))'", "typeset -A 'm=([k]=`rm -rf ~`)'"},
+		yoloAllowed: []string{"declare -a 'a=(x y)'", "declare -a a=($(ls))"},
+	},
+	{
+		name:  "man's pager and browser options in every spelling",
+		needs: "man", tty: true, files: map[string]string{"x.1": ".TH X 1\n.SH NAME\nx\n"},
+		refused: []string{
+			"man -P'rm -f x' -l x.1", "man --pag='rm -f x' -l x.1", "man -lP'rm -f x' x.1",
+			"man -P 'rm -f x' -l x.1", "man --pager 'rm -f x' -l x.1",
+		},
+		// man-db 2.11: -H[BROWSER] runs BROWSER on the HTML page (this
+		// host's groff has no html device to confirm it).
+		unconfirmed: []string{"man -H'rm -f x' ls", "man --html='rm -f x' ls", "man -lH'rm -f x' x.1"},
+		allowed:     []string{"man ls", "man -k printf", "man 3 printf", "man -w ls", "man -s 2 open", "man -P cat ls", "man -Pless ls"},
+	},
+	{
+		name:  "vim's command options clustered, attached and from files",
+		needs: "vim", files: map[string]string{"k.vim": "!rm -f x\nq\n"},
+		refused: []string{
+			"vim -es -c'!rm -f x' -cq", "vim -esc'!rm -f x' -cq", "ex -s -c'!rm -f x' -cq",
+			"vim -Es -c'!rm -f x' -cq", "vim -es -u k.vim -cq", "vim -es -S k.vim -cq",
+			"vim -es '+!rm -f x' -cq", "vim -es --cmd '!rm -f x' -cq",
+		},
+		allowed: []string{"vim f.txt", "vim -R f.txt", "vi -n f.txt", "vimdiff a b"},
+	},
+}
+
+// TestBypassClasses: every refused form is never allowed (with and
+// without an exec gate), every near miss stays allowed; in yolo every
+// catastrophe is refused and its near misses stay allowed.
+func TestBypassClasses(t *testing.T) {
+	p := evasionPolicy(t)
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, c := range bypassClasses {
+		for _, text := range append(append([]string(nil), c.refused...), c.unconfirmed...) {
+			for _, gate := range []bool{false, true} {
+				if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: gate}); d.Action == Allow {
+					t.Errorf("%s: %q (exec gate %v) allowed: %s", c.name, text, gate, d.Reason)
+				}
+			}
+		}
+		for _, text := range c.allowed {
+			if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != Allow {
+				t.Errorf("%s: near miss %q: %v: %s", c.name, text, d.Action, d.Reason)
+			}
+		}
+		for _, text := range c.yolo {
+			if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action == Allow {
+				t.Errorf("%s: %q allowed in yolo: %s", c.name, text, d.Reason)
+			}
+		}
+		for _, text := range c.yoloAllowed {
+			if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
+				t.Errorf("%s: yolo near miss %q: %v: %s", c.name, text, d.Action, d.Reason)
+			}
+		}
+	}
+}
+
+// TestBypassClassesConfirm runs every refused form under bash in a scratch
+// directory with the stand-in rm first on PATH: each must really run rm
+// there (else the form proves nothing).
+func TestBypassClassesConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, c := range bypassClasses {
+		if c.needs != "" {
+			if _, err := exec.LookPath(c.needs); err != nil {
+				continue
+			}
+		}
+		for _, text := range c.refused {
+			dir := t.TempDir()
+			bin, marker := standInRm(t, dir, false)
+			for name, body := range c.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// A bound, not a timing assertion: a form that opens a real
+			// pager on the terminal would wait for keys.
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			cmd := exec.CommandContext(ctx, bash, "-c", text)
+			if c.tty {
+				script, err := exec.LookPath("script")
+				if err != nil {
+					cancel()
+					continue
+				}
+				cmd = exec.CommandContext(ctx, script, "-qec", text, "/dev/null")
+			}
+			cmd.Dir = dir
+			cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C", "SHELL=" + bash, "TERM=dumb"}
+			cmd.Stdin = strings.NewReader("")
+			_ = cmd.Run()
+			cancel()
+			if _, err := os.Stat(marker); err != nil {
+				t.Errorf("%s: %q: bash did not run the stand-in rm (the form is wrong here)", c.name, text)
+			}
+		}
+	}
+}
