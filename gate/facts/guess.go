@@ -136,7 +136,7 @@ func (b *builder) mayNameProgram(a Word) bool {
 // globNamesProgram reports an absolute glob pattern whose last element
 // matches the name of a program the table knows (/bin/r?, /usr/*/rm).
 func globNamesProgram(v string) bool {
-	if !strings.ContainsAny(v, "*?[") {
+	if !hasGlobByte(v) {
 		return false
 	}
 	dir, base := path.Split(v)

@@ -7,9 +7,11 @@ import (
 
 // buildTable lists every program and builtin the gate knows, grouped by
 // what it is. Options are GNU's (Debian 12) unless a comment says
-// otherwise. It runs once, on first use (see tables).
-func buildTable() []Program {
-	return concat(
+// otherwise. It runs once, on first use (see tables). The groups are kept
+// as they are built: copying them into one slice would copy every entry
+// again, a third of what building the table costs.
+func buildTable() [][]Program {
+	return [][]Program{
 		builtins(),
 		readers(),
 		helperReaders(),
@@ -24,7 +26,7 @@ func buildTable() []Program {
 		network(),
 		system(),
 		versionControl(),
-	)
+	}
 }
 
 func concat(groups ...[]Program) []Program {
@@ -51,35 +53,9 @@ func each(k Kind, why string, names ...string) []Program {
 // one wraps entries written out in full.
 func one(ps ...Program) []Program { return ps }
 
-// longs builds long-option grammars from space-separated names: options
-// without a value, options with a required value, options with an
-// optional one.
-func longs(none, req, opt string) map[string]Opt {
-	// Sized up front (a few more for the Long calls that usually follow):
-	// growing a map rehashes it, and the table builds a hundred of these.
-	m := make(map[string]Opt, words(none)+words(req)+words(opt)+4)
-	addWords(m, none, Opt{})
-	addWords(m, req, Opt{Arity: ReqArg})
-	addWords(m, opt, Opt{Arity: OptArg})
-	return m
-}
-
-// words counts the space-separated names in s.
-func words(s string) int {
-	n := 0
-	for f := range strings.FieldsSeq(s) {
-		_ = f
-		n++
-	}
-	return n
-}
-
-// addWords sets every space-separated name in s to opt.
-func addWords(m map[string]Opt, s string, opt Opt) {
-	for n := range strings.FieldsSeq(s) {
-		m[n] = opt
-	}
-}
+// longs lists long options by arity: names without a value, with a
+// required value, with an optional one (each space-separated).
+func longs(none, req, opt string) *Longs { return &Longs{None: none, Req: req, Opt: opt} }
 
 // eff is an option of the given arity and effect.
 func eff(a Arity, e Effect, why string) Opt { return Opt{Arity: a, Effect: e, Why: why} }
