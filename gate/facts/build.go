@@ -76,7 +76,7 @@ func Parse(text string, posix bool) (f *syntax.File, err error) {
 		return nil, ErrTooLong
 	}
 	lim := Limits(0, 0)
-	if Prescan(text, lim).Over(lim) {
+	if len(text) > lim.Least() && Prescan(text, lim).Over(lim) {
 		return nil, ErrTooDeep
 	}
 	pool := &bashParsers
