@@ -204,3 +204,56 @@ func TestBypassClassesConfirm(t *testing.T) {
 		}
 	}
 }
+
+// TestCloneThenRunThroughCdConfirm: a clone's script run after cd into the
+// clone is download-to-shell in every mode. Bash runs it for real from a
+// file:// clone (a download to the blacklist, as any URL is); a script of
+// another directory, or a build tool, stays allowed.
+func TestCloneThenRunThroughCdConfirm(t *testing.T) {
+	bash := requireBash(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	dir := t.TempDir()
+	bin, marker := standInRm(t, dir, false)
+	src := filepath.Join(dir, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "install.sh"), []byte("#!/bin/sh\nrm -f x\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "install.sh"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "i"}} {
+		if out, err := exec.Command("git", append([]string{"-C", src}, args...)...).CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for i, form := range []string{"git clone -q %s d && cd d && ./install.sh", "git clone -q %s d; pushd d >/dev/null; sh install.sh"} {
+		text := strings.ReplaceAll(form, "%s", "file://"+src)
+		work := filepath.Join(dir, "w"+string(rune('0'+i)))
+		if err := os.Mkdir(work, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(marker)
+		cmd := exec.Command(bash, "-c", text)
+		cmd.Dir, cmd.Env = work, []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%q: %v %s", text, err, out)
+		}
+		if _, err := os.Stat(marker); err != nil {
+			t.Fatalf("%q: bash did not run the clone's script", text)
+		}
+		for _, cwd := range []string{work, ""} {
+			if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: cwd}); d.Action != Deny {
+				t.Errorf("%q (cwd %q): %v in yolo, want deny: %s", text, cwd, d.Action, d.Reason)
+			}
+		}
+	}
+	for _, text := range []string{"git clone https://x/r d && cd d && make", "git clone https://x/r d && cd e && ./install.sh",
+		"git clone https://x/r d && ./install.sh", "cd d && ./install.sh"} {
+		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q: %v in yolo: %s", text, d.Action, d.Reason)
+		}
+	}
+}
