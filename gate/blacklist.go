@@ -128,7 +128,7 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 			return blResult{hit: e}
 		}
 	}
-	if e := downloadedThenRun(t); e != nil {
+	if e := downloadedThenRun(t, in.cwd); e != nil {
 		return blResult{hit: e}
 	}
 	if e := inlineLiterals(t, in); e != nil {
@@ -1320,20 +1320,32 @@ func (b *blChecker) pipe(elems [][]*facts.Call) *BlacklistEntry {
 
 // downloadedThenRun: a file a download may have written — a downloader's
 // standard output redirected to it, or a word of the downloader's command
-// line naming it (curl -o F, wget -O F, lwp-download URL F) — run later in
-// the text as a script (bash F, source F, python3 F) or a program (./F).
-func downloadedThenRun(t *facts.Tree) *BlacklistEntry {
-	var files map[string]bool
+// line naming it (curl -o F, wget -O F, lwp-download URL F), or a file
+// under the directory a clone fills — run later in the text as a script
+// (bash F, source F, python3 F) or a program (./F). Both paths are read
+// from every directory the text can be in (git clone URL d && cd d &&
+// ./install.sh runs d/install.sh).
+func downloadedThenRun(t *facts.Tree, cwd string) *BlacklistEntry {
+	var files []string
 	var dirs []string
+	var bases []string
 	for _, c := range t.Calls {
 		if run := ranFile(c); run != "" && (len(files) > 0 || len(dirs) > 0) {
-			run = path.Clean(run)
-			if files[run] {
-				return blEntry("download-to-shell")
+			if bases == nil {
+				bases = textDirs(t, cwd)
 			}
-			for _, d := range dirs {
-				if strings.HasPrefix(run, d+"/") {
-					return blEntry("download-to-shell")
+			for _, r := range placesOf(run, bases) {
+				for _, f := range files {
+					if slicesHas(placesOf(f, bases), r) {
+						return blEntry("download-to-shell")
+					}
+				}
+				for _, d := range dirs {
+					for _, dp := range placesOf(d, bases) {
+						if strings.HasPrefix(r, dp+"/") {
+							return blEntry("download-to-shell")
+						}
+					}
 				}
 			}
 		}
@@ -1345,20 +1357,49 @@ func downloadedThenRun(t *facts.Tree) *BlacklistEntry {
 			var dir string
 			got, dir = remoteCopies(c)
 			if dir != "" {
-				dirs = append(dirs, path.Clean(dir))
+				dirs = append(dirs, dir)
 			}
 		}
-		if len(got) == 0 {
-			continue
-		}
-		if files == nil {
-			files = map[string]bool{}
-		}
-		for _, f := range got {
-			files[path.Clean(f)] = true
-		}
+		files = append(files, got...)
 	}
 	return nil
+}
+
+// textDirs are the directories the text's commands may run in, from cwd
+// (or "." when it is unknown) through every static cd target; a change
+// the gate cannot follow adds none.
+func textDirs(t *facts.Tree, cwd string) []string {
+	if cwd == "" {
+		cwd = "."
+	}
+	var out []string
+	for _, d := range cwdsOf([]string{cwd}, t) {
+		if d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// placesOf is every path v names from the directories bases.
+func placesOf(v string, bases []string) []string {
+	if path.IsAbs(v) {
+		return []string{path.Clean(v)}
+	}
+	out := make([]string, 0, len(bases))
+	for _, b := range bases {
+		out = append(out, path.Join(b, v))
+	}
+	return out
+}
+
+func slicesHas(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 // remoteCopies lists what a copy from another host writes: scp's and

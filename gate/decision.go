@@ -86,6 +86,11 @@ type Input struct {
 	// starts is judged when it starts. False: nothing will watch the run
 	// (check --no-exec-gate, a hook whose agent runs the command itself).
 	ExecGate bool
+	// NoSuggestions skips the allow rules an ask suggests (Suggestions and
+	// the reason's clause naming them), for a caller that shows neither:
+	// check --batch prints only the decision and its reason, and building
+	// suggestions re-reads every call of the text.
+	NoSuggestions bool
 }
 
 // resolveMode is the mode a decision uses.
@@ -159,7 +164,7 @@ func Decide(in Input) Decision {
 	if rv.decision == string(Allow) {
 		d.Network = commandHosts(cp.rules.allow, shell, seg, tree)
 	}
-	return decideMode(d, rv, modeFacts{tree: tree, unseen: bl.unseen, allow: cp.rules.allow}, in.Policy)
+	return decideMode(d, rv, modeFacts{tree: tree, unseen: bl.unseen, allow: cp.rules.allow, suggest: !in.NoSuggestions}, in.Policy)
 }
 
 // blacklist checks the text and, when shellcfg's normalized copy reads
@@ -200,6 +205,8 @@ type modeFacts struct {
 	unseen string
 	// allow are the allow rules in force, which suggestions never repeat.
 	allow []Rule
+	// suggest: an ask suggests allow rules (Input.NoSuggestions unset).
+	suggest bool
 }
 
 func (in Input) readOnly() []string {
@@ -309,20 +316,21 @@ func decideDefault(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 		d.Rule = &RuleRef{Text: rv.rule.Text, Source: rv.rule.Source, Action: Allow}
 		return d.allow(reasonAllowRuleReadOnly(rv.rule))
 	}
-	if fa.tree.Parsed && d.Shell.IsPOSIX() {
-		d.Suggestions = suggestFor(uncoveredCalls(fa.allow, fa.tree), fa.tree)
-	}
-	if rv.blocked == blockHidden {
-		d.Suggestions = nil
+	switch rv.blocked {
+	case blockHidden:
 		return d.ask(reasonHidden(rv.detail, rv.rule))
-	}
-	if rv.blocked == blockSuspicious {
-		d.Suggestions = nil
+	case blockSuspicious:
 		return d.ask(reasonSuspicious(rv.detail))
-	}
-	if rv.blocked == blockDataCode {
-		d.Suggestions = nil
+	case blockDataCode:
 		return d.ask(reasonDataCode(rv.detail))
+	}
+	if fa.suggest && fa.tree.Parsed && d.Shell.IsPOSIX() {
+		// Suggestions are only for the calls no allow rule covers.
+		cv := rv.cover
+		if cv == nil {
+			cv = coverageOf(fa.allow, fa.tree)
+		}
+		d.Suggestions = suggestFor(cv.uncovered(), fa.tree)
 	}
 	if d.Safety == Write {
 		return d.ask(reasonAskWrite(d, rv))

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -274,6 +275,36 @@ func TestSuggestions(t *testing.T) {
 	}
 	if d := Decide(Input{Text: "git push", Policy: testPolicy(t, nil, []string{"Bash(git push)"}, nil)}); d.Suggestions != nil {
 		t.Errorf("explicit ask rule got suggestions %q", d.Suggestions)
+	}
+}
+
+// TestNoSuggestions: a caller that shows no suggestions gets none and no
+// clause naming them, and the same decision otherwise, over the corpus in
+// every mode.
+func TestNoSuggestions(t *testing.T) {
+	p := benchPolicy(t)
+	with := 0
+	for _, text := range agentCorpus(t) {
+		for _, mode := range []Mode{ModeDefault, ModePlan, ModeYolo} {
+			d := Decide(Input{Text: text, Policy: p, Mode: mode})
+			n := Decide(Input{Text: text, Policy: p, Mode: mode, NoSuggestions: true})
+			if len(d.Suggestions) > 0 {
+				with++
+			}
+			if n.Suggestions != nil || strings.Contains(n.Reason, "from now on") {
+				t.Errorf("%q (%s): suggestions %q in %q", text, mode, n.Suggestions, n.Reason)
+			}
+			if d.Action != n.Action || d.Safety != n.Safety || d.RuleDecision != n.RuleDecision || !reflect.DeepEqual(d.Rule, n.Rule) {
+				t.Errorf("%q (%s): %s/%s/%s with suggestions, %s/%s/%s without", text, mode,
+					d.Action, d.Safety, d.RuleDecision, n.Action, n.Safety, n.RuleDecision)
+			}
+			if want := strings.Replace(d.Reason, suggestionNote(d), "", 1); n.Reason != want {
+				t.Errorf("%q (%s): reason %q, want %q", text, mode, n.Reason, want)
+			}
+		}
+	}
+	if with == 0 {
+		t.Fatal("no decision over the corpus suggested a rule: the test compares nothing")
 	}
 }
 

@@ -534,7 +534,7 @@ func commandHosts(allow []Rule, shell interface{ IsPOSIX() bool }, seg Segmentat
 
 // grantedHosts is the union of the network lists of the allow rules that
 // match candidate (for a command writing into a file, only the rules a
-// write redirect may match, as coversCall has it).
+// write redirect may match, as coveringIndex has it).
 func grantedHosts(allow []Rule, candidate string, writeRedir bool) []string {
 	var out []string
 	for _, r := range allow {

@@ -632,6 +632,38 @@ type ruleVerdict struct {
 	// outsideOnly is the part of the command outside the policy's only
 	// commands (a deny), "" otherwise.
 	outsideOnly string
+	// cover is which allow rule covers each call, when the allow rules
+	// were matched (nil otherwise): the suggestions read it.
+	cover *coverage
+}
+
+// coverage is which allow rule covers each call the shell runs, matched
+// once per decision: allowAll, allowWithReadOnly and the suggestions each
+// read it (they matched every call against every rule again).
+type coverage struct {
+	calls []*facts.Call
+	by    []int // index of the covering rule in the list, -1 for none
+	buf   [4]int
+}
+
+func coverageOf(allow []Rule, t *facts.Tree) *coverage {
+	cv := &coverage{calls: topCalls(t)}
+	cv.by = cv.buf[:0]
+	for _, c := range cv.calls {
+		cv.by = append(cv.by, coveringIndex(allow, c))
+	}
+	return cv
+}
+
+// uncovered are the calls no allow rule covers.
+func (cv *coverage) uncovered() []*facts.Call {
+	var out []*facts.Call
+	for i, c := range cv.calls {
+		if cv.by[i] < 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (rv ruleVerdict) ref() *RuleRef {
@@ -683,7 +715,7 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 		return ruleVerdict{decision: string(Ask), rule: firstRule(rs), mayDeny: true, unmatched: true}
 	}
 	if len(rs.only) > 0 {
-		if _, outside := allowAll(rs.only, in.shell, in.seg, in.tree); outside != "" || !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
+		if _, outside := allowAll(rs.only, in.shell, in.seg, in.tree, nil); outside != "" || !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
 			return ruleVerdict{decision: string(Deny), rule: rs.only[0], outsideOnly: firstNonEmpty(outside, in.text)}
 		}
 	}
@@ -709,9 +741,12 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 	if rv.blocked != "" || len(rs.allow) == 0 {
 		return rv
 	}
-	r, uncovered := allowAll(rs.allow, in.shell, in.seg, in.tree)
+	if in.shell.IsPOSIX() {
+		rv.cover = coverageOf(rs.allow, in.tree)
+	}
+	r, uncovered := allowAll(rs.allow, in.shell, in.seg, in.tree, rv.cover)
 	if uncovered != "" {
-		if r, ok := allowWithReadOnly(rs.allow, in); ok {
+		if r, ok := allowWithReadOnly(rs.allow, in, rv.cover); ok {
 			// The rules alone did not allow it (rule_decision stays none):
 			// the mode allows it with the read-only rest.
 			rv.rule, rv.readOnlyRest = r, true
@@ -731,17 +766,17 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 // evidence outside the rule-covered calls is anything but read-only (a
 // loop, a shared assignment, a redirect into a file all stop it). At least
 // one call must match a rule.
-func allowWithReadOnly(allow []Rule, in ruleInput) (Rule, bool) {
-	if !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
+func allowWithReadOnly(allow []Rule, in ruleInput, cv *coverage) (Rule, bool) {
+	if !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed || cv == nil {
 		return Rule{}, false
 	}
 	var first Rule
 	covered := 0
 	var spans []facts.Span
-	for _, c := range topCalls(in.tree) {
-		if r, ok := coveringRule(allow, c); ok {
+	for i, c := range cv.calls {
+		if k := cv.by[i]; k >= 0 {
 			if covered == 0 {
-				first = r
+				first = allow[k]
 			}
 			covered++
 			spans = append(spans, c.Span)
@@ -799,22 +834,25 @@ func insideAny(e Evidence, spans []facts.Span) bool {
 	return false
 }
 
-// coveringRule returns the allow rule that covers a call, as coversCall
-// decides.
-func coveringRule(allow []Rule, c *facts.Call) (Rule, bool) {
+// coveringIndex is the index of the first allow rule that covers a call,
+// -1 for none: a call whose text hides a substitution is covered by none,
+// and a call redirecting output into a file only by a rule that spells a
+// '>' (or a bare Bash).
+func coveringIndex(allow []Rule, c *facts.Call) int {
 	if hiddenSubst(c) {
-		return Rule{}, false
+		return -1
 	}
 	n := normalizeBlanks(c.Text)
-	for _, r := range allow {
+	for i := range allow {
+		r := &allow[i]
 		if c.WriteRedir && !r.bare() && !strings.Contains(r.Pattern, ">") {
 			continue
 		}
 		if r.Match(n) {
-			return r, true
+			return i
 		}
 	}
-	return Rule{}, false
+	return -1
 }
 
 // firstRule is the first deny (else ask) rule, named when a hidden
@@ -973,7 +1011,9 @@ func allowBlocked(text string, shell shellcfg.ShellType, seg Segmentation, t *fa
 // shell runs, matches an allow rule; a command that redirects output into
 // a file needs a rule whose pattern spells a '>' (or a bare Bash). It
 // returns the rule of the first segment, or the first text left uncovered.
-func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts.Tree) (Rule, string) {
+//
+// cv, when not nil, is the calls' coverage by these rules, already matched.
+func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts.Tree, cv *coverage) (Rule, string) {
 	var first Rule
 	for i, s := range seg.Segments {
 		r, ok := firstMatch(allow, []string{normalizeBlanks(s)})
@@ -987,17 +1027,15 @@ func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts
 	if !shell.IsPOSIX() {
 		return first, ""
 	}
-	for _, c := range topCalls(t) {
-		if !coversCall(allow, c) {
+	if cv == nil {
+		cv = coverageOf(allow, t)
+	}
+	for i, c := range cv.calls {
+		if cv.by[i] < 0 {
 			return Rule{}, c.Text
 		}
 	}
 	return first, ""
-}
-
-func coversCall(allow []Rule, c *facts.Call) bool {
-	_, ok := coveringRule(allow, c)
-	return ok
 }
 
 func firstNonEmpty(a, b string) string {

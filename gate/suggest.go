@@ -33,18 +33,6 @@ func suggestFor(calls []*facts.Call, t *facts.Tree) []string {
 	return out
 }
 
-// uncoveredCalls are the calls the shell runs that no allow rule covers:
-// the only ones a suggestion is for.
-func uncoveredCalls(allow []Rule, t *facts.Tree) []*facts.Call {
-	var out []*facts.Call
-	for _, c := range topCalls(t) {
-		if !coversCall(allow, c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // runsOthers reports a program no rule should be suggested for, whatever
 // its arguments: it runs other programs or code.
 func runsOthers(prog *p.Program) bool {

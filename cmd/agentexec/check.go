@@ -301,6 +301,8 @@ type batchIn struct {
 func checkBatch(c *cli, base gate.Input, maxLine int) int {
 	lines := surface.NewLineReader(c.stdin, maxLine)
 	w := bufio.NewWriter(c.stdout)
+	// A batch line's answer has no suggestions field (batchOut).
+	base.NoSuggestions = true
 	for {
 		l, err := lines.Next()
 		if errors.Is(err, io.EOF) {

@@ -487,19 +487,21 @@ func (cg *cgroup) write(file, value string) error {
 // hierarchy (v1 "tasks"; writing 0 moves the caller without the
 // process-wide lock). It returns leave, which moves the thread back
 // through files opened now, while the thread may still open them. leave
-// may be called more than once.
+// may be called more than once. The files are plain descriptors: os.File
+// would register each with the poller and take it off again, and leave is
+// on every run's way to its command.
 func (cg *cgroup) joinThread() (leave func() error, err error) {
-	var backs []*os.File
+	var backs []int
 	closeAll := func() {
 		for _, b := range backs {
-			b.Close()
+			unix.Close(b)
 		}
 	}
 	for _, d := range cg.dirs() {
-		back, err := os.OpenFile(filepath.Join(filepath.Dir(d), "tasks"), os.O_WRONLY, 0)
+		back, err := unix.Open(filepath.Join(filepath.Dir(d), "tasks"), unix.O_WRONLY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			closeAll()
-			return nil, err
+			return nil, &os.PathError{Op: "open", Path: filepath.Join(filepath.Dir(d), "tasks"), Err: err}
 		}
 		backs = append(backs, back)
 	}
@@ -508,7 +510,7 @@ func (cg *cgroup) joinThread() (leave func() error, err error) {
 	leave = func() error {
 		once.Do(func() {
 			for _, b := range backs {
-				if _, err := b.Write([]byte("0")); err != nil && lerr == nil {
+				if err := writeZero(b); err != nil && lerr == nil {
 					lerr = err
 				}
 			}
@@ -517,12 +519,35 @@ func (cg *cgroup) joinThread() (leave func() error, err error) {
 		return lerr
 	}
 	for _, d := range cg.dirs() {
-		if err := os.WriteFile(filepath.Join(d, "tasks"), []byte("0"), 0); err != nil {
+		if err := writeZeroTo(filepath.Join(d, "tasks")); err != nil {
 			leave()
 			return nil, err
 		}
 	}
 	return leave, nil
+}
+
+// writeZero writes "0" to the cgroup file fd: the calling thread moves.
+func writeZero(fd int) error {
+	for {
+		_, err := unix.Write(fd, []byte("0"))
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// writeZeroTo writes "0" to the cgroup file at path.
+func writeZeroTo(path string) error {
+	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	if err := writeZero(fd); err != nil {
+		return &os.PathError{Op: "write", Path: path, Err: err}
+	}
+	return nil
 }
 
 // add moves pid (and all its threads) into the cgroup, in every

@@ -195,13 +195,13 @@ func eachLauncher(t *testing.T, f func(t *testing.T)) {
 }
 
 // setStandbys turns standby launchers on or off for the rest of the test,
-// dropping the one readied.
+// dropping those readied.
 func setStandbys(tb testing.TB, on bool) {
 	standbys.Lock()
 	old := standbys.off
 	standbys.off = !on
 	standbys.Unlock()
-	if sb := takeStandby(); sb != nil {
+	for sb := takeStandby(); sb != nil; sb = takeStandby() {
 		sb.drop()
 	}
 	tb.Cleanup(func() {

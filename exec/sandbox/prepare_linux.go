@@ -61,7 +61,7 @@ type Handle struct {
 	cmd     *exec.Cmd
 	runSpec Spec
 	report  Report
-	tempDir string // made by Prepare, removed by Close
+	tempDir string // made by Prepare, removed (or kept for a later run) by Close
 	cg      *cgroup
 	// The thread launcher's: what it applies, the standby launcher
 	// adopted by Prepare, and the launcher once started.
@@ -70,6 +70,7 @@ type Handle struct {
 	thread     *launcher
 	pdeathsig  syscall.Signal // the caller's SysProcAttr.Pdeathsig
 	pidNS      bool           // the command is its PID namespace's init
+	active     bool           // counted among the runs going on (runStarted)
 	oomBase    uint64         // the cgroup's OOM kills before the run
 	oomKilled  bool           // the OOM killer killed in the run's cgroup (set by Close)
 	extraFiles int            // the caller's count of cmd.ExtraFiles
@@ -293,7 +294,7 @@ func (h *Handle) writable(w *wireSpec, spec Spec) error {
 		tmp = h.tempDir
 	case tmp == "":
 		var err error
-		if tmp, err = os.MkdirTemp("", tempDirPrefix()); err != nil {
+		if tmp, err = takeTempDir(); err != nil {
 			return fmt.Errorf("sandbox: making the per-run temp dir: %w", err)
 		}
 		h.tempDir = tmp
@@ -758,6 +759,10 @@ func (h *Handle) Close() error {
 		<-h.standby.cleaned // out of the cgroup
 		h.standby = nil
 	}
+	if h.active {
+		runClosed()
+		h.active = false
+	}
 	if h.thread != nil {
 		// Not waited for: the thread left the cgroup at the fork, and
 		// its namespaces go with it, off the caller's path (a mount
@@ -782,7 +787,11 @@ func (h *Handle) Close() error {
 		h.cg = nil
 	}
 	if h.tempDir != "" {
-		errs = append(errs, os.RemoveAll(h.tempDir))
+		// Kept only after a run that got its own PID namespace and was
+		// waited for: a Handle closed before its start or before Wait
+		// may have processes that can still write there.
+		waited := h.cmd.ProcessState != nil
+		errs = append(errs, recycleTempDir(h.tempDir, h.pidNS && waited))
 		h.tempDir = ""
 	}
 	return errors.Join(errs...)

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -518,13 +519,23 @@ func TestTempDir(t *testing.T) {
 	requireSandbox(t)
 	eachLauncher(t, func(t *testing.T) {
 		ws, _ := workspace(t)
-		r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws}, `echo "$TMPDIR"`)
+		// A temp dir written to is removed at Close; one left as made
+		// may be kept, empty, for a later run (tempdir_linux.go).
+		r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws}, `echo x > "$TMPDIR/f" && echo "$TMPDIR"`)
 		dir := strings.TrimSpace(r.out)
 		if r.err != nil || !strings.Contains(dir, "agentexec-run-") {
 			t.Fatalf("TMPDIR %q: %v", dir, r.err)
 		}
 		if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("temp dir %s left after Close: %v", dir, err)
+		}
+		r = sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws}, `echo "$TMPDIR"`)
+		dir = strings.TrimSpace(r.out)
+		tempDirs.Lock()
+		kept := slices.Contains(tempDirs.free, dir)
+		tempDirs.Unlock()
+		if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) && !(kept && pristineDir(dir)) {
+			t.Errorf("temp dir %s left after Close, and not kept as made: %v", dir, err)
 		}
 		own := t.TempDir()
 		r = sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws, TempDir: own}, `echo x > "$TMPDIR/f" && echo "$TMPDIR"`)

@@ -34,43 +34,53 @@ type standby struct {
 
 var standbys struct {
 	sync.Mutex
-	next   *standby
-	making bool
+	ready  []*standby // oldest first
+	making int        // being readied
+	active int        // runs started from a launcher thread, not yet closed
 	runs   int
 	swept  bool
 	off    bool // set by tests and benchmarks
 }
 
-// Release ends the standby launcher this process keeps ready for its next
-// sandboxed run, if there is one, and removes the run cgroups kept for
-// reuse; it returns once the standby's temp dir and the cgroups are gone.
-// Call it before the program exits (what it would leave behind is removed
-// by the next process that sandboxes a run). A later run readies another
-// standby.
+// standbysMax bounds the standbys kept ready: as many as runs are going on
+// at once (a server with --parallel N has up to N arriving together), up
+// to this many.
+const standbysMax = 4
+
+// Release ends the standby launchers this process keeps ready for its
+// next sandboxed runs, and removes the run cgroups and temp dirs kept for
+// reuse; it returns once the standbys' temp dirs and the cgroups are
+// gone. Call it before the program exits (what it would leave behind is
+// removed by the next process that sandboxes a run). A later run readies
+// other standbys.
 func Release() {
+	defer drainTempDirs() // after the standbys returned theirs
 	defer drainCgroupPool()
 	for range 1000 {
 		standbys.Lock()
-		sb, making := standbys.next, standbys.making
-		standbys.next = nil
+		ready, making := standbys.ready, standbys.making
+		standbys.ready = nil
 		standbys.Unlock()
-		if sb != nil {
+		for _, sb := range ready {
 			sb.drop()
 			<-sb.l.cleaned
 		}
-		if !making {
+		if making == 0 {
 			return
 		}
 		time.Sleep(time.Millisecond) // one is being readied
 	}
 }
 
-// takeStandby takes the readied launcher, if there is one.
+// takeStandby takes the oldest readied launcher, if there is one.
 func takeStandby() *standby {
 	standbys.Lock()
 	defer standbys.Unlock()
-	sb := standbys.next
-	standbys.next = nil
+	if len(standbys.ready) == 0 {
+		return nil
+	}
+	sb := standbys.ready[0]
+	standbys.ready = standbys.ready[1:]
 	return sb
 }
 
@@ -139,9 +149,10 @@ func identities(paths []string) []string {
 }
 
 // readyStandby readies a launcher for a next run like h's, in the
-// background. A process that has started one run from a thread gets none
-// (the CLI's run, which would only leave the standby's temp dir behind),
-// and nor does a run on a terminal, which is that run's own.
+// background, unless as many are ready or being readied as runs are going
+// on now (h's included). A process that has started one run from a thread
+// gets none (the CLI's run, which would only leave the standby's temp dir
+// behind), and nor does a run on a terminal, which is that run's own.
 func readyStandby(h *Handle) {
 	w := h.threadWire
 	if len(w.Terminals) > 0 {
@@ -149,11 +160,12 @@ func readyStandby(h *Handle) {
 	}
 	standbys.Lock()
 	standbys.runs++
-	if standbys.runs < 2 || standbys.next != nil || standbys.making || standbys.off {
+	want := min(max(standbys.active, 1), standbysMax)
+	if standbys.runs < 2 || len(standbys.ready)+standbys.making >= want || standbys.off {
 		standbys.Unlock()
 		return
 	}
-	standbys.making = true
+	standbys.making++
 	sweep := !standbys.swept
 	standbys.swept = true
 	standbys.Unlock()
@@ -165,16 +177,29 @@ func readyStandby(h *Handle) {
 		sb, err := makeStandby(spec, w)
 		standbys.Lock()
 		defer standbys.Unlock()
-		standbys.making = false
+		standbys.making--
 		if err != nil {
 			return // the next run takes its layers on itself
 		}
-		if standbys.next != nil {
+		if len(standbys.ready) >= standbysMax || standbys.off {
 			sb.drop()
 			return
 		}
-		standbys.next = sb
+		standbys.ready = append(standbys.ready, sb)
 	}()
+}
+
+// runStarted and runClosed count the runs going on from launcher threads.
+func runStarted() {
+	standbys.Lock()
+	standbys.active++
+	standbys.Unlock()
+}
+
+func runClosed() {
+	standbys.Lock()
+	standbys.active--
+	standbys.Unlock()
 }
 
 // makeStandby starts a launcher with the layers a run of spec like the one
@@ -197,7 +222,7 @@ func makeStandby(spec Spec, like *wireSpec) (*standby, error) {
 	if err != nil {
 		unix.Close(mounts)
 		if sh.tempDir != "" {
-			os.RemoveAll(sh.tempDir)
+			recycleTempDir(sh.tempDir, true) // nothing ran in it
 		}
 		return nil, err
 	}
@@ -206,7 +231,7 @@ func makeStandby(spec Spec, like *wireSpec) (*standby, error) {
 	sb.l.cleanup = func() {
 		cg.recycle()
 		if sb.tempDir != "" {
-			os.RemoveAll(sb.tempDir)
+			recycleTempDir(sb.tempDir, true) // nothing ran in it
 		}
 	}
 	return sb, nil

@@ -36,7 +36,7 @@ func readyFor(t *testing.T, spec Spec) {
 	}
 	for range 200 {
 		standbys.Lock()
-		ready := standbys.next != nil
+		ready := len(standbys.ready) > 0
 		standbys.Unlock()
 		if ready {
 			return
@@ -255,7 +255,7 @@ func TestReleaseLeavesNothing(t *testing.T) {
 	ws, _ := workspace(t)
 	readyFor(t, Spec{Profile: WorkspaceWrite, Cwd: ws})
 	standbys.Lock()
-	tmp := standbys.next.tempDir
+	tmp := standbys.ready[0].tempDir
 	standbys.Unlock()
 	Release()
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
@@ -324,5 +324,78 @@ func TestSweepFromANestedPIDNamespace(t *testing.T) {
 	}
 	if _, err := os.Stat(live); err != nil {
 		t.Fatalf("a live run's temp dir was swept from a nested PID namespace: %v", err)
+	}
+}
+
+// TestStandbysForConcurrentRuns checks that while two runs go on at once,
+// two standbys are readied (a server with --parallel 2 had one, so every
+// other run took its layers on itself), and that two runs adopting them
+// each get a sandbox of their own: their own temp dir and PID namespace,
+// the workspace writable and the rest not.
+func TestStandbysForConcurrentRuns(t *testing.T) {
+	requireStandbys(t)
+	ws, _ := workspace(t)
+	spec := Spec{Profile: WorkspaceWrite, Cwd: ws}
+	readyFor(t, spec)
+	long := exec.Command("/bin/sh", "-c", "read x")
+	stdin, err := long.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Prepare(long, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if err := h.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if r := sh(t, spec, "true"); r.err != nil { // a second run while the first goes on
+		t.Fatalf("%v: %s", r.err, r.out)
+	}
+	ready := 0
+	for range 300 {
+		standbys.Lock()
+		ready = len(standbys.ready)
+		standbys.Unlock()
+		if ready >= 2 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stdin.Close()
+	long.Wait()
+	if ready < 2 {
+		t.Fatalf("%d standbys readied while two runs went on, want 2", ready)
+	}
+	type out struct {
+		adopted bool
+		r       result
+	}
+	outs := make(chan out, 2)
+	for range 2 {
+		go func() {
+			a, r := adopts(t, spec, `echo x > inside.$$ && ! echo x > ../sibling/new 2>/dev/null &&
+				echo "tmp=$TMPDIR" && echo "pidns=$(stat -L -c %i /proc/self/ns/pid)" && echo pid=$$ && sleep 0.2`)
+			outs <- out{a, r}
+		}()
+	}
+	seen := map[string]bool{}
+	for range 2 {
+		o := <-outs
+		if !o.adopted {
+			t.Error("a run did not adopt a standby")
+		}
+		if o.r.err != nil || !strings.Contains(o.r.out, "pid=2") {
+			t.Fatalf("%v: %s", o.r.err, o.r.out)
+		}
+		for _, f := range strings.Fields(o.r.out) {
+			if strings.HasPrefix(f, "tmp=") || strings.HasPrefix(f, "pidns=") {
+				if seen[f] {
+					t.Errorf("two runs shared %s", f)
+				}
+				seen[f] = true
+			}
+		}
 	}
 }

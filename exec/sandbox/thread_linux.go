@@ -205,6 +205,8 @@ func (h *Handle) startThread() error {
 		unix.Close(fd)
 	}
 	if err == nil {
+		runStarted()
+		h.active = true
 		readyStandby(h)
 	}
 	return err
@@ -269,11 +271,16 @@ func (h *Handle) forkInit(leave func() error) (started bool, err error) {
 	if err := cmd.Start(); err != nil {
 		return false, err
 	}
-	if err := leave(); err != nil {
-		return true, h.abort(fmt.Errorf("sandbox: leaving the pids cgroup: %w", err))
+	// The helper starts on the init's /proc and rlimits while the thread
+	// leaves the cgroup; both are done before the init may be released.
+	helped := submitToHelper(cmd.Process.Pid, h.threadWire.Limits)
+	lerr := leave()
+	herr := <-helped
+	if lerr != nil {
+		return true, h.abort(fmt.Errorf("sandbox: leaving the pids cgroup: %w", lerr))
 	}
-	if err := <-submitToHelper(cmd.Process.Pid, h.threadWire.Limits); err != nil {
-		return true, h.abort(err)
+	if herr != nil {
+		return true, h.abort(herr)
 	}
 	return true, nil
 }

@@ -115,7 +115,7 @@ func TestArgvRules(t *testing.T) {
 }
 
 func TestOptSpec(t *testing.T) {
-	sp := programs.Opts("ab", "k", map[string]programs.Opt{"alpha": {}, "alps": {}, "key": {Arity: programs.ReqArg}, "opt": {Arity: programs.OptArg}}).
+	sp := programs.Opts("ab", "k", &programs.Longs{None: "alpha alps", Req: "key", Opt: "opt"}).
 		Short("o", programs.Opt{Arity: programs.ReqArg, Effect: programs.Writes, Why: "writes %q"}).
 		Long(programs.Opt{Arity: programs.ReqArg, Effect: programs.Writes, Why: "writes %q"}, "output")
 	for _, c := range []struct {

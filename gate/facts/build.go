@@ -76,7 +76,7 @@ func Parse(text string, posix bool) (f *syntax.File, err error) {
 		return nil, ErrTooLong
 	}
 	lim := Limits(0, 0)
-	if Prescan(text, lim).Over(lim) {
+	if len(text) > lim.Least() && Prescan(text, lim).Over(lim) {
 		return nil, ErrTooDeep
 	}
 	pool := &bashParsers
@@ -413,6 +413,9 @@ func (b *builder) assigns(as []*syntax.Assign, alone bool) []Assign {
 		}
 		b.walkSubsts(a)
 		x := Assign{Name: a.Name.Value, Raw: b.source(a)}
+		if a.Array != nil {
+			b.t.arrayName(x.Name)
+		}
 		if a.Value != nil {
 			x.Value = b.wordOf(a.Value)
 			if fields, ok := Resolve(a.Value, b.knownVars()); ok && len(fields) == 1 {
@@ -464,6 +467,7 @@ func appendUniq(list []string, v string) []string {
 // assignments, which may plant shell state.
 func (b *builder) declClause(s *syntax.Stmt, c *syntax.DeclClause) {
 	b.nameref(c)
+	b.declCompound(c)
 	for _, a := range c.Args {
 		if a.Name == nil {
 			b.walkSubsts(a)
@@ -626,6 +630,29 @@ func (b *builder) payload(c *Call, text, how string) {
 	b.t.nestedBytes += len(text)
 	sp := c.Span
 	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: c, how: how, depth: b.depth + 1, walk: b.walk}
+	nb.stmts(f.Stmts)
+}
+
+// reparse reads text that bash itself parses again where sp stands (a
+// quoted compound assignment declare reads): its substitutions run as the
+// decided text's do, started by c when a call carries the text, else as
+// the surrounding text's calls are.
+func (b *builder) reparse(sp Span, c *Call, text, how string) {
+	if b.depth+1 > MaxPayloadDepth || b.t.payloadBytes()+len(text) > MaxPayloadBytes {
+		b.t.Truncated = true
+		b.hide(Unreadable, sp, c, "%s %q, which is nested too deeply (or too large) to read", how, clip(text))
+		return
+	}
+	f, err := Parse(text, b.opt.POSIX)
+	if err != nil {
+		b.hide(Unreadable, sp, c, "%s %q, which the gate cannot parse (%v)", how, clip(text), err)
+		return
+	}
+	b.t.nestedBytes += len(text)
+	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: b.via, how: b.how, depth: b.depth + 1, walk: b.walk, inSubst: b.inSubst, guessing: b.guessing}
+	if c != nil {
+		nb.via, nb.how = c, how
+	}
 	nb.stmts(f.Stmts)
 }
 

@@ -64,9 +64,44 @@ func (b *builder) guess(c *Call, args []Word) {
 			b.guessArgv(c, args[i:])
 		}
 		if shellText(v) {
-			b.guessText(c, v)
+			for _, t := range guessTexts(v) {
+				b.guessText(c, t)
+			}
 		}
 	}
+}
+
+// maxGuessTexts bounds the texts one word is read as.
+const maxGuessTexts = 16
+
+// guessTexts are the shell texts a word with a blank may carry: the word,
+// the value of a KEY=VALUE word (aws … --parameters commands=CMD), and
+// each quoted string in it (JSON or a list: commands=["CMD"]) — a vendor
+// CLI hands any of them to a shell.
+func guessTexts(v string) []string {
+	out := []string{v}
+	if k, val, ok := strings.Cut(v, "="); ok && k != "" && !strings.ContainsAny(k, " \t\n'\"") && shellText(val) && !strings.HasPrefix(val, "[") && !strings.HasPrefix(val, "{") {
+		out = append(out, val)
+	}
+	for i := 0; i < len(v) && len(out) < maxGuessTexts; i++ {
+		q := v[i]
+		if q != '"' && q != '\'' {
+			continue
+		}
+		var lit strings.Builder
+		j := i + 1
+		for ; j < len(v) && v[j] != q; j++ {
+			if v[j] == '\\' && q == '"' && j+1 < len(v) {
+				j++
+			}
+			lit.WriteByte(v[j])
+		}
+		if j < len(v) && shellText(lit.String()) {
+			out = append(out, lit.String())
+		}
+		i = j
+	}
+	return out
 }
 
 // programWord reports a word that names a program the table knows, by
@@ -101,7 +136,7 @@ func (b *builder) mayNameProgram(a Word) bool {
 // globNamesProgram reports an absolute glob pattern whose last element
 // matches the name of a program the table knows (/bin/r?, /usr/*/rm).
 func globNamesProgram(v string) bool {
-	if !strings.ContainsAny(v, "*?[") {
+	if !hasGlobByte(v) {
 		return false
 	}
 	dir, base := path.Split(v)

@@ -45,6 +45,12 @@ func (b Bounds) Over(limit Bounds) bool {
 	return b.Depth > limit.Depth || b.Openers > limit.Openers || b.Operators > limit.Operators
 }
 
+// Least is the smallest of the bounds. Prescan's counts grow by at most
+// one per byte (every opener and operator is at least a byte long), so a
+// text no longer than this is within the bounds without a scan — most
+// commands are.
+func (b Bounds) Least() int { return min(b.Depth, b.Openers, b.Operators) }
+
 type scanState uint8
 
 const (
@@ -252,9 +258,19 @@ func (s *prescanner) pop() { s.stack = s.stack[:len(s.stack)-1] }
 
 // keyword counts compound-command keywords, which nest without brackets
 // (`if if if …`). They push a 'k' popped by fi, done or esac.
+// keywordEdge reports a byte that may stand next to a reserved word: a
+// blank or an operator.
+func keywordEdge(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', ';', '|', '&', '(', ')':
+		return true
+	}
+	return false
+}
+
 func (s *prescanner) keyword(i int) int {
 	t := s.text
-	if i > 0 && !strings.ContainsRune(" \t\n;|&()", rune(t[i-1])) {
+	if i > 0 && !keywordEdge(t[i-1]) {
 		return i
 	}
 	j := i
@@ -264,7 +280,7 @@ func (s *prescanner) keyword(i int) int {
 	if j == i {
 		return i
 	}
-	if j < len(t) && !strings.ContainsRune(" \t\n;|&()", rune(t[j])) {
+	if j < len(t) && !keywordEdge(t[j]) {
 		return j - 1
 	}
 	switch t[i:j] {

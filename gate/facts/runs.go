@@ -55,6 +55,9 @@ func (b *builder) runs(c *Call) {
 	if prog.Names != nil {
 		b.names(c, prog, args)
 	}
+	if prog.Compound {
+		b.compoundCall(c, args)
+	}
 	switch {
 	case prog.Runs != nil && prog.Runs.Opaque != "":
 		if len(args) == 0 || !onlyListing(args) {
@@ -99,6 +102,10 @@ func (b *builder) runs(c *Call) {
 		}
 	case prog.Runs != nil && prog.Runs.Stdin:
 		c.script, c.ScriptStdin = true, true
+	case prog.Runs != nil && prog.Runs.Unmodelled:
+		b.guess(c, args)
+	case prog.Runs != nil && len(prog.Runs.Addresses) > 0:
+		b.addresses(c, prog, args)
 	case prog.Kind.Has(p.Launcher) && len(args) > 0 && !prog.Runs.Modelled() && (prog.Opts == nil || !prog.Opts.CarriesCommands()):
 		// A launcher whose table entry does not say which of its words
 		// are the command it runs (tmux, bwrap, proot, crontab …).
@@ -464,6 +471,20 @@ func (b *builder) sourceFile(c *Call, args []Word) {
 // viewer reads a pager or editor: options and +commands that run editor
 // commands, which can run programs.
 func (b *builder) viewer(c *Call, args []Word) {
+	if prog := c.Prog; prog.Opts != nil {
+		// Its command line is modelled: options by their effects, an
+		// option the table does not know is uncertain, and a +cmd
+		// operand gives editor commands.
+		parsed := b.options(c, prog, args)
+		b.uncertain(c, prog, parsed)
+		for _, i := range parsed.Operands {
+			if a := args[i]; !a.Static || strings.HasPrefix(a.Value, "+") {
+				b.hide(InlineCode, c.Span, c, "`%s` is %s, and `%s` gives it commands to run", c.Base, whyOf(c), clip(a.Raw))
+				return
+			}
+		}
+		return
+	}
 	for _, a := range args {
 		if !a.Static {
 			continue
@@ -1173,4 +1194,24 @@ func clip(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// addresses reads the operands that name a command by a prefix
+// (Runs.Addresses: socat EXEC:CMD, SYSTEM:CMD): the rest of the word runs,
+// options after a comma and all (the stricter reading). A computed
+// operand may be such an address.
+func (b *builder) addresses(c *Call, prog *p.Program, args []Word) {
+	for _, a := range args {
+		if !a.Static || a.Hole {
+			b.hide(Unreadable, c.Span, c, "`%s` is given an address computed at run time, which may be a command it runs", c.Base)
+			continue
+		}
+		low := strings.ToLower(a.Value)
+		for _, pre := range prog.Runs.Addresses {
+			if strings.HasPrefix(low, pre) {
+				b.payload(c, a.Value[len(pre):], fmt.Sprintf("the address `%s` of `%s`", clip(a.Value), c.Base))
+				break
+			}
+		}
+	}
 }

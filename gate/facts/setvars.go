@@ -134,3 +134,119 @@ func (b *builder) nameref(c *syntax.DeclClause) {
 		}
 	}
 }
+
+// A builtin with the Compound fact (declare, typeset, local, readonly)
+// reads an argument NAME=(…) as a compound assignment however its
+// parenthesis is quoted, and expands the elements: `declare -a 'a=($(cmd))'`
+// runs cmd though the text shows one single-quoted word. Given -a or -A,
+// or naming an array, a value computed at run time (declare -a a=$x,
+// declare -a "$x") is re-read the same way, so what it runs is unseen.
+
+// declArg is one argument of such a builtin: its text when static (an
+// assignment's spelled NAME=VALUE), whether it is an option word, and the
+// name it assigns.
+type declArg struct {
+	text   string
+	static bool
+	option bool
+	name   string
+	span   Span
+}
+
+// declCompound reads a declaration clause's arguments (the parser's form).
+func (b *builder) declCompound(c *syntax.DeclClause) {
+	variant := "declare"
+	if c.Variant != nil {
+		variant = c.Variant.Value
+	}
+	if prog := p.Lookup(variant); prog == nil || !prog.Compound {
+		return
+	}
+	args := make([]declArg, 0, len(c.Args))
+	for _, a := range c.Args {
+		if a.Value == nil || a.Array != nil {
+			continue // NAME, NAME=(…) unquoted: the parser read it already
+		}
+		v, ok := Static(a.Value)
+		d := declArg{static: ok, span: b.span(a)}
+		switch {
+		case a.Name != nil:
+			op := "="
+			if a.Append {
+				op = "+="
+			}
+			d.name, d.text = a.Name.Value, a.Name.Value+op+v
+		case ok && strings.HasPrefix(v, "-"):
+			d.option, d.text = true, v
+		default:
+			d.text = v
+			d.name, _, _ = strings.Cut(strings.TrimSuffix(v, "+"), "=")
+		}
+		args = append(args, d)
+	}
+	b.compoundArgs(nil, variant, args)
+}
+
+// compoundCall reads the same arguments of a call (builtin declare …).
+func (b *builder) compoundCall(c *Call, args []Word) {
+	out := make([]declArg, 0, len(args))
+	for _, a := range args {
+		d := declArg{text: a.Value, static: a.Static && !a.Hole, span: c.Span}
+		d.option = d.static && strings.HasPrefix(a.Value, "-")
+		d.name, _, _ = strings.Cut(a.Value, "=")
+		d.name = strings.TrimSuffix(d.name, "+")
+		out = append(out, d)
+	}
+	b.compoundArgs(c, c.Base, out)
+}
+
+// compoundArgs reads each NAME=(…) argument as the assignment bash reads,
+// and hides a computed one that may be re-read.
+func (b *builder) compoundArgs(c *Call, variant string, args []declArg) {
+	arrayOpt := false
+	for _, a := range args {
+		if a.option && strings.ContainsAny(a.text, "aA") || !a.static && !strings.Contains(a.text, "=") {
+			arrayOpt = true // -a, -A, or a word that may be one
+		}
+	}
+	for _, a := range args {
+		switch {
+		case a.option:
+			if strings.ContainsAny(a.text, "aA") {
+				continue
+			}
+		case a.static && compoundText(a.text):
+			b.reparse(a.span, c, a.text, "`"+variant+"` reads the compound assignment")
+		case !a.static && (arrayOpt || b.t.arrays[a.name]):
+			b.hide(ShellState, a.span, c, "`%s` re-reads a value computed at run time as a compound assignment, whose elements may run commands", variant)
+		}
+	}
+	if arrayOpt {
+		for _, a := range args {
+			if a.static && !a.option && validName(a.name) {
+				b.t.arrayName(a.name)
+			}
+		}
+	}
+}
+
+// compoundText reports NAME=(…) or NAME+=(…).
+func compoundText(v string) bool {
+	name, val, ok := strings.Cut(v, "=")
+	name = strings.TrimSuffix(name, "+")
+	return ok && validName(name) && strings.HasPrefix(val, "(") && strings.HasSuffix(val, ")")
+}
+
+// validName reports a shell variable name.
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -228,6 +228,7 @@ type Tree struct {
 	// gitAliases are the git aliases the text plants with `git config
 	// alias.NAME VALUE` (lower-cased names), read by later git calls.
 	gitAliases  map[string]string
+	arrays      map[string]bool // names the text makes arrays (a=(…), declare -a a)
 	nestedBytes int
 	aliases     map[string][]string // alias name → values, for rebind
 	hashed      map[string][]string // hash -p name → paths, for rebind
@@ -259,4 +260,12 @@ func Statics(ws []Word) ([]string, bool) {
 		ok = ok && w.Static && !w.Hole
 	}
 	return out, ok
+}
+
+// arrayName records a name the text makes an array.
+func (t *Tree) arrayName(name string) {
+	if t.arrays == nil {
+		t.arrays = map[string]bool{}
+	}
+	t.arrays[name] = true
 }

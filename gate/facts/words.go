@@ -233,17 +233,43 @@ func assignNameEnd(v string) int {
 // escape, quote or expansion, no tilde bash expands (at the start, or
 // after '=' or ':' as in an assignment: HEAD~1 is plain), and no brace
 // that can expand ({} and {x} do not: only a comma or a sequence does).
+//
+// One pass over the bytes: it runs for nearly every word of every
+// decision, and strings.ContainsAny on a short word calls IndexRune for
+// each of its bytes.
 func plainLit(v string) bool {
-	if v == "" || v[0] == '~' || strings.ContainsAny(v, "\\$'\"`") {
+	if v == "" || v[0] == '~' {
 		return false
 	}
-	if strings.Contains(v, "=~") || strings.Contains(v, ":~") {
-		return false // maybe an assignment-like word's tilde: Static decides
+	brace, list := false, false
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '\\', '$', '\'', '"', '`':
+			return false
+		case '~':
+			if v[i-1] == '=' || v[i-1] == ':' {
+				return false // maybe an assignment-like word's tilde: Static decides
+			}
+		case '{', '}':
+			brace = true
+		case ',':
+			list = true
+		case '.':
+			list = list || i+1 < len(v) && v[i+1] == '.'
+		}
 	}
-	if strings.ContainsAny(v, "{}") && (strings.Contains(v, ",") || strings.Contains(v, "..")) {
-		return false
+	return !brace || !list
+}
+
+// hasGlobByte reports a glob character (*, ?, [) in s.
+func hasGlobByte(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '?', '[':
+			return true
+		}
 	}
-	return true
+	return false
 }
 
 // LiteralPrefix is the plain literal text a dynamic word starts with, so a
@@ -253,7 +279,7 @@ func LiteralPrefix(w *syntax.Word, dyn bool) string {
 	if !dyn || w == nil || len(w.Parts) == 0 {
 		return ""
 	}
-	if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\~{}$'\"`*?[") {
+	if l, ok := w.Parts[0].(*syntax.Lit); ok && !hasGlobByte(l.Value) && !strings.ContainsAny(l.Value, "\\~{}$'\"`") {
 		return l.Value
 	}
 	return ""
@@ -265,7 +291,7 @@ func HasGlob(w *syntax.Word) bool {
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, "*?[") {
+			if hasGlobByte(p.Value) {
 				return true
 			}
 		case *syntax.ExtGlob:

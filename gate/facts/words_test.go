@@ -50,3 +50,79 @@ func TestStaticAgreesWithBash(t *testing.T) {
 		}
 	}
 }
+
+// plainLitSpec is plainLit as its doc comment says it, with the standard
+// library's string functions: the one-pass loop must agree with it.
+func plainLitSpec(v string) bool {
+	if v == "" || v[0] == '~' || strings.ContainsAny(v, "\\$'\"`") {
+		return false
+	}
+	if strings.Contains(v, "=~") || strings.Contains(v, ":~") {
+		return false
+	}
+	return !strings.ContainsAny(v, "{}") || !strings.Contains(v, ",") && !strings.Contains(v, "..")
+}
+
+// TestPlainLit: each rule of plainLit in both directions.
+func TestPlainLit(t *testing.T) {
+	for v, want := range map[string]bool{
+		"": false, "x": true, "~": false, "~/x": false, "a~b": true, "HEAD~1": true,
+		"a=~": false, "PATH=a:~/b": false, "a\\b": false, "$x": false, "a'b": false, `a"b`: false, "a`b": false,
+		"{}": true, "{x}": true, "{a,b}": false, "{1..3}": false, "a,b": true, "a..b": true, "{a.b}": true,
+		"x.": true, "..": true, "{.}": true, "{..": false,
+	} {
+		if got := plainLit(v); got != want {
+			t.Errorf("plainLit(%q) = %v, want %v", v, got, want)
+		}
+		if got := plainLitSpec(v); got != want {
+			t.Errorf("plainLitSpec(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// FuzzPlainLit holds the one-pass plainLit and hasGlobByte to their
+// specifications.
+func FuzzPlainLit(f *testing.F) {
+	for _, s := range []string{"x", "a=~", "{a,b}", "{1..3}", "HEAD~1", "a*b", "[x]", "a\\b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if plainLit(v) != plainLitSpec(v) {
+			t.Errorf("plainLit(%q) = %v, spec %v", v, plainLit(v), plainLitSpec(v))
+		}
+		if hasGlobByte(v) != strings.ContainsAny(v, "*?[") {
+			t.Errorf("hasGlobByte(%q) = %v", v, hasGlobByte(v))
+		}
+	})
+}
+
+// FuzzPrescanPerByte holds the claim Parse's shortcut rests on: Prescan's
+// counts grow by at most one per byte, so a text no longer than the least
+// bound is never over the bounds.
+func FuzzPrescanPerByte(f *testing.F) {
+	for _, s := range []string{"$(((", "${{{", "[[ [[", "if if if", "time coproc time", "a;b|c&d\n", "<<E\nx\nE\n", "`a`b`", "$'a\\'b'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		huge := Bounds{Depth: 1 << 30, Openers: 1 << 30, Operators: 1 << 30}
+		b := Prescan(text, huge)
+		if b.Depth > len(text) || b.Openers > len(text) || b.Operators > len(text) {
+			t.Errorf("%q (%d bytes): %+v", text, len(text), b)
+		}
+	})
+}
+
+// TestPrescanShortcut: a text at the least bound parses without a scan, one
+// byte more is scanned and refused when over.
+func TestPrescanShortcut(t *testing.T) {
+	lim := Limits(0, 0)
+	n := lim.Least()
+	k := (n - 4) / 2
+	if _, err := Parse(strings.Repeat("(", k)+"true"+strings.Repeat(")", k), false); err != nil {
+		t.Errorf("%d bytes of nesting within the bounds: %v", n, err)
+	}
+	deep := strings.Repeat("(", lim.Depth+1) + "true" + strings.Repeat(")", lim.Depth+1)
+	if _, err := Parse(deep, false); err != ErrTooDeep {
+		t.Errorf("nesting of %d: %v, want ErrTooDeep", lim.Depth+1, err)
+	}
+}

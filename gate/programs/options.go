@@ -67,7 +67,16 @@ type Opt struct {
 // cluster or the next word, long options take --name=value or (ReqArg)
 // --name value, `--` ends the options, and `-` alone is an operand.
 type Options struct {
-	short map[byte]Opt
+	// The short options: flags (no value) and valued (a required value)
+	// as the optstring spells them, and those Short gave another grammar.
+	// Most programs have only the first two, so the table keeps the
+	// strings it was written with instead of a map per program.
+	flags, valued string
+	short         map[byte]Opt
+	// The long options, likewise: space-separated names without a value,
+	// with a required one and with an optional one, and those Long gave
+	// another grammar.
+	longs Longs
 	long  map[string]Opt
 	// Abbrev accepts any unique prefix of a long option (getopt_long
 	// does; an exact name always wins; an ambiguous prefix is unknown).
@@ -99,27 +108,102 @@ type Options struct {
 	HelpUnproven bool
 }
 
+// Longs are long option names by arity, each field a space-separated
+// list: None take no value, Req a required one, Opt an optional one.
+type Longs struct{ None, Req, Opt string }
+
 // Opts builds an Options: flags lists short options without a value,
-// values those that take one, and longs maps long names to their grammar.
-// GNU rules (permutation, abbreviations) are on; see Launch and With.
-// The Options keeps longs as its own (Long adds to it): pass a fresh map.
-func Opts(flags, values string, longs map[string]Opt) *Options {
-	if longs == nil {
-		longs = map[string]Opt{}
-	}
-	o := &Options{short: make(map[byte]Opt, len(flags)+len(values)), long: longs, Abbrev: true}
-	for i := 0; i < len(flags); i++ {
-		o.short[flags[i]] = Opt{}
-	}
-	for i := 0; i < len(values); i++ {
-		o.short[values[i]] = Opt{Arity: ReqArg}
+// values those that take one, and longs the long ones (nil: none yet;
+// Long adds more). GNU rules (permutation, abbreviations) are on; see
+// Launch.
+func Opts(flags, values string, longs *Longs) *Options {
+	o := &Options{flags: flags, valued: values, Abbrev: true}
+	if longs != nil {
+		o.longs = *longs
 	}
 	return o
 }
 
+// exactLong is the grammar of the long option named exactly name: Long's,
+// else the optional-valued, required-valued or plain list's (a name in
+// two lists takes the later one's, as the table was always read).
+func (o *Options) exactLong(name string) (Opt, bool) {
+	if opt, ok := o.long[name]; ok {
+		return opt, true
+	}
+	switch {
+	case name == "" || strings.IndexByte(name, ' ') >= 0:
+		return Opt{}, false
+	case hasWord(o.longs.Opt, name):
+		return Opt{Arity: OptArg}, true
+	case hasWord(o.longs.Req, name):
+		return Opt{Arity: ReqArg}, true
+	case hasWord(o.longs.None, name):
+		return Opt{}, true
+	}
+	return Opt{}, false
+}
+
+// eachLong calls f with every long option name once, until f says stop.
+func (o *Options) eachLong(f func(name string) bool) {
+	for n := range o.long {
+		if !f(n) {
+			return
+		}
+	}
+	lists := [...]string{o.longs.Opt, o.longs.Req, o.longs.None}
+	for i, list := range lists {
+		for n := range strings.FieldsSeq(list) {
+			if _, dup := o.long[n]; dup || i > 0 && hasWord(lists[0], n) || i > 1 && hasWord(lists[1], n) {
+				continue // named again in a list read first
+			}
+			if !f(n) {
+				return
+			}
+		}
+	}
+}
+
+// hasWord reports whether the space-separated list holds word.
+func hasWord(list, word string) bool {
+	for len(list) >= len(word) {
+		i := strings.Index(list, word)
+		if i < 0 {
+			return false
+		}
+		end := i + len(word)
+		if (i == 0 || list[i-1] == ' ') && (end == len(list) || list[end] == ' ') {
+			return true
+		}
+		list = list[i+1:]
+	}
+	return false
+}
+
+// shortOpt is the grammar of the short option b: Short's, else a valued
+// one's, else a flag's.
+func (o *Options) shortOpt(b byte) (Opt, bool) {
+	if opt, ok := o.short[b]; ok {
+		return opt, true
+	}
+	if strings.IndexByte(o.valued, b) >= 0 {
+		return Opt{Arity: ReqArg}, true
+	}
+	if strings.IndexByte(o.flags, b) >= 0 {
+		return Opt{}, true
+	}
+	return Opt{}, false
+}
+
+// dashOpt is the grammar of the option a lone "-" stands for.
+func (o *Options) dashOpt() Opt {
+	opt, _ := o.shortOpt(o.Dash[0])
+	return opt
+}
+
 // Launch is Opts for a program that runs the command in its operands:
 // its options stop at the first operand.
-func Launch(flags, values string, longs map[string]Opt) *Options {
+func Launch(flags, values string, longs *Longs) *Options {
 	o := Opts(flags, values, longs)
 	o.Stop = true
 	return o
@@ -127,6 +211,9 @@ func Launch(flags, values string, longs map[string]Opt) *Options {
 
 // Short sets the grammar of short options (each byte of names).
 func (o *Options) Short(names string, opt Opt) *Options {
+	if o.short == nil {
+		o.short = make(map[byte]Opt, len(names))
+	}
 	for i := 0; i < len(names); i++ {
 		o.short[names[i]] = opt
 	}
@@ -135,6 +222,9 @@ func (o *Options) Short(names string, opt Opt) *Options {
 
 // Long sets the grammar of long options.
 func (o *Options) Long(opt Opt, names ...string) *Options {
+	if o.long == nil {
+		o.long = make(map[string]Opt, len(names))
+	}
 	for _, n := range names {
 		o.long[n] = opt
 	}
@@ -214,7 +304,7 @@ func (o *Options) Parse(args []Arg) Parsed {
 		a := args[i]
 		switch {
 		case a.Static && a.Value == "-" && o.Dash != "":
-			p.Found = append(p.Found, Found{Name: o.Dash, Opt: o.short[o.Dash[0]], Index: i, Spelled: "-"})
+			p.Found = append(p.Found, Found{Name: o.Dash, Opt: o.dashOpt(), Index: i, Spelled: "-"})
 			continue
 		case a.Static && o.Plus && len(a.Value) > 1 && a.Value[0] == '+':
 			i = o.shortOpts(args, i, &p)
@@ -248,7 +338,7 @@ func (o *Options) option(args []Arg, i int, p *Parsed) int {
 	}
 	if o.SingleDashLong {
 		if name, _, _ := strings.Cut(v[1:], "="); len(name) > 1 {
-			if _, ok := o.long[name]; ok {
+			if _, ok := o.exactLong(name); ok {
 				return o.longOpt(args, i, v[1:], p)
 			}
 			if _, _, ok := o.lookupLong(name); ok && o.LongOnly {
@@ -292,20 +382,22 @@ func (o *Options) longOpt(args []Arg, i int, body string, p *Parsed) int {
 // lookupLong resolves a long name, with unique-prefix abbreviations when
 // the program accepts them.
 func (o *Options) lookupLong(name string) (string, Opt, bool) {
-	if opt, ok := o.long[name]; ok {
+	if opt, ok := o.exactLong(name); ok {
 		return name, opt, true
 	}
 	if !o.Abbrev || name == "" {
 		return "", Opt{}, false
 	}
 	var hits []string
-	for n := range o.long {
+	o.eachLong(func(n string) bool {
 		if strings.HasPrefix(n, name) {
 			hits = append(hits, n)
 		}
-	}
+		return true
+	})
 	if len(hits) == 1 {
-		return hits[0], o.long[hits[0]], true
+		opt, _ := o.exactLong(hits[0])
+		return hits[0], opt, true
 	}
 	if len(hits) > 1 && sameOpt(o, hits) {
 		// getopt_long accepts an ambiguous prefix whose candidates are
@@ -314,18 +406,19 @@ func (o *Options) lookupLong(name string) (string, Opt, bool) {
 		// with an effect count (reading them as that option is the
 		// stricter reading); the rest stay ambiguous, i.e. unknown.
 		sort.Strings(hits)
-		return hits[0], o.long[hits[0]], true
+		opt, _ := o.exactLong(hits[0])
+		return hits[0], opt, true
 	}
 	return "", Opt{}, false
 }
 
 func sameOpt(o *Options, names []string) bool {
-	first := o.long[names[0]]
+	first, _ := o.exactLong(names[0])
 	if first.Effect == Harmless {
 		return false
 	}
 	for _, n := range names[1:] {
-		if o.long[n] != first {
+		if opt, _ := o.exactLong(n); opt != first {
 			return false
 		}
 	}
@@ -336,7 +429,7 @@ func sameOpt(o *Options, names []string) bool {
 func (o *Options) shortOpts(args []Arg, i int, p *Parsed) int {
 	v := args[i].Value
 	for j := 1; j < len(v); j++ {
-		opt, ok := o.short[v[j]]
+		opt, ok := o.shortOpt(v[j])
 		if !ok && o.Lenient {
 			opt, ok = Opt{}, true
 		}
@@ -411,7 +504,7 @@ func allDigits(s string) bool {
 }
 
 // Known reports whether o has a long option named exactly name.
-func (o *Options) Known(name string) bool { _, ok := o.long[name]; return ok }
+func (o *Options) Known(name string) bool { _, ok := o.exactLong(name); return ok }
 
 // CarriesCommands reports whether any of o's options runs a command, code
 // or a file: for such a program an option the table does not know may be

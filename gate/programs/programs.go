@@ -116,9 +116,6 @@ type Program struct {
 	// keeps: 1 for git (git commit *), 2 for npm run (npm run build *) —
 	// see SubcommandDepth — and 0 for a program without subcommands.
 	Subcommand int
-	// NoPrefixRule marks writers whose prefix rule (rm *) would allow far
-	// more than one command asked for: suggestions name the exact command.
-	NoPrefixRule bool
 	// Why is a short phrase on what it is, for reasons ("a shell").
 	Why string
 	// Targets says what it does to its operands, for the blacklist.
@@ -135,6 +132,9 @@ type Program struct {
 	// Echo: it writes its operands, joined by spaces, to standard output
 	// (so `echo TEXT | sh` runs TEXT).
 	Echo bool
+	// NoPrefixRule marks writers whose prefix rule (rm *) would allow far
+	// more than one command asked for: suggestions name the exact command.
+	NoPrefixRule bool
 	// CommandKeys are the keys of a KEY=VALUE option value whose VALUE is
 	// a command it runs (ssh -o ProxyCommand=…), lower-cased.
 	CommandKeys []string
@@ -148,6 +148,12 @@ type Program struct {
 	// if given before its command line (tar's TAR_OPTIONS): their options'
 	// effects are its options' effects.
 	EnvOptions []string
+	// Compound: it reads an argument NAME=(…) as a compound array
+	// assignment however the parenthesis is quoted, and expands its
+	// elements — a quoted $(cmd) there runs (declare -a 'a=($(cmd))',
+	// local -A 'm=([k]=`cmd`)'); given -a or -A, or naming an array, a
+	// value computed at run time is re-read the same way.
+	Compound bool
 }
 
 // NameArgs says which words of a builtin name the variables it sets:
@@ -199,9 +205,11 @@ func KindOf(name string) Kind {
 
 // All calls f for every entry, in table order.
 func All(f func(*Program)) {
-	table, _ := tables()
-	for i := range table {
-		f(&table[i])
+	groups, _ := tables()
+	for _, g := range groups {
+		for i := range g {
+			f(&g[i])
+		}
 	}
 }
 
@@ -311,17 +319,23 @@ func hasDigit(s string) bool {
 // allocates about a megabyte in a few thousand maps, which every process
 // would pay at start-up though `agentexec version` or `audit verify` never
 // reads them.
-var tables = sync.OnceValues(func() ([]Program, map[string]*Program) {
-	table := buildTable()
-	m := make(map[string]*Program, len(table))
-	for i := range table {
-		p := &table[i]
-		if _, dup := m[p.Name]; dup {
-			panic("programs: " + p.Name + " is in the table twice")
-		}
-		m[p.Name] = p
+var tables = sync.OnceValues(func() ([][]Program, map[string]*Program) {
+	groups := buildTable()
+	n := 0
+	for _, g := range groups {
+		n += len(g)
 	}
-	return table, m
+	m := make(map[string]*Program, n)
+	for _, g := range groups {
+		for i := range g {
+			p := &g[i]
+			if _, dup := m[p.Name]; dup {
+				panic("programs: " + p.Name + " is in the table twice")
+			}
+			m[p.Name] = p
+		}
+	}
+	return groups, m
 })
 
 // lookup is the index entry for an exact name, or nil.

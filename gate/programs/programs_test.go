@@ -108,10 +108,12 @@ func TestLookupPrefix(t *testing.T) {
 func BenchmarkBuildTable(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		table := buildTable()
-		m := make(map[string]*Program, len(table))
-		for i := range table {
-			m[table[i].Name] = &table[i]
+		groups := buildTable()
+		m := make(map[string]*Program, 1024)
+		for _, g := range groups {
+			for i := range g {
+				m[g[i].Name] = &g[i]
+			}
 		}
 	}
 }
@@ -137,4 +139,75 @@ func TestGitCommandsListedOnce(t *testing.T) {
 			t.Errorf("GitCommand(%s) = %d, %v; want %d, %v", c.sub, k, ok, c.kind, c.ok)
 		}
 	}
+}
+
+// TestOptionLists: the grammar kept as the table's lists reads as the maps
+// it replaced did — exact names only (no match inside another name or
+// across a space), a later list or a Long/Short winning over an earlier
+// one, abbreviations unique or ambiguous.
+func TestOptionLists(t *testing.T) {
+	o := Opts("ab", "kb", &Longs{None: "all alpha output", Req: "key file-name", Opt: "color output"}).
+		Long(Opt{Arity: ReqArg, Effect: Writes, Why: "writes %q"}, "file-name").
+		Short("a", Opt{Effect: RunsShell})
+	for _, c := range []struct {
+		name string
+		ok   bool
+		want Opt
+	}{
+		{"all", true, Opt{}}, {"alpha", true, Opt{}}, {"key", true, Opt{Arity: ReqArg}},
+		{"color", true, Opt{Arity: OptArg}}, {"output", true, Opt{Arity: OptArg}},
+		{"file-name", true, Opt{Arity: ReqArg, Effect: Writes, Why: "writes %q"}},
+		{"al", false, Opt{}}, {"lpha", false, Opt{}}, {"ey", false, Opt{}}, {"all alpha", false, Opt{}},
+		{"file", false, Opt{}}, {"name", false, Opt{}}, {"", false, Opt{}}, {"colo", false, Opt{}},
+	} {
+		got, ok := o.exactLong(c.name)
+		if ok != c.ok || got != c.want {
+			t.Errorf("exactLong(%q) = %+v, %v; want %+v, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+	for _, c := range []struct {
+		name, canon string
+		ok          bool
+	}{
+		{"alp", "alpha", true}, {"fil", "file-name", true}, {"k", "key", true}, {"out", "output", true},
+		{"al", "", false}, {"a", "", false}, {"z", "", false}, {"ke y", "", false},
+	} {
+		canon, _, ok := o.lookupLong(c.name)
+		if ok != c.ok || canon != c.canon {
+			t.Errorf("lookupLong(%q) = %q, %v; want %q, %v", c.name, canon, ok, c.canon, c.ok)
+		}
+	}
+	for b, want := range map[byte]Opt{'a': {Effect: RunsShell}, 'b': {Arity: ReqArg}, 'k': {Arity: ReqArg}} {
+		if got, ok := o.shortOpt(b); !ok || got != want {
+			t.Errorf("shortOpt(%q) = %+v, %v; want %+v", b, got, ok, want)
+		}
+	}
+	if _, ok := o.shortOpt('z'); ok {
+		t.Error("shortOpt('z') found an option the grammar does not have")
+	}
+	if !o.CarriesCommands() {
+		t.Error("an option given RunsShell by Short does not count as carrying commands")
+	}
+	if Opts("ab", "k", &Longs{None: "all"}).CarriesCommands() {
+		t.Error("options without an effect carry commands")
+	}
+}
+
+// TestOptionListsNameOnce: a long option is named once in a program's
+// lists (a repeat would make an abbreviation of it look ambiguous).
+func TestOptionListsNameOnce(t *testing.T) {
+	All(func(p *Program) {
+		if p.Opts == nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, list := range []string{p.Opts.longs.None, p.Opts.longs.Req, p.Opts.longs.Opt} {
+			for n := range strings.FieldsSeq(list) {
+				if seen[n] {
+					t.Errorf("%s: --%s is listed twice", p.Name, n)
+				}
+				seen[n] = true
+			}
+		}
+	})
 }

@@ -55,6 +55,16 @@ type Runs struct {
 	// Prefix is prepended to the argv it finds (capsh hands its arguments
 	// after -- to bash).
 	Prefix []string
+	// Unmodelled: some of its subcommands run a command it is given — on
+	// this host or another (ip netns exec NS CMD, gcloud compute ssh
+	// --command CMD, aws ssm send-command --parameters commands=CMD, az vm
+	// run-command invoke --scripts CMD) — in ways the table does not
+	// model, so its words are guessed at as an unknown program's are.
+	Unmodelled bool
+	// Addresses are the operand prefixes (lower-case; matched without
+	// case) after which the rest of the word is a command it runs through
+	// a shell or as an argv: socat's EXEC: and SYSTEM: addresses.
+	Addresses []string
 }
 
 // The classifier scanners the table names (see Program.Scanner).
@@ -135,5 +145,5 @@ const (
 // runs (nil or the zero Runs does not).
 func (r *Runs) Modelled() bool {
 	return r != nil && (r.Argv || r.Joined || r.After != "" || r.UserShell || r.Script || r.Stdin ||
-		r.Project || r.Text || r.Alias || r.Rebind || r.Opaque != "" || r.StdinArgs)
+		r.Project || r.Text || r.Alias || r.Rebind || r.Opaque != "" || r.StdinArgs || r.Unmodelled || len(r.Addresses) > 0)
 }

@@ -7,9 +7,11 @@ import (
 
 // buildTable lists every program and builtin the gate knows, grouped by
 // what it is. Options are GNU's (Debian 12) unless a comment says
-// otherwise. It runs once, on first use (see tables).
-func buildTable() []Program {
-	return concat(
+// otherwise. It runs once, on first use (see tables). The groups are kept
+// as they are built: copying them into one slice would copy every entry
+// again, a third of what building the table costs.
+func buildTable() [][]Program {
+	return [][]Program{
 		builtins(),
 		readers(),
 		helperReaders(),
@@ -24,7 +26,7 @@ func buildTable() []Program {
 		network(),
 		system(),
 		versionControl(),
-	)
+	}
 }
 
 func concat(groups ...[]Program) []Program {
@@ -51,35 +53,9 @@ func each(k Kind, why string, names ...string) []Program {
 // one wraps entries written out in full.
 func one(ps ...Program) []Program { return ps }
 
-// longs builds long-option grammars from space-separated names: options
-// without a value, options with a required value, options with an
-// optional one.
-func longs(none, req, opt string) map[string]Opt {
-	// Sized up front (a few more for the Long calls that usually follow):
-	// growing a map rehashes it, and the table builds a hundred of these.
-	m := make(map[string]Opt, words(none)+words(req)+words(opt)+4)
-	addWords(m, none, Opt{})
-	addWords(m, req, Opt{Arity: ReqArg})
-	addWords(m, opt, Opt{Arity: OptArg})
-	return m
-}
-
-// words counts the space-separated names in s.
-func words(s string) int {
-	n := 0
-	for f := range strings.FieldsSeq(s) {
-		_ = f
-		n++
-	}
-	return n
-}
-
-// addWords sets every space-separated name in s to opt.
-func addWords(m map[string]Opt, s string, opt Opt) {
-	for n := range strings.FieldsSeq(s) {
-		m[n] = opt
-	}
-}
+// longs lists long options by arity: names without a value, with a
+// required value, with an optional one (each space-separated).
+func longs(none, req, opt string) *Longs { return &Longs{None: none, Req: req, Opt: opt} }
 
 // eff is an option of the given arity and effect.
 func eff(a Arity, e Effect, why string) Opt { return Opt{Arity: a, Effect: e, Why: why} }
@@ -121,8 +97,9 @@ func builtins() []Program {
 				Short("c", eff(NoArg, Unproven, "`dirs -c` clears the shell's directory stack%s"))},
 		),
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
+		compound(each(Builtin|StateBuiltin, whyState, "declare", "typeset", "local", "readonly")),
 		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "let",
-			"declare", "typeset", "export", "local", "readonly", "unset",
+			"export", "unset",
 			"compopt", "umask", "disown", "fg", "bg",
 			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
 			"coproc", "nameref"),
@@ -166,6 +143,16 @@ func builtins() []Program {
 			Program{Name: "kill", Kind: Builtin | Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
 		),
 	)
+}
+
+// compound marks the builtins that re-read NAME=(…) arguments as compound
+// assignments (bash 5.2: declare, typeset, local, readonly; export does
+// not, even for an array).
+func compound(ps []Program) []Program {
+	for i := range ps {
+		ps[i].Compound = true
+	}
+	return ps
 }
 
 // named gives a builtin the words that name the variables it sets, read
@@ -501,14 +488,65 @@ func tarOpts() *Options {
 
 func viewers() []Program {
 	return concat(
-		each(Viewer, whyViewer, "less", "more", "most", "pg", "man", "vi", "vim", "nvim",
-			"view", "nano", "emacs", "emacsclient", "ex", "info", "pico", "joe", "mcedit",
+		each(Viewer, whyViewer, "less", "more", "most", "pg",
+			"nano", "emacs", "emacsclient", "info", "pico", "joe", "mcedit",
 			"micro", "helix", "hx", "kak", "code", "subl", "gedit", "kate", "bat", "batcat",
-			"w3m", "lynx", "links", "elinks", "mutt", "neomutt", "vimdiff", "gvim", "red",
+			"w3m", "lynx", "links", "elinks", "mutt", "neomutt", "red",
 			"sensible-pager", "sensible-editor", "editor", "pager", "xdg-open", "open",
 			"zless", "zmore", "bzless", "xzless", "lesspipe", "ag", "ack"),
-		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"}),
+		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"},
+			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts()}),
+		withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts),
+		withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
+			// nvim -l runs a Lua script; --listen and --embed serve its API.
+			return vimOpts().Short("l", eff(ReqArg, RunsFile, "`nvim -l` runs the Lua script %q")).
+				Long(eff(NoArg, Harmless, ""), "headless", "embed", "api-info").
+				Long(eff(ReqArg, Unproven, "`nvim --listen` serves its API at %q, through which commands run"), "listen")
+		}),
 	)
+}
+
+// withOpts gives each entry its own option grammar from mk.
+func withOpts(ps []Program, mk func() *Options) []Program {
+	for i := range ps {
+		ps[i].Opts = mk()
+	}
+	return ps
+}
+
+// manOpts is man-db 2.11's command line: -P/--pager runs its value as the
+// pager, -H/--html[=BROWSER] its value as the browser, and -C/--config-file
+// reads a configuration whose DEFINE lines name the programs man runs.
+func manOpts() *Options {
+	return Opts("dDfkKlwWcaiIu7tZV?", "RLmMSseEpr", longs(
+		"debug default whatis apropos global-apropos local-file where path location where-cat location-cat catman ignore-case match-case regex wildcard names-only all update no-subpages ascii no-hyphenation nh no-justification nj troff ditroff help usage version",
+		"recode locale systems manpath sections extension prompt encoding preprocessor",
+		"warnings troff-device gxditview")).
+		Short("TX", Opt{Arity: OptArg}).
+		Short("P", eff(ReqArg, RunsShell, "`man -P` runs %q as its pager")).Long(eff(ReqArg, RunsShell, "`man --pager` runs %q as its pager"), "pager").
+		Short("H", eff(OptArg, RunsShell, "`man -H` runs %q as its browser")).Long(eff(OptArg, RunsShell, "`man --html` runs %q as its browser"), "html").
+		Short("C", eff(ReqArg, RunsFile, "`man -C` reads the configuration %q, which names the programs man runs")).
+		Long(eff(ReqArg, RunsFile, "`man --config-file` reads the configuration %q, which names the programs man runs"), "config-file")
+}
+
+// vimOpts is Vim 9's command line (its own parser, read here as getopt's:
+// letters cluster, -c takes the rest of its cluster or the next word).
+// -c, --cmd and -S give it commands, which run shell commands with :!;
+// -u, -U and -s read a vimrc or keys from a file; -w, -W and -i write one.
+// -s is also ex mode's "silent" flag: read as taking a file, stricter.
+// The +cmd operands are read by facts.
+func vimOpts() *Options {
+	code := eff(ReqArg, RunsCode, "`vim %s` runs editor commands, which can run shell commands")
+	file := eff(ReqArg, RunsFile, "vim runs the editor commands in %q, which can run shell commands")
+	write := eff(ReqArg, Writes, "vim writes %q")
+	return Opts("AbCdDeEfFgHhlLmMnNRrxXyYZ", "Ttq", longs(
+		"noplugin clean not-a-term ttyfail literal nofork echo-wid version help",
+		"servername socketid windowid gui-dialog-file", "")).
+		Short("c", code).Long(code, "cmd").
+		Short("S", eff(ReqArg, RunsFile, "`vim -S` sources %q, editor commands that can run shell commands")).
+		Short("uUs", file).Short("wWi", write).
+		Long(write, "startuptime", "log").
+		Long(eff(ReqArg, Unproven, "`vim --remote` sends %q to another Vim, which runs it"), "remote", "remote-silent", "remote-wait", "remote-wait-silent", "remote-tab", "remote-send", "remote-expr")
 }
 
 // shellOpts is bash's command line: -c makes the first operand the
@@ -891,12 +929,16 @@ func network() []Program {
 	}
 	return concat(
 		d("curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie", "wget2"),
-		each(NetworkClient, whyNet, "nc", "ncat", "netcat", "socat", "telnet", "ftp", "lftp",
+		each(NetworkClient, whyNet, "telnet", "ftp",
 			"tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
-			"host", "whois", "nmap", "openssl", "aws", "gcloud", "az", "redis-cli", "mosquitto_pub",
-			"getent", "ssh-keyscan", "ssh-copy-id", "rclone", "s3cmd", "gsutil", "ldapsearch",
-			"snmpget", "arping", "ip", "ifconfig", "route", "iptables", "nft", "ufw", "tcpdump",
+			"host", "whois", "nmap", "openssl", "redis-cli", "mosquitto_pub",
+			"getent", "ssh-keyscan", "ssh-copy-id", "s3cmd", "gsutil", "ldapsearch",
+			"snmpget", "arping", "ifconfig", "route", "iptables", "nft", "ufw",
 			"tshark", "ss", "netstat", "iw", "nmcli"),
+		// Clients whose subcommands run commands they are given, here or
+		// on the machines they manage (see Runs.Unmodelled).
+		withRuns(each(NetworkClient, whyNet, "aws", "gcloud", "az", "ip", "rclone"), Runs{Unmodelled: true}),
+		netcats(),
 		one(
 			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: Opts("", "", nil).
 				Short("e", eff(ReqArg, RunsProgram, "`rsync -e` runs %q as its remote shell")).Long(eff(ReqArg, RunsProgram, "`rsync --rsh` runs %q as its remote shell"), "rsh").
@@ -915,6 +957,50 @@ func network() []Program {
 						Short("D", eff(ReqArg, RunsProgram, "`sftp -D` runs the local server %q")).
 						Short("b", eff(ReqArg, RunsFile, "`sftp -b` runs the batch commands in %q, whose ! lines run shell commands"))},
 		),
+	)
+}
+
+// withRuns gives each entry the same Runs.
+func withRuns(ps []Program, r Runs) []Program {
+	for i := range ps {
+		x := r
+		ps[i].Runs = &x
+	}
+	return ps
+}
+
+// netcats are the socket relays that also run commands: socat's EXEC: and
+// SYSTEM: addresses (socat 1.7; 1.8 adds SHELL:), ncat's -e/--exec (an
+// argv), -c/--sh-exec (shell text) and --lua-exec, netcat-traditional's
+// -e and -c, tcpdump -z (run on each saved file), lftp -c/-e/-f (its
+// commands, whose ! lines run shell commands).
+func netcats() []Program {
+	ncat := Opts("46UCChklntuvz", "dgGimpsw", longs(
+		"help version listen keep-open nodns telnet udp sctp verbose zero-io crlf send-only recv-only no-shutdown broker chat ssl ssl-verify allow-all append-output vsock unixsock",
+		"wait idle-timeout source source-port max-conns delay allow allowfile deny denyfile proxy proxy-type proxy-auth proxy-dns ssl-cert ssl-key ssl-trustfile ssl-ciphers ssl-servername ssl-alpn nsock-engine", "")).
+		Short("e", eff(ReqArg, RunsProgram, "`ncat -e` runs %q for each connection")).Long(eff(ReqArg, RunsProgram, "`ncat --exec` runs %q for each connection"), "exec").
+		Short("c", eff(ReqArg, RunsShell, "`ncat -c` runs %q for each connection")).Long(eff(ReqArg, RunsShell, "`ncat --sh-exec` runs %q for each connection"), "sh-exec").
+		Long(eff(ReqArg, RunsFile, "`ncat --lua-exec` runs the Lua script %q"), "lua-exec").
+		Short("ox", eff(ReqArg, Writes, "ncat writes the session to %q")).Long(eff(ReqArg, Writes, "ncat writes the session to %q"), "output", "hex-dump")
+	nc := func() *Options {
+		return Opts("46bCdDFhklNnrStUuvz", "gGIiMmOPpqsTVWwXx", nil).
+			Short("e", eff(ReqArg, RunsProgram, "`nc -e` runs %q for each connection")).
+			Short("c", eff(ReqArg, RunsShell, "`nc -c` runs %q for each connection"))
+	}
+	return one(
+		Program{Name: "socat", Kind: NetworkClient, Why: "a socket relay that can run commands", Runs: &Runs{Addresses: []string{"exec:", "system:", "shell:"}}},
+		Program{Name: "ncat", Kind: NetworkClient, Why: whyNet, Opts: ncat},
+		Program{Name: "nc", Kind: NetworkClient, Why: whyNet, Opts: nc()},
+		Program{Name: "netcat", Kind: NetworkClient, Why: whyNet, Opts: nc()},
+		Program{Name: "tcpdump", Kind: NetworkClient, Why: whyNet, Opts: Opts("AbdDeflLnNOpqStuUvxX#", "BcCEFGiIjmMrsTVwWyQ", longs(
+			"list-interfaces list-time-stamp-types no-promiscuous-mode immediate-mode number print version help monitor-mode",
+			"buffer-size interface time-stamp-type time-stamp-precision direction micro nano count", "")).
+			Short("z", eff(ReqArg, RunsProgram, "`tcpdump -z` runs %q on each file it saves")).
+			Short("w", eff(ReqArg, Writes, "tcpdump writes packets to %q"))},
+		Program{Name: "lftp", Kind: NetworkClient, Why: whyNet, Opts: Opts("dv", "pu", longs("help version norc", "user password port env-password", "")).
+			Short("ce", eff(ReqArg, RunsCode, "`lftp %s` runs lftp commands, whose ! lines run shell commands")).
+			Short("f", eff(ReqArg, RunsFile, "`lftp -f` runs the lftp commands in %q, whose ! lines run shell commands")).
+			Long(eff(ReqArg, RunsFile, "`lftp --rcfile` runs the lftp commands in %q, whose ! lines run shell commands"), "rcfile")},
 	)
 }
 

@@ -2,7 +2,9 @@
 // or `agentexec mcp` answers: it starts the server, warms it up, then keeps
 // -inflight requests outstanding (1: strictly sequential, each sent when
 // the previous one is answered) until -n are answered, and prints the
-// rate and the median and p90 latency.
+// rate, the median and p90 latency, and the CPU time the server and the
+// processes it waited for used per measured request (from /proc, where
+// there is one: it is less noisy than wall time on a shared machine).
 //
 // Usage:
 //
@@ -24,6 +26,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -84,20 +87,27 @@ func run(bin string, args []string, dir string, mcp bool, text string, warm, n, 
 	if _, err := c.batch(text, 1000000, warm, min(inflight, warm)); err != nil {
 		return fmt.Errorf("warm-up: %w\n%s", err, tail(stderr.String(), 2000))
 	}
+	cpu0 := cpuTime(cmd.Process.Pid)
 	start := time.Now()
 	lat, err := c.batch(text, 1, n, inflight)
 	if err != nil {
 		return fmt.Errorf("%w\n%s", err, tail(stderr.String(), 2000))
 	}
 	el := time.Since(start)
+	cpu := ""
+	if cpu0 >= 0 {
+		if cpu1 := cpuTime(cmd.Process.Pid); cpu1 >= cpu0 {
+			cpu = fmt.Sprintf("  CPU %5.2f ms/request", float64(cpu1-cpu0)/float64(time.Millisecond)/float64(n))
+		}
+	}
 	slices.Sort(lat)
 	what := fmt.Sprintf("%q", text)
 	if argvMode {
 		what = fmt.Sprintf("argv %q", strings.Fields(text))
 	}
-	fmt.Printf("%-5s %-30s %-18s %7.0f requests/s  median %6.0f µs  p90 %6.0f µs  (%d requests, %d in flight)\n",
+	fmt.Printf("%-5s %-30s %-18s %7.0f requests/s  median %6.0f µs  p90 %6.0f µs%s  (%d requests, %d in flight)\n",
 		args[0], label(args[3:]), what, float64(n)/el.Seconds(),
-		us(lat[len(lat)/2]), us(lat[len(lat)*9/10]), n, inflight)
+		us(lat[len(lat)/2]), us(lat[len(lat)*9/10]), cpu, n, inflight)
 	return nil
 }
 
@@ -203,6 +213,34 @@ func (c *client) initialize() error {
 	}
 	_, err := c.in.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
 	return err
+}
+
+// cpuTime is the user and system time of process pid and of the children
+// it waited for (/proc/PID/stat fields 14-17, in clock ticks taken as
+// 100 a second, Linux's USER_HZ), or -1 where it cannot be read.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')') // the command name may hold blanks
+	if i < 0 {
+		return -1
+	}
+	f := strings.Fields(s[i+1:]) // f[0] is field 3, the state
+	if len(f) < 15 {
+		return -1
+	}
+	var ticks int64
+	for _, v := range f[11:15] {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return -1
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
 }
 
 // argvMode sends the command as an argv.
