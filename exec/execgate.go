@@ -239,10 +239,11 @@ const maxAllowedSeen = 4096
 
 // execKey is what an exec's decision depends on besides the policy: its
 // argv, directory, executable path and the executable file itself (a file
-// rewritten in place, cp /bin/rm over an allowed ./zz, is judged afresh).
+// rewritten in place, cp /bin/rm over an allowed ./zz, is judged afresh;
+// a system program only by its path, which is all its decision reads).
 // "" when the file cannot be looked at: not cached.
 func execKey(ev sandbox.ExecEvent) string {
-	id := exeIdentity(ev.PID)
+	id := exeIdentity(ev.PID, ev.Exe)
 	if id == "" {
 		return ""
 	}

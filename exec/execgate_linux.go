@@ -142,9 +142,16 @@ func hashFile(f *os.File) ([32]byte, bool) {
 	return out, true
 }
 
-// exeIdentity names the executable pid runs (at its exec stop) by device,
-// inode, size and change time, or "" when it cannot be looked at.
-func exeIdentity(pid int) string {
+// exeIdentity names the executable pid runs (at its exec stop; exe is its
+// path) as far as its decision reads it: by device, inode, size and change
+// time, or "" when it cannot be looked at. A program of a system program
+// directory is judged by its path alone (sameProgram looks only at
+// executables elsewhere), so there it is that path, and the file is not
+// looked at: most execs of a build or a loop save a stat per exec.
+func exeIdentity(pid int, exe string) string {
+	if exe = strings.TrimSuffix(exe, " (deleted)"); exe != "" && inSystemDir(exe) {
+		return "system"
+	}
 	var st syscall.Stat_t
 	if syscall.Stat("/proc/"+strconv.Itoa(pid)+"/exe", &st) != nil {
 		return ""

@@ -261,6 +261,9 @@ func TestExecGateBlacklist(t *testing.T) {
 		{"cd / && rm -rf *", `cd / && rm -rf *`, true},
 		{"rm -rf /tmp/..", `rm -rf /tmp/..`, true},
 		{"near miss: rm -rf a scratch dir", `rm -rf /scratch/sub`, false},
+		// The same argv and program in another directory is judged
+		// afresh, not allowed from the run's cache of allowed programs.
+		{"rm -rf bin: in /scratch twice, then in /", `rm -rf sub && mkdir bin && rm -rf bin && mkdir bin && rm -rf bin && touch mark && cd / && rm -rf bin`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestScratchRootHelper$", "-test.v")
@@ -273,6 +276,9 @@ func TestExecGateBlacklist(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatalf("helper: %v\n%s", err, got)
+			}
+			if strings.Contains(tt.script, "touch mark") && !strings.Contains(got, "MARK made") {
+				t.Errorf("want the directory's removals in /scratch run:\n%s", got)
 			}
 			if tt.refused && (!strings.Contains(got, "REFUSED blacklist=") || !strings.Contains(got, "SENTINEL kept")) {
 				t.Errorf("want the blacklist to stop rm, the scratch root intact:\n%s", got)
@@ -313,6 +319,9 @@ func TestScratchRootHelper(t *testing.T) {
 	}
 	if _, err := os.Stat("/scratch/sub"); err != nil {
 		fmt.Println("SUB gone")
+	}
+	if _, err := os.Stat("/scratch/mark"); err == nil {
+		fmt.Println("MARK made")
 	}
 }
 
@@ -604,6 +613,51 @@ func TestExecGateCacheSeesNewContent(t *testing.T) {
 	obs := runReq(t, r, Request{Command: "./t.sh", Shell: "bash"})
 	if _, err := os.Stat(filepath.Join(ws, "keep.txt")); err != nil || obs.ExecRefused == nil || obs.ExecRefused.Program != "rm" {
 		t.Fatalf("keep.txt %v: %+v %+v", err, obs, obs.ExecRefused)
+	}
+}
+
+// TestExecGateCacheKey: within one run, a program allowed (and so
+// remembered) is allowed again from the cache for the same argv,
+// executable and directory, and a program differing in its argv alone or
+// in its executable alone (the same name on PATH, a link to another
+// system program) is judged afresh and refused.
+func TestExecGateCacheKey(t *testing.T) {
+	for _, tt := range []struct {
+		name, script string
+		refused      bool
+		stdout       string
+	}{
+		{"same argv again", "cat a.txt; cat a.txt; cat a.txt", false, "a\na\na\n"},
+		{"another argv", "cat a.txt; cat a.txt; cat secret.txt", true, "a\na\n"},
+		{"same exe again", "PATH=$PWD/one:$PATH; zz a.txt; zz a.txt", false, "a\na\n"},
+		{"another exe", "PATH=$PWD/one:$PATH; zz keep.txt; zz keep.txt; PATH=$PWD/two:$PATH; zz keep.txt", true, "keep\nkeep\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, ws := gatedRunner(t, "none", `{"permissions":{"allow":["Bash(*)"],"deny":["Bash(rm *)","Bash(cat secret*)"]}}`)
+			write(t, filepath.Join(ws, "keep.txt"), "keep\n", 0o644)
+			write(t, filepath.Join(ws, "a.txt"), "a\n", 0o644)
+			write(t, filepath.Join(ws, "secret.txt"), "s\n", 0o644)
+			for dir, prog := range map[string]string{"one": "cat", "two": "rm"} {
+				path, err := exec.LookPath(prog)
+				if err != nil {
+					t.Skip(err)
+				}
+				os.MkdirAll(filepath.Join(ws, dir), 0o755)
+				if err := os.Symlink(path, filepath.Join(ws, dir, "zz")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// As a script: the static gate never sees the programs.
+			write(t, filepath.Join(ws, "t.sh"), "#!/bin/bash\n"+tt.script+"\n", 0o755)
+			obs := runReq(t, r, Request{Command: "./t.sh", Shell: "bash", Timeout: "30s"})
+			_, kept := os.Stat(filepath.Join(ws, "keep.txt"))
+			if obs.Stdout != tt.stdout || kept != nil {
+				t.Fatalf("stdout %q (want %q), keep.txt %v: %s %s %+v", obs.Stdout, tt.stdout, kept, obs.Status, obs.Reason, obs.ExecRefused)
+			}
+			if got := obs.ExecRefused != nil; got != tt.refused || (got && obs.Status != StatusRejected) || (!got && obs.Status != StatusExited) {
+				t.Fatalf("refused %v, want %v: %s %s %+v", got, tt.refused, obs.Status, obs.Reason, obs.ExecRefused)
+			}
+		})
 	}
 }
 

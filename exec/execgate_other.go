@@ -6,7 +6,7 @@ package exec
 func sameProgram(int, string) []string { return nil }
 
 // exeIdentity is unknown: nothing is cached.
-func exeIdentity(int) string { return "" }
+func exeIdentity(int, string) string { return "" }
 
 // environOf is unknown outside Linux.
 func environOf(int) []string { return nil }

@@ -128,7 +128,7 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 			return blResult{hit: e}
 		}
 	}
-	if e := downloadedThenRun(t); e != nil {
+	if e := downloadedThenRun(t, in.cwd); e != nil {
 		return blResult{hit: e}
 	}
 	if e := inlineLiterals(t, in); e != nil {
@@ -1056,18 +1056,211 @@ func (b *blChecker) killCheck(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	if bc.c.Base == "kill" {
-		if e := killPids(bc.args); e != nil {
+		args := bc.args
+		if in := stdinOperands(bc.c); len(in) > 0 {
+			args = append(append([]facts.Word(nil), args...), in...)
+		}
+		if e := killPids(args); e != nil {
 			return e
 		}
-		// kill $(pgrep .), kill -9 $(ps -eo pid=): the pids are a process
-		// listing's, so kill selects what the lister selects.
-		// Only a lister alone: ps aux | grep x | awk … filters.
-		if lc := b.substCalls(bc.c); len(lc) == 1 && listsEveryProcess(lc[0]) {
-			return blEntry("kill-all-processes")
+		return b.killComputed(bc, args)
+	}
+	if e := killPattern(bc); e != nil {
+		return e
+	}
+	for _, a := range bc.operands {
+		if !a.Static || a.Hole {
+			b.see("`%s` is given a pattern computed at run time (`%s`), which may match every process", bc.c.Base, clipText(a.Raw))
+			break
 		}
+	}
+	return nil
+}
+
+// killComputed reads kill's words known only at run time. A variable the
+// text assigns is resolved (X=-1; kill -9 $X); pids a process listing
+// prints are what it selects — every process when it lists them all and
+// nothing after it selects by name (kill $(ps aux | awk '{print $2}')), a
+// subset when something does (ps aux | grep node | awk …, pgrep node);
+// $!, $$ and the like are one process. Anything else (a pid file, a
+// variable from elsewhere) may be -1, which the blacklist cannot see.
+func (b *blChecker) killComputed(bc *blCall, args []facts.Word) *BlacklistEntry {
+	for i, a := range args {
+		if a.Static && !a.Hole {
+			continue
+		}
+		if a.Hole {
+			if up := bc.c.Via.Stdin; up != nil && up.Kind == facts.FromPipe {
+				switch b.pidListing(b.pipeCalls(up.From)) {
+				case listingAll:
+					return blEntry("kill-all-processes") // ps aux | awk '{print $2}' | xargs kill
+				case listingSome:
+					continue // pgrep node | xargs kill
+				}
+			}
+			b.see("`kill` is given pids read at run time (%s), which may be -1 (every process)", a.Raw)
+			continue
+		}
+		if a.Node == nil {
+			continue
+		}
+		if vals := b.expand(a.Node); vals != nil && !hasSubst(a.Node) {
+			resolved := append([]facts.Word(nil), args...)
+			for _, v := range vals {
+				resolved[i] = facts.Word{Value: v, Static: true, Raw: v}
+				for _, f := range strings.Fields(v) {
+					if isMinusOne(f) {
+						return blEntry("kill-all-processes")
+					}
+				}
+				if e := killPids(resolved); e != nil {
+					return e
+				}
+			}
+			continue
+		}
+		if onePid(a.Node) {
+			continue
+		}
+		switch b.pidListing(b.wordCalls(bc.c, a)) {
+		case listingAll:
+			return blEntry("kill-all-processes")
+		case listingSome:
+			continue
+		}
+		b.see("`kill` is given pids computed at run time (`%s`), which may be -1 (every process)", clipText(a.Raw))
+	}
+	return nil
+}
+
+// hasSubst reports a command or process substitution in w.
+func hasSubst(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// onePid reports a word made only of the parameters that hold one
+// process's id: $!, $$, $PPID, $BASHPID.
+func onePid(w *syntax.Word) bool {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Exp != nil || pe.Index != nil || pe.Length || pe.Excl || pe.Slice != nil || pe.Repl != nil {
+		return false
+	}
+	switch pe.Param.Value {
+	case "!", "$", "PPID", "BASHPID":
+		return true
+	}
+	return false
+}
+
+// wordCalls are the calls inside the substitutions of c's word a.
+func (b *blChecker) wordCalls(c *facts.Call, a facts.Word) []*facts.Call {
+	start, end := int(a.Node.Pos().Offset()), int(a.Node.End().Offset())
+	var out []*facts.Call
+	for _, x := range b.t.Calls {
+		if x.InSubst && x != c && x.Depth == c.Depth && x.Span.Start >= start && x.Span.End <= end {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// pipeCalls are the calls of the pipeline whose element ends with last:
+// every call of the pipeline up to and including last's element.
+func (b *blChecker) pipeCalls(last *facts.Call) []*facts.Call {
+	if last == nil {
 		return nil
 	}
-	return killPattern(bc)
+	for _, pipe := range b.t.Pipes {
+		var out []*facts.Call
+		for _, calls := range pipe {
+			out = append(out, calls...)
+			for _, c := range calls {
+				if c == last {
+					return out
+				}
+			}
+		}
+	}
+	return []*facts.Call{last}
+}
+
+// A process listing's selection.
+type listing uint8
+
+const (
+	listingUnknown listing = iota // not only a listing: the output may be anything
+	listingSome                   // pids of the processes a name or pattern selects
+	listingAll                    // every pid
+)
+
+// pidListing reads calls that print pids: process listers (pgrep, pidof,
+// ps, lsof -t, jobs -p, fuser) and the filters and projections after them
+// (grep, awk, cut, tail, …). It lists every process when a lister of
+// every process is not followed by a selection by name (a grep without
+// -v, an awk or sed script with a pattern or string, pgrep/pidof's own
+// pattern).
+func (b *blChecker) pidListing(calls []*facts.Call) listing {
+	if len(calls) == 0 {
+		return listingUnknown
+	}
+	all, selected, lister := false, false, false
+	for _, c := range calls {
+		switch c.Base {
+		case "pgrep", "pidof", "ps", "lsof", "jobs", "fuser", "pstree":
+			lister = true
+			if listsEveryProcess(c) {
+				all = true
+			} else {
+				selected = true
+			}
+		case "grep", "egrep", "fgrep", "rg":
+			inverted := false
+			for _, a := range c.Argv[1:] {
+				if a.Static && (a.Value == "--invert-match" || strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "v")) {
+					inverted = true
+				}
+			}
+			selected = selected || !inverted
+		case "awk", "gawk", "mawk", "nawk", "sed":
+			for _, a := range c.Argv[1:] {
+				if !a.Static || strings.ContainsAny(a.Value, "/\"~") {
+					selected = true
+				}
+			}
+		case "cut", "tr", "head", "tail", "sort", "uniq", "xargs", "cat", "tac":
+			if c.Base == "cat" || c.Base == "tac" {
+				if len(c.Argv) > 1 {
+					return listingUnknown // a file's contents
+				}
+			}
+		default:
+			return listingUnknown
+		}
+	}
+	switch {
+	case !lister:
+		return listingUnknown // a file's or a filter's words
+	case all && !selected:
+		return listingAll
+	}
+	return listingSome
 }
 
 // substCalls are the calls inside the command substitutions of c's
@@ -1320,20 +1513,32 @@ func (b *blChecker) pipe(elems [][]*facts.Call) *BlacklistEntry {
 
 // downloadedThenRun: a file a download may have written — a downloader's
 // standard output redirected to it, or a word of the downloader's command
-// line naming it (curl -o F, wget -O F, lwp-download URL F) — run later in
-// the text as a script (bash F, source F, python3 F) or a program (./F).
-func downloadedThenRun(t *facts.Tree) *BlacklistEntry {
-	var files map[string]bool
+// line naming it (curl -o F, wget -O F, lwp-download URL F), or a file
+// under the directory a clone fills — run later in the text as a script
+// (bash F, source F, python3 F) or a program (./F). Both paths are read
+// from every directory the text can be in (git clone URL d && cd d &&
+// ./install.sh runs d/install.sh).
+func downloadedThenRun(t *facts.Tree, cwd string) *BlacklistEntry {
+	var files []string
 	var dirs []string
+	var bases []string
 	for _, c := range t.Calls {
 		if run := ranFile(c); run != "" && (len(files) > 0 || len(dirs) > 0) {
-			run = path.Clean(run)
-			if files[run] {
-				return blEntry("download-to-shell")
+			if bases == nil {
+				bases = textDirs(t, cwd)
 			}
-			for _, d := range dirs {
-				if strings.HasPrefix(run, d+"/") {
-					return blEntry("download-to-shell")
+			for _, r := range placesOf(run, bases) {
+				for _, f := range files {
+					if slicesHas(placesOf(f, bases), r) {
+						return blEntry("download-to-shell")
+					}
+				}
+				for _, d := range dirs {
+					for _, dp := range placesOf(d, bases) {
+						if strings.HasPrefix(r, dp+"/") {
+							return blEntry("download-to-shell")
+						}
+					}
 				}
 			}
 		}
@@ -1345,20 +1550,49 @@ func downloadedThenRun(t *facts.Tree) *BlacklistEntry {
 			var dir string
 			got, dir = remoteCopies(c)
 			if dir != "" {
-				dirs = append(dirs, path.Clean(dir))
+				dirs = append(dirs, dir)
 			}
 		}
-		if len(got) == 0 {
-			continue
-		}
-		if files == nil {
-			files = map[string]bool{}
-		}
-		for _, f := range got {
-			files[path.Clean(f)] = true
-		}
+		files = append(files, got...)
 	}
 	return nil
+}
+
+// textDirs are the directories the text's commands may run in, from cwd
+// (or "." when it is unknown) through every static cd target; a change
+// the gate cannot follow adds none.
+func textDirs(t *facts.Tree, cwd string) []string {
+	if cwd == "" {
+		cwd = "."
+	}
+	var out []string
+	for _, d := range cwdsOf([]string{cwd}, t) {
+		if d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// placesOf is every path v names from the directories bases.
+func placesOf(v string, bases []string) []string {
+	if path.IsAbs(v) {
+		return []string{path.Clean(v)}
+	}
+	out := make([]string, 0, len(bases))
+	for _, b := range bases {
+		out = append(out, path.Join(b, v))
+	}
+	return out
+}
+
+func slicesHas(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 // remoteCopies lists what a copy from another host writes: scp's and

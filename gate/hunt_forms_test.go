@@ -128,6 +128,47 @@ var bypassClasses = []bypassClass{
 			"gcloud compute ssh vm --command='rm -rf /'", "az vm run-command invoke --scripts 'mkfs.ext4 /dev/sda'"},
 		yoloAllowed: []string{"gcloud compute ssh vm --command 'ls -la'", "aws ssm send-command --parameters commands='uptime'"},
 	},
+	{
+		name: "kill's pids computed at run time",
+		// The kill-all forms are confirmed in a PID namespace by
+		// TestKillAllFormsConfirm.
+		yolo: append(append([]string(nil), killAllForms...),
+			"kill $(cat pidfile)", `kill -9 "$PID"`, "cat pids | xargs kill -9", "pkill $(cat name)"),
+		yoloAllowed: []string{"kill -9 $(ps aux | grep node | awk '{print $2}')", "kill $(lsof -t -i:3000)",
+			"kill -9 $(pgrep -f server)", "pgrep node | xargs kill", "ps aux | grep node | awk '{print $2}' | xargs kill -9",
+			"npm start & kill $!", "kill %1", "kill -9 $(jobs -p)", "kill -0 $$", "X=1234; kill $X", "kill 12345"},
+	},
+}
+
+// killAllForms signal every process: pids from a variable assigned -1,
+// or from a listing of every process that nothing selects by name.
+var killAllForms = []string{
+	"X=-1; kill -9 $X", "X='-9 -1'; kill $X", "kill -9 $(ps aux | awk '{print $2}')",
+	"kill -9 $(ps -e | awk 'NR>1{print $1}')", "kill -9 $(ps aux | grep -v grep | awk '{print $2}')",
+	"ps aux | awk 'NR>1{print $2}' | xargs kill -9", "echo -1 | xargs kill -9",
+}
+
+// TestKillAllFormsConfirm runs each kill-all form as PID 1 of a new PID
+// namespace beside a sleep: the sleep is killed (status 137), so the form
+// signals every process it can see.
+func TestKillAllFormsConfirm(t *testing.T) {
+	bash := requireBash(t)
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("unshare not found")
+	}
+	if out, err := exec.Command(unshare, "-pf", "--mount-proc", bash, "-c", "true").CombinedOutput(); err != nil {
+		t.Skipf("no PID namespace here: %v %s", err, out)
+	}
+	for _, form := range killAllForms {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		out, _ := exec.CommandContext(ctx, unshare, "-pf", "--mount-proc", bash, "-c",
+			"sleep 20 & s=$!; "+form+" 2>/dev/null; wait $s; echo status $?").Output()
+		cancel()
+		if !strings.Contains(string(out), "status 137") {
+			t.Errorf("%q did not kill the sleep beside it: %s", form, out)
+		}
+	}
 }
 
 // TestBypassClasses: every refused form is never allowed (with and
@@ -201,6 +242,59 @@ func TestBypassClassesConfirm(t *testing.T) {
 			if _, err := os.Stat(marker); err != nil {
 				t.Errorf("%s: %q: bash did not run the stand-in rm (the form is wrong here)", c.name, text)
 			}
+		}
+	}
+}
+
+// TestCloneThenRunThroughCdConfirm: a clone's script run after cd into the
+// clone is download-to-shell in every mode. Bash runs it for real from a
+// file:// clone (a download to the blacklist, as any URL is); a script of
+// another directory, or a build tool, stays allowed.
+func TestCloneThenRunThroughCdConfirm(t *testing.T) {
+	bash := requireBash(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	dir := t.TempDir()
+	bin, marker := standInRm(t, dir, false)
+	src := filepath.Join(dir, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "install.sh"), []byte("#!/bin/sh\nrm -f x\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "install.sh"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "i"}} {
+		if out, err := exec.Command("git", append([]string{"-C", src}, args...)...).CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for i, form := range []string{"git clone -q %s d && cd d && ./install.sh", "git clone -q %s d; pushd d >/dev/null; sh install.sh"} {
+		text := strings.ReplaceAll(form, "%s", "file://"+src)
+		work := filepath.Join(dir, "w"+string(rune('0'+i)))
+		if err := os.Mkdir(work, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(marker)
+		cmd := exec.Command(bash, "-c", text)
+		cmd.Dir, cmd.Env = work, []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%q: %v %s", text, err, out)
+		}
+		if _, err := os.Stat(marker); err != nil {
+			t.Fatalf("%q: bash did not run the clone's script", text)
+		}
+		for _, cwd := range []string{work, ""} {
+			if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: cwd}); d.Action != Deny {
+				t.Errorf("%q (cwd %q): %v in yolo, want deny: %s", text, cwd, d.Action, d.Reason)
+			}
+		}
+	}
+	for _, text := range []string{"git clone https://x/r d && cd d && make", "git clone https://x/r d && cd e && ./install.sh",
+		"git clone https://x/r d && ./install.sh", "cd d && ./install.sh"} {
+		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q: %v in yolo: %s", text, d.Action, d.Reason)
 		}
 	}
 }

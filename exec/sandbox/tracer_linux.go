@@ -258,9 +258,21 @@ func (t *tracer) run() {
 	}
 	t.listener = listener
 	defer func() { unix.Close(t.listener) }()
+	syncWakeUp(listener)
 	t.root = pid
 	t.rootPID.Store(int64(pid))
 	t.loop()
+}
+
+// syncWakeUp asks the kernel (Linux 6.6 and later) to hand each exec's
+// notification to the tracer thread on the caller's CPU, and the answer
+// back on the tracer's: the caller sleeps until the tracer answers and the
+// tracer until the next exec, so the two take turns on one CPU instead of
+// each waking the other across CPUs (an inter-processor wake-up and a
+// cold cache, twice per exec). An older kernel does without: the flag
+// changes only where the woken thread runs, never what it is told.
+func syncWakeUp(listener int) {
+	unix.Syscall(unix.SYS_IOCTL, uintptr(listener), unix.SECCOMP_IOCTL_NOTIF_SET_FLAGS, unix.SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP)
 }
 
 func ptraceSeize(pid int, options int) error {

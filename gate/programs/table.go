@@ -976,7 +976,7 @@ func withRuns(ps []Program, r Runs) []Program {
 // commands, whose ! lines run shell commands).
 func netcats() []Program {
 	ncat := Opts("46UCChklntuvz", "dgGimpsw", longs(
-		"help version listen keep-open nodns telnet udp sctp verbose zero-io crlf send-only recv-only no-shutdown broker chat ssl ssl-verify allow-all append-output proxy-dns vsock unixsock",
+		"help version listen keep-open nodns telnet udp sctp verbose zero-io crlf send-only recv-only no-shutdown broker chat ssl ssl-verify allow-all append-output vsock unixsock",
 		"wait idle-timeout source source-port max-conns delay allow allowfile deny denyfile proxy proxy-type proxy-auth proxy-dns ssl-cert ssl-key ssl-trustfile ssl-ciphers ssl-servername ssl-alpn nsock-engine", "")).
 		Short("e", eff(ReqArg, RunsProgram, "`ncat -e` runs %q for each connection")).Long(eff(ReqArg, RunsProgram, "`ncat --exec` runs %q for each connection"), "exec").
 		Short("c", eff(ReqArg, RunsShell, "`ncat -c` runs %q for each connection")).Long(eff(ReqArg, RunsShell, "`ncat --sh-exec` runs %q for each connection"), "sh-exec").
