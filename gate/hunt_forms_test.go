@@ -95,10 +95,11 @@ var bypassClasses = []bypassClass{
 	{
 		name:  "ncat's and netcat's command options",
 		needs: "ncat",
-		// The first connection to the listener runs its command.
+		// The first connection to the listener (a unix socket in the scratch
+		// directory: no port to share with another run) runs its command.
 		refused: []string{
-			"ncat --sh-exec 'rm -f x' -l 127.0.0.1 39252 & until ncat 127.0.0.1 39252 </dev/null; do sleep 0.1; done; wait",
-			"ncat -lc'rm -f x' 127.0.0.1 39253 & until ncat 127.0.0.1 39253 </dev/null; do sleep 0.1; done; wait",
+			"ncat --sh-exec 'rm -f x' -lU s & until ncat -U s </dev/null; do sleep 0.1; done; wait",
+			"ncat -lUc'rm -f x' s & until ncat -U s </dev/null; do sleep 0.1; done; wait",
 		},
 		// ncat -e runs an argv; netcat-traditional's -e and -c (Debian's
 		// nc is OpenBSD's, without them).
