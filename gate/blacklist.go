@@ -42,7 +42,7 @@ var blacklistEntries = &lazy.Value[map[string]string]{Build: func() map[string]s
 		"make-filesystem":         "creating or wiping a filesystem destroys every file on the device",
 		"partition-device":        "rewriting a disk's partition table destroys its filesystems",
 		"raw-device-write":        "writing raw bytes onto a block device destroys its filesystems",
-		"fork-bomb":               "a function that spawns itself in a pipeline or in the background exhausts the process table",
+		"fork-bomb":               "a function that spawns itself in a pipeline or in the background, an endless loop that leaves a process behind each turn, or an unbounded xargs or parallel fed without end exhausts the process table",
 		"recursive-chmod-root":    "recursively changing ownership, permissions or attributes of / or a system directory breaks the system",
 		"power-off":               "shutting down, rebooting, halting or switching the machine's state ends every session on it",
 		"kill-all-processes":      "signalling every process (pid -1, a pattern that matches everything, killall5) ends every session",
@@ -140,6 +140,9 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 		b.see("%s", unseen)
 	}
 	if e := forkBombs(t); e != nil {
+		return blResult{hit: e}
+	}
+	if e := floods(t); e != nil {
 		return blResult{hit: e}
 	}
 	if len(in.extras) > 0 {
@@ -1846,6 +1849,90 @@ func reaches(calls map[string][]string, from, target string, seen map[string]boo
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// floods: processes started without bound — an endless loop that leaves
+// one behind each turn (facts' Floods), or a launcher running its commands
+// with no limit on how many at once (xargs -P 0, parallel -j 0, or a
+// limit past any process table) fed by a pipe that never ends (yes, a
+// read of /dev/zero or /dev/urandom).
+func floods(t *facts.Tree) *BlacklistEntry {
+	if len(t.Floods) > 0 {
+		return blEntry("fork-bomb")
+	}
+	for _, pipe := range t.Pipes {
+		endless := false
+		for _, calls := range pipe {
+			if endless {
+				for _, c := range calls {
+					if unboundedConcurrency(c) {
+						return blEntry("fork-bomb")
+					}
+				}
+			}
+			endless = false
+			for _, c := range calls {
+				if endlessOutput(c) {
+					endless = true
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// maxSaneConcurrency is past any process table a command could mean.
+const maxSaneConcurrency = 4096
+
+// unboundedConcurrency reports a launcher told to run its commands with no
+// limit on how many at once.
+func unboundedConcurrency(c *facts.Call) bool {
+	if c.Prog == nil || c.Prog.Opts == nil {
+		return false
+	}
+	for _, f := range c.Prog.Opts.Parse(argsOf(c.Argv[1:])).Found {
+		if f.Opt.Effect != p.Concurrency || !f.HasValue {
+			continue
+		}
+		if !f.ValueStatic {
+			return true // computed: may be 0
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(f.Value, "%"))
+		if err == nil && (n <= 0 || n >= maxSaneConcurrency) {
+			return true
+		}
+	}
+	return false
+}
+
+// endlessOutput reports a call whose output never ends: a program that
+// writes without end, or one reading a device that never runs dry.
+func endlessOutput(c *facts.Call) bool {
+	if c.Prog != nil && c.Prog.Endless {
+		return true
+	}
+	if c.Prog == nil || !c.Prog.Kind.Has(p.Reader) {
+		return false
+	}
+	for _, a := range c.Argv[1:] {
+		if a.Static && endlessDevice(a.Value) {
+			return true
+		}
+	}
+	for _, r := range c.Redirs {
+		if r.Op == syntax.RdrIn && r.Target.Static && endlessDevice(r.Target.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+func endlessDevice(v string) bool {
+	switch path.Clean(v) {
+	case "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full":
+		return true
 	}
 	return false
 }

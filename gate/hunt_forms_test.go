@@ -95,10 +95,11 @@ var bypassClasses = []bypassClass{
 	{
 		name:  "ncat's and netcat's command options",
 		needs: "ncat",
-		// The first connection to the listener runs its command.
+		// The first connection to the listener (a unix socket in the scratch
+		// directory: no port to share with another run) runs its command.
 		refused: []string{
-			"ncat --sh-exec 'rm -f x' -l 127.0.0.1 39252 & until ncat 127.0.0.1 39252 </dev/null; do sleep 0.1; done; wait",
-			"ncat -lc'rm -f x' 127.0.0.1 39253 & until ncat 127.0.0.1 39253 </dev/null; do sleep 0.1; done; wait",
+			"ncat --sh-exec 'rm -f x' -lU s & until ncat -U s </dev/null; do sleep 0.1; done; wait",
+			"ncat -lUc'rm -f x' s & until ncat -U s </dev/null; do sleep 0.1; done; wait",
 		},
 		// ncat -e runs an argv; netcat-traditional's -e and -c (Debian's
 		// nc is OpenBSD's, without them).
@@ -137,6 +138,18 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"kill -9 $(ps aux | grep node | awk '{print $2}')", "kill $(lsof -t -i:3000)",
 			"kill -9 $(pgrep -f server)", "pgrep node | xargs kill", "ps aux | grep node | awk '{print $2}' | xargs kill -9",
 			"npm start & kill $!", "kill %1", "kill -9 $(jobs -p)", "kill -0 $$", "X=1234; kill $X", "kill 12345"},
+	},
+	{
+		name: "processes started without bound",
+		// Each reached a pids cgroup's limit of 60 within 3 s (cgroup v1,
+		// by hand: a test would flood the host without one).
+		yolo: []string{"yes | xargs -P0 sleep 1", "yes 100 | xargs -P0 -n1 sleep", "yes 100 | xargs --max-p=0 -n1 sleep",
+			"cat /dev/zero | xargs -0 -P 0 -n1 true", "yes | parallel -j0 sleep 100", "yes | xargs -P 100000 -n1 sleep",
+			"while :; do sleep 1000 & done", "while true; do (sleep 1000 &) ; done", "for ((;;)); do sleep 100 & done",
+			"until false; do sleep 9 & done", "bash -c 'while :; do sleep 1000 & done'"},
+		yoloAllowed: []string{"find . -name '*.c' | xargs -P0 -n1 gcc -c", "yes | head -5", "yes | xargs -P4 -n1 echo",
+			"seq 100 | xargs -P 8 -n1 echo", "while true; do sleep 1 & wait; done", "while :; do make & sleep 1; break; done",
+			`while read f; do gzip "$f" & done < list`, "yes | apt-get install foo"},
 	},
 }
 
