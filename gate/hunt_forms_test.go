@@ -151,6 +151,16 @@ var bypassClasses = []bypassClass{
 			"seq 100 | xargs -P 8 -n1 echo", "while true; do sleep 1 & wait; done", "while :; do make & sleep 1; break; done",
 			`while read f; do gzip "$f" & done < list`, "yes | apt-get install foo"},
 	},
+	{
+		name: "a script the text writes and then runs",
+		refused: []string{"echo 'rm -f x' > s.sh; sh s.sh", "printf '#!/bin/sh\\nrm -f x\\n' > s.sh; chmod +x s.sh; ./s.sh",
+			"cat > s.sh <<'EOF'\nrm -f x\nEOF\nbash s.sh", "tee s.sh <<< 'rm -f x' >/dev/null; . ./s.sh",
+			"echo '#!/usr/bin/env bash' > s.sh; echo 'rm -f x' >> s.sh; chmod +x s.sh; ./s.sh"},
+		yolo: []string{"echo 'rm -rf /' > s.sh; sh s.sh", "echo 'rm -rf /' > s.sh && chmod +x s.sh && ./s.sh",
+			"cat <<'EOF' > s.sh\nmkfs.ext4 /dev/sda\nEOF\nsource s.sh", "tee s.sh <<< 'rm -rf ~' >/dev/null; sh s.sh"},
+		yoloAllowed: []string{"echo 'ls -la' > s.sh; sh s.sh", "echo 'print(1)' > s.py; python3 s.py", "echo 'rm -rf /' > notes.txt",
+			"printf '#!/usr/bin/python3\\nimport os\\n' > s.py; chmod +x s.py; ./s.py", "echo 'rm -rf /' > s.txt; sh s.sh"},
+	},
 }
 
 // killAllForms signal every process: pids from a variable assigned -1,
