@@ -138,7 +138,8 @@ func parsedSpans(text string, f *syntax.File, depth int) []span {
 	// there (a word met out of that order is read again, which is only
 	// slower). A map of every word would cost more than the words.
 	var recent []*syntax.Word
-	var recentW []word
+	var recentW, buf []word
+	var values []string
 	next := 0
 	wordAt := func(sw *syntax.Word) word {
 		if next < len(recent) && recent[next] == sw {
@@ -150,12 +151,21 @@ func parsedSpans(text string, f *syntax.File, depth int) []span {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.CallExpr:
-			words := make([]word, len(x.Args))
-			for i, a := range x.Args {
-				words[i] = wordOf(text, a)
+			// One buffer for every call's words: a call's are only read
+			// until the next call's replace them (recentW with them).
+			if cap(buf) < len(x.Args) {
+				buf, values = make([]word, 0, len(x.Args)), make([]string, 0, len(x.Args))
 			}
-			recent, recentW, next = x.Args, words, 0
-			out = append(out, callSpans(words, depth)...)
+			buf = buf[:0]
+			for _, a := range x.Args {
+				buf = append(buf, wordOf(text, a))
+			}
+			recent, recentW, next = x.Args, buf, 0
+			values = values[:0]
+			for _, w := range buf {
+				values = append(values, w.value)
+			}
+			out = append(out, callSpans(buf, values, depth)...)
 		case *syntax.Word:
 			if len(ps) == 0 {
 				break
@@ -177,11 +187,9 @@ func parsedSpans(text string, f *syntax.File, depth int) []span {
 	return out
 }
 
-func callSpans(words []word, depth int) []span {
-	values := make([]string, len(words))
-	for i, w := range words {
-		values[i] = w.value
-	}
+// callSpans are the spans the command rules redact in a call's words
+// (values are the words' values).
+func callSpans(words []word, values []string, depth int) []span {
 	var out []span
 	for _, e := range commandEdits(values) {
 		out = append(out, editSpans(words[e.word], e, depth)...)

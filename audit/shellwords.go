@@ -30,9 +30,9 @@ type word struct {
 	part  []int  // per byte of value: the index of its part in parts
 	parts []wordPart
 	// plain: the value is the text at byte at, byte for byte (no escape;
-	// a word of one literal, or of one single-quoted string), so src and
-	// part are implied, not stored: most words are plain, and a map per
-	// byte costs 24 bytes per byte.
+	// a word of one literal, or of one single-quoted string), so src, part
+	// and parts are implied, not stored: most words are plain, and a map
+	// per byte costs 24 bytes per byte.
 	plain bool
 	at    int
 }
@@ -47,7 +47,7 @@ type wordPart struct {
 // literalWord is a word whose text is its value: an argv element, or a
 // word of text that did not parse.
 func literalWord(s string, at int) word {
-	return word{value: s, parts: []wordPart{{span: span{at, at + len(s)}}}, plain: true, at: at}
+	return word{value: s, plain: true, at: at}
 }
 
 // wordOf reads a parsed word of text.
@@ -62,7 +62,7 @@ func wordOf(text string, sw *syntax.Word) word {
 			// 'v': the value is the text inside the quotes.
 			at := int(x.Pos().Offset()) + 1
 			if end := int(x.End().Offset()); at > 0 && at+len(x.Value) == end-1 && end <= len(text) && text[at:at+len(x.Value)] == x.Value {
-				return word{value: x.Value, parts: []wordPart{{span: span{at - 1, end}, quoted: true}}, plain: true, at: at}
+				return word{value: x.Value, plain: true, at: at}
 			}
 		}
 	}

@@ -152,7 +152,7 @@ const (
 )
 
 // match tests r against one spelling.
-func (r Rule) match(s spelling) ruleMatch {
+func (r *Rule) match(s spelling) ruleMatch {
 	if !s.holes {
 		if r.Match(s.text) {
 			return sureMatch

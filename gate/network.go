@@ -537,7 +537,8 @@ func commandHosts(allow []Rule, shell interface{ IsPOSIX() bool }, seg Segmentat
 // write redirect may match, as coveringIndex has it).
 func grantedHosts(allow []Rule, candidate string, writeRedir bool) []string {
 	var out []string
-	for _, r := range allow {
+	for i := range allow {
+		r := &allow[i]
 		if writeRedir && !r.bare() && !strings.Contains(r.Pattern, ">") {
 			continue
 		}

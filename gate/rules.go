@@ -60,7 +60,7 @@ type Rule struct {
 }
 
 // bare reports a bare Bash rule, which matches every command.
-func (r Rule) bare() bool { return r.re == nil && r.pat == nil }
+func (r *Rule) bare() bool { return r.re == nil && r.pat == nil }
 
 // Meaning is how a rule pattern without any "*" reads. Patterns with a
 // trailing " *" or ":*" are prefixes and other "*" wildcards in every
@@ -232,11 +232,16 @@ func legacyPrefix(pat string) string {
 
 // Match reports whether the rule's pattern matches one candidate text,
 // already normalized by normalizeBlanks.
-func (r Rule) Match(candidate string) bool {
+func (r *Rule) Match(candidate string) bool {
 	switch {
 	case r.bare():
 		return true
 	case r.pat != nil:
+		// Most candidates differ from a rule's prefix in the first byte:
+		// that test is cheaper than the prefix comparison's call.
+		if r.prefix != "" && (candidate == "" || candidate[0] != r.prefix[0]) {
+			return false
+		}
 		return strings.HasPrefix(candidate, r.prefix) && r.pat.match(candidate)
 	}
 	return r.re.MatchString(candidate)
@@ -416,10 +421,10 @@ func (rs *ruleSet) merge(extra *ruleSet) *ruleSet {
 
 // firstMatch returns the first rule matching any of the candidates.
 func firstMatch(rules []Rule, candidates []string) (Rule, bool) {
-	for _, r := range rules {
+	for i := range rules {
 		for _, c := range candidates {
-			if r.Match(c) {
-				return r, true
+			if rules[i].Match(c) {
+				return rules[i], true
 			}
 		}
 	}
@@ -878,20 +883,24 @@ func bestMatch(rules []Rule, cands []spelling) (Rule, ruleMatch) {
 // guessed to run ("" when it surely runs). A match on a guessed call may
 // match, no more.
 func bestMatchWhy(rules []Rule, cands []spelling) (Rule, ruleMatch, string) {
-	var maybe Rule
+	var maybe *Rule
 	found, guess := noMatch, ""
-	for _, r := range rules {
+	for i := range rules {
+		r := &rules[i] // a Rule is large: not copied per candidate
 		for _, c := range cands {
 			m := r.match(c)
 			if m == sureMatch && c.guess == "" {
-				return r, sureMatch, ""
+				return *r, sureMatch, ""
 			}
 			if m != noMatch && found == noMatch {
 				maybe, found, guess = r, mayMatch, c.guess
 			}
 		}
 	}
-	return maybe, found, guess
+	if maybe == nil {
+		return Rule{}, found, guess
+	}
+	return *maybe, found, guess
 }
 
 // guessOf describes the guessed call c belongs to: the program that may

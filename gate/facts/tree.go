@@ -221,6 +221,10 @@ type Tree struct {
 	// ArithWords are the words `let` evaluates as arithmetic expressions
 	// (a quoted 'a[$(cmd)]' among them runs cmd).
 	ArithWords []Word
+	// Floods are the loops that never end by their condition (while true,
+	// until false, for ((;;))) and start a command in the background each
+	// turn without waiting for it: every turn leaves one more process.
+	Floods []Span
 	// Truncated reports that a bound (calls, payload depth or size) cut
 	// the reading short: what was not read is hidden (and recorded so).
 	Truncated bool
@@ -228,7 +232,8 @@ type Tree struct {
 	// gitAliases are the git aliases the text plants with `git config
 	// alias.NAME VALUE` (lower-cased names), read by later git calls.
 	gitAliases  map[string]string
-	arrays      map[string]bool // names the text makes arrays (a=(…), declare -a a)
+	arrays      map[string]bool   // names the text makes arrays (a=(…), declare -a a)
+	written     map[string]string // file → the static text the text writes into it
 	nestedBytes int
 	aliases     map[string][]string // alias name → values, for rebind
 	hashed      map[string][]string // hash -p name → paths, for rebind
