@@ -26,6 +26,8 @@ type bypassClass struct {
 	needs string
 	files map[string]string
 	tty   bool
+	// git makes the scratch directory a repository first.
+	git bool
 	// unconfirmed are refused like refused, but bash cannot run them here
 	// (a remote host, a cloud, a network): they are read from the
 	// programs' documentation.
@@ -151,6 +153,28 @@ var bypassClasses = []bypassClass{
 			"seq 100 | xargs -P 8 -n1 echo", "while true; do sleep 1 & wait; done", "while :; do make & sleep 1; break; done",
 			`while read f; do gzip "$f" & done < list`, "yes | apt-get install foo"},
 	},
+	{
+		name: "a script the text writes and then runs",
+		refused: []string{"echo 'rm -f x' > s.sh; sh s.sh", "printf '#!/bin/sh\\nrm -f x\\n' > s.sh; chmod +x s.sh; ./s.sh",
+			"cat > s.sh <<'EOF'\nrm -f x\nEOF\nbash s.sh", "tee s.sh <<< 'rm -f x' >/dev/null; . ./s.sh",
+			"echo '#!/usr/bin/env bash' > s.sh; echo 'rm -f x' >> s.sh; chmod +x s.sh; ./s.sh"},
+		yolo: []string{"echo 'rm -rf /' > s.sh; sh s.sh", "echo 'rm -rf /' > s.sh && chmod +x s.sh && ./s.sh",
+			"cat <<'EOF' > s.sh\nmkfs.ext4 /dev/sda\nEOF\nsource s.sh", "tee s.sh <<< 'rm -rf ~' >/dev/null; sh s.sh"},
+		yoloAllowed: []string{"echo 'ls -la' > s.sh; sh s.sh", "echo 'print(1)' > s.py; python3 s.py", "echo 'rm -rf /' > notes.txt",
+			"printf '#!/usr/bin/python3\\nimport os\\n' > s.py; chmod +x s.py; ./s.py", "echo 'rm -rf /' > s.txt; sh s.sh"},
+	},
+	{
+		name:  "variables that move a program's configuration or load its modules",
+		needs: "git", git: true,
+		files:   map[string]string{".gitconfig": "[core]\n\tfsmonitor = \"rm -f x; false\"\n", "cfg/git/config": "[core]\n\tfsmonitor = \"rm -f x; false\"\n"},
+		refused: []string{"HOME=. git status", "XDG_CONFIG_HOME=./cfg git status", "HOME=$PWD git diff"},
+		// LESS='+!CMD' ran the command under script(1), by hand (less
+		// then waits for a key); iconv loads gconv modules from
+		// GCONV_PATH, go build runs -toolexec's program.
+		unconfirmed: []string{"LESS='+!rm -f x' less f", "GCONV_PATH=. iconv -l", "GOFLAGS=-toolexec=rm go build ./...",
+			"LESSKEYIN=./k less f", "ZDOTDIR=. zsh -c true"},
+		allowed: []string{"git status", "git diff", "echo $HOME", "cd ~ && ls", "NODE_ENV=test ls"},
+	},
 }
 
 // killAllForms signal every process: pids from a variable assigned -1,
@@ -230,8 +254,17 @@ func TestBypassClassesConfirm(t *testing.T) {
 		for _, text := range c.refused {
 			dir := t.TempDir()
 			bin, marker := standInRm(t, dir, false)
+			if c.git {
+				if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+					t.Skipf("git init: %v %s", err, out)
+				}
+			}
 			for name, body := range c.files {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				p := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}

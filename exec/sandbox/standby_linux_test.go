@@ -290,6 +290,31 @@ func TestLayerFailureFallsBack(t *testing.T) {
 	if !threadBroken.Load() {
 		t.Error("the failure was not remembered")
 	}
+	// The exec gate, whose tracer waits on the first launcher's control
+	// socket from before the start, follows the run to the trampoline: a
+	// denied program is still refused there, and an allowed one runs.
+	if !Detect().ExecGate {
+		return
+	}
+	for _, tt := range []struct {
+		script  string
+		refused bool
+	}{
+		{"rm -f keep", true},
+		{"cat keep", false},
+	} {
+		threadBroken.Store(false) // each run falls back anew
+		ws, _ := workspace(t)
+		if err := os.WriteFile(filepath.Join(ws, "keep"), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g := &gateLog{deny: map[string]bool{"rm": true}}
+		r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws, ExecCheck: g.check}, tt.script)
+		_, kept := os.Stat(filepath.Join(ws, "keep"))
+		if r.report.Launcher != "trampoline" || kept != nil || (len(g.denied) > 0) != tt.refused || (!tt.refused && r.err != nil) {
+			t.Errorf("gated %s: launcher %q, keep %v, denied %d, err %v: %s", tt.script, r.report.Launcher, kept, len(g.denied), r.err, r.out)
+		}
+	}
 }
 
 // A process in a PID namespace of its own cannot see the processes

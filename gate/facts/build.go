@@ -199,6 +199,7 @@ func (b *builder) stmt(s *syntax.Stmt) {
 			c.Redirs = redirs
 			c.WriteRedir = writesFile(redirs)
 			b.stdinFromRedirs(c, redirs)
+			b.recordWrites(c)
 			carried = true
 		}
 	}
