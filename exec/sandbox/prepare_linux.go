@@ -290,9 +290,9 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 func (h *Handle) writable(w *wireSpec, spec Spec) error {
 	tmp := spec.TempDir
 	switch {
-	case tmp == "" && h.tempDir != "": // a standby's, adopted
+	case tmp == "" && h.tempDir != "" && dirExists(h.tempDir): // a standby's, adopted
 		tmp = h.tempDir
-	case tmp == "":
+	case tmp == "": // none, or the adopted one was removed since (a temp cleaner)
 		var err error
 		if tmp, err = takeTempDir(); err != nil {
 			return fmt.Errorf("sandbox: making the per-run temp dir: %w", err)

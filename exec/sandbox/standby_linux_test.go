@@ -424,3 +424,25 @@ func TestStandbysForConcurrentRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestStandbyTempDirRemoved checks that a run whose standby's temp dir was
+// removed meanwhile (a temp cleaner) gets a temp dir of its own and runs,
+// from a thread still: it failed with the standby's dir missing, and its
+// failure sent every later run to the trampoline.
+func TestStandbyTempDirRemoved(t *testing.T) {
+	requireStandbys(t)
+	defer threadBroken.Store(false)
+	ws, _ := workspace(t)
+	spec := Spec{Profile: WorkspaceWrite, Cwd: ws}
+	readyFor(t, spec)
+	standbys.Lock()
+	gone := standbys.ready[0].tempDir
+	standbys.Unlock()
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	r := sh(t, spec, `echo x > "$TMPDIR/f" && echo "tmp=$TMPDIR"`)
+	if r.err != nil || strings.Contains(r.out, gone) || r.report.Launcher != "thread" {
+		t.Errorf("%v (launcher %q): %s", r.err, r.report.Launcher, r.out)
+	}
+}
