@@ -175,6 +175,12 @@ var bypassClasses = []bypassClass{
 			"LESSKEYIN=./k less f", "ZDOTDIR=. zsh -c true"},
 		allowed: []string{"git status", "git diff", "echo $HOME", "cd ~ && ls", "NODE_ENV=test ls"},
 	},
+	{
+		name: "a shell's version query reads no script",
+		// bash, dash, zsh and ksh --version ran nothing fed on stdin.
+		yoloAllowed: []string{"bash --version", "echo rm -rf / | bash --version", "sh --version"},
+		yolo:        []string{"echo 'rm -rf /' | bash", "bash -c 'rm -rf /' --version"},
+	},
 }
 
 // killAllForms signal every process: pids from a variable assigned -1,
