@@ -350,3 +350,51 @@ func TestCloneThenRunThroughCdConfirm(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeLoadConfirm: openssl loads a shared object named by its options
+// or by OPENSSL_CONF, and the object's code runs (here: rm, from its
+// constructor). Without a run-time exec gate to watch what that code
+// starts, no allow rule vouches for it past Bash(rm *).
+func TestCodeLoadConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, tool := range []string{"gcc", "openssl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found", tool)
+		}
+	}
+	dir := t.TempDir()
+	bin, marker := standInRm(t, dir, false)
+	src := filepath.Join(dir, "lib.c")
+	if err := os.WriteFile(src, []byte("#include <stdlib.h>\n__attribute__((constructor)) static void init(void) { system(\"rm -f x\"); }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("gcc", "-shared", "-fPIC", "-o", filepath.Join(dir, "lib.so"), src).CombinedOutput(); err != nil {
+		t.Skipf("gcc: %v %s", err, out)
+	}
+	conf := "openssl_conf = init\n[init]\nengines = eng\n[eng]\ne = e_sect\n[e_sect]\ndynamic_path = " + filepath.Join(dir, "lib.so") + "\ninit = 1\n"
+	if err := os.WriteFile(filepath.Join(dir, "oc.cnf"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := evasionPolicy(t)
+	for _, text := range []string{"openssl req -engine ./lib.so -new", "openssl list -provider-path . -provider lib",
+		"OPENSSL_CONF=./oc.cnf openssl version"} {
+		os.Remove(marker)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, bash, "-c", text)
+		cmd.Dir, cmd.Env = dir, []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir}
+		cmd.Stdin = strings.NewReader("")
+		_ = cmd.Run()
+		cancel()
+		if _, err := os.Stat(marker); err != nil {
+			t.Errorf("%q: bash did not run the object's rm (the form is wrong here)", text)
+		}
+		if d := Decide(Input{Text: text, Policy: p, Cwd: dir}); d.Action == Allow {
+			t.Errorf("%q ran rm, and the gate allowed it without an exec gate: %s", text, d.Reason)
+		}
+	}
+	for _, text := range []string{"openssl version", "openssl x509 -in c.pem -noout -text", "openssl rand -hex 16"} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: dir}); d.Action != Allow {
+			t.Errorf("near miss %q: %v: %s", text, d.Action, d.Reason)
+		}
+	}
+}
