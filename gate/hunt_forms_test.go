@@ -176,6 +176,18 @@ var bypassClasses = []bypassClass{
 		allowed: []string{"git status", "git diff", "echo $HOME", "cd ~ && ls", "NODE_ENV=test ls"},
 	},
 	{
+		name:  "awk's program texts, files and extensions given by options",
+		needs: "awk",
+		refused: []string{`awk -W exec /dev/stdin <<< 'BEGIN{system("rm -f x")}'`,
+			`awk -Wexec /dev/stdin <<< 'BEGIN{system("rm -f x")}'`},
+		// gawk 5's -e/--source program texts, -i/--include, -l/--load
+		// and --exec (from its manual; this host's awk is mawk).
+		unconfirmed: []string{`gawk -e 'BEGIN{system("rm -f x")}'`, `gawk --sou='BEGIN{system("rm -f x")}'`,
+			"gawk -l ./ext 'BEGIN{}'", "gawk --load=./ext 'BEGIN{}'", "gawk -i ./inc.awk 'BEGIN{}'", "gawk --exec=prog.awk data"},
+		allowed: []string{"awk -v 'x=1' '{print x}' f", "awk -F: '{print $1}' /etc/passwd", "awk -W version",
+			"gawk -e 'BEGIN{print 1}'", "awk '{print $1}' f"},
+	},
+	{
 		name: "a shell's version query reads no script",
 		// bash, dash, zsh and ksh --version ran nothing fed on stdin.
 		yoloAllowed: []string{"bash --version", "echo rm -rf / | bash --version", "sh --version"},
