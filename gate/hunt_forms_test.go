@@ -188,6 +188,18 @@ var bypassClasses = []bypassClass{
 			"gawk -e 'BEGIN{print 1}'", "awk '{print $1}' f"},
 	},
 	{
+		name:  "sqlite3's editor, extension and prefixed shell commands",
+		needs: "sqlite3", files: map[string]string{},
+		refused: []string{`sqlite3 :memory: "select edit('x','rm -f x')"`, `sqlite3 :memory: ".sy rm -f x"`,
+			`sqlite3 :memory: ".sys rm -f x"`, `sqlite3 :memory: ".shel rm -f x"`},
+		// .load and load_extension() ran a gcc-built object's rm by hand
+		// (the object is TestCodeLoadConfirm's kind).
+		unconfirmed: []string{`sqlite3 :memory: ".load ./lib"`, `sqlite3 :memory: "select load_extension('./lib.so')"`,
+			`sqlite3 :memory: ".once -e" "select 1;"`},
+		allowed: []string{"sqlite3 app.db '.tables'", "sqlite3 app.db 'select * from t'", "sqlite3 app.db '.schema'",
+			"sqlite3 app.db '.headers on' 'select 1'", "sqlite3 app.db '.sha3sum'"},
+	},
+	{
 		name: "a shell's version query reads no script",
 		// bash, dash, zsh and ksh --version ran nothing fed on stdin.
 		yoloAllowed: []string{"bash --version", "echo rm -rf / | bash --version", "sh --version"},
