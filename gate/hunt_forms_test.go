@@ -61,8 +61,11 @@ var bypassClasses = []bypassClass{
 		},
 		allowed: []string{"declare -a 'a=(x y)'", `declare -a "a=(x y)"`, "declare -a a=(x $(ls))",
 			"local x=$(pwd)", "declare x=$(pwd)", "readonly -a a=(1 2)"},
-		yolo:        []string{"declare -a 'a=([0]=$(rm -rf /))'", "typeset -A 'm=([k]=`rm -rf ~`)'"},
-		yoloAllowed: []string{"declare -a 'a=(x y)'", "declare -a a=($(ls))"},
+		yolo: []string{"declare -a 'a=([0]=$(rm -rf /))'", "typeset -A 'm=([k]=`rm -rf ~`)'",
+			// The integer attribute makes each value arithmetic, whose
+			// subscripts run (declare -i n; n='a[$(rm -f x)]' ran rm).
+			"declare -i n='a[$(rm -rf /)]'", "declare -i n; n='a[$(rm -rf /)]'", "f(){ local -i n='a[$(rm -rf /)]'; }; f"},
+		yoloAllowed: []string{"declare -a 'a=(x y)'", "declare -a a=($(ls))", "declare -i n=5", "declare n; n='a[$(rm -rf /)]'"},
 	},
 	{
 		name:  "man's pager and browser options in every spelling",

@@ -423,6 +423,10 @@ func (b *builder) assigns(as []*syntax.Assign, alone bool) []Assign {
 		if a.Array != nil {
 			b.t.arrayName(x.Name)
 		}
+		if a.Value != nil && b.t.integers[x.Name] {
+			// n='a[$(cmd)]' for an integer n is evaluated as arithmetic.
+			b.t.ArithWords = append(b.t.ArithWords, b.wordOf(a.Value))
+		}
 		if a.Value != nil {
 			x.Value = b.wordOf(a.Value)
 			if fields, ok := Resolve(a.Value, b.knownVars()); ok && len(fields) == 1 {
