@@ -65,7 +65,7 @@ var bypassClasses = []bypassClass{
 			// The integer attribute makes each value arithmetic, whose
 			// subscripts run (declare -i n; n='a[$(rm -f x)]' ran rm).
 			"declare -i n='a[$(rm -rf /)]'", "declare -i n; n='a[$(rm -rf /)]'", "f(){ local -i n='a[$(rm -rf /)]'; }; f"},
-		yoloAllowed: []string{"declare -a 'a=(x y)'", "declare -a a=($(ls))", "declare -i n=5", "declare n; n='a[$(rm -rf /)]'"},
+		yoloAllowed: []string{"declare -a 'a=(x y)'", "declare -a a=($(ls))", "declare -i n=5"},
 	},
 	{
 		name:  "man's pager and browser options in every spelling",
@@ -201,6 +201,15 @@ var bypassClasses = []bypassClass{
 			`sqlite3 :memory: ".once -e" "select 1;"`},
 		allowed: []string{"sqlite3 app.db '.tables'", "sqlite3 app.db 'select * from t'", "sqlite3 app.db '.schema'",
 			"sqlite3 app.db '.headers on' 'select 1'", "sqlite3 app.db '.sha3sum'"},
+	},
+	{
+		name: "values bash evaluates as arithmetic: [[ -eq ]], [[ -v ]], a variable's value by name",
+		refused: []string{"[[ 'a[$(rm -f x)]' -eq 1 ]]", "[[ -v 'a[$(rm -f x)]' ]]", "x='a[$(rm -f x)]'; echo $((x))",
+			"x='a[$(rm -f x)]'; a[x]=1", "x='a[$(rm -f x)]'; echo ${a[x]}", "x='a[$(rm -f x)]'; [[ x -eq 1 ]]"},
+		yolo: []string{"[[ -v 'a[$(rm -rf /)]' ]]", "[[ 'a[$(rm -rf /)]' -eq 1 ]]", "x='a[$(rm -rf /)]'; echo $((x))",
+			"x='a[$(rm -rf /)]'; a[x]=1", "x='a[$(rm -rf /)]'; [[ x -eq 1 ]]"},
+		allowed:     []string{"[[ -v HOME ]]", "x='$(ls)'"},
+		yoloAllowed: []string{"[[ -v HOME ]]", "[[ $n -eq 1 ]]", "x='a[1]'; echo $((x))", "[[ 'a[$(ls)]' -eq 1 ]]"},
 	},
 	{
 		name: "a shell's version query reads no script",
