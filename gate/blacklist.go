@@ -263,6 +263,16 @@ func subscriptCode(t *facts.Tree, in blInput) (*BlacklistEntry, string) {
 			return e, unseen
 		}
 	}
+	// A variable's value is evaluated as arithmetic wherever its name is
+	// ($((x)), a[x], [[ x -eq 1 ]], an integer's assignment), so a value
+	// holding a subscript with a substitution runs it there.
+	for name, vals := range t.Vars {
+		for _, v := range vals {
+			if e, unseen := check(facts.Word{Value: v, Static: true, Raw: name + "=" + v}, name+"="+v); e != nil || unseen != "" {
+				return e, unseen
+			}
+		}
+	}
 	return nil, ""
 }
 

@@ -61,8 +61,11 @@ var bypassClasses = []bypassClass{
 		},
 		allowed: []string{"declare -a 'a=(x y)'", `declare -a "a=(x y)"`, "declare -a a=(x $(ls))",
 			"local x=$(pwd)", "declare x=$(pwd)", "readonly -a a=(1 2)"},
-		yolo:        []string{"declare -a 'a=([0]=$(rm -rf /))'", "typeset -A 'm=([k]=`rm -rf ~`)'"},
-		yoloAllowed: []string{"declare -a 'a=(x y)'", "declare -a a=($(ls))"},
+		yolo: []string{"declare -a 'a=([0]=$(rm -rf /))'", "typeset -A 'm=([k]=`rm -rf ~`)'",
+			// The integer attribute makes each value arithmetic, whose
+			// subscripts run (declare -i n; n='a[$(rm -f x)]' ran rm).
+			"declare -i n='a[$(rm -rf /)]'", "declare -i n; n='a[$(rm -rf /)]'", "f(){ local -i n='a[$(rm -rf /)]'; }; f"},
+		yoloAllowed: []string{"declare -a 'a=(x y)'", "declare -a a=($(ls))", "declare -i n=5"},
 	},
 	{
 		name:  "man's pager and browser options in every spelling",
@@ -174,6 +177,45 @@ var bypassClasses = []bypassClass{
 		unconfirmed: []string{"LESS='+!rm -f x' less f", "GCONV_PATH=. iconv -l", "GOFLAGS=-toolexec=rm go build ./...",
 			"LESSKEYIN=./k less f", "ZDOTDIR=. zsh -c true"},
 		allowed: []string{"git status", "git diff", "echo $HOME", "cd ~ && ls", "NODE_ENV=test ls"},
+	},
+	{
+		name:  "awk's program texts, files and extensions given by options",
+		needs: "awk",
+		refused: []string{`awk -W exec /dev/stdin <<< 'BEGIN{system("rm -f x")}'`,
+			`awk -Wexec /dev/stdin <<< 'BEGIN{system("rm -f x")}'`},
+		// gawk 5's -e/--source program texts, -i/--include, -l/--load
+		// and --exec (from its manual; this host's awk is mawk).
+		unconfirmed: []string{`gawk -e 'BEGIN{system("rm -f x")}'`, `gawk --sou='BEGIN{system("rm -f x")}'`,
+			"gawk -l ./ext 'BEGIN{}'", "gawk --load=./ext 'BEGIN{}'", "gawk -i ./inc.awk 'BEGIN{}'", "gawk --exec=prog.awk data"},
+		allowed: []string{"awk -v 'x=1' '{print x}' f", "awk -F: '{print $1}' /etc/passwd", "awk -W version",
+			"gawk -e 'BEGIN{print 1}'", "awk '{print $1}' f"},
+	},
+	{
+		name:  "sqlite3's editor, extension and prefixed shell commands",
+		needs: "sqlite3", files: map[string]string{},
+		refused: []string{`sqlite3 :memory: "select edit('x','rm -f x')"`, `sqlite3 :memory: ".sy rm -f x"`,
+			`sqlite3 :memory: ".sys rm -f x"`, `sqlite3 :memory: ".shel rm -f x"`},
+		// .load and load_extension() ran a gcc-built object's rm by hand
+		// (the object is TestCodeLoadConfirm's kind).
+		unconfirmed: []string{`sqlite3 :memory: ".load ./lib"`, `sqlite3 :memory: "select load_extension('./lib.so')"`,
+			`sqlite3 :memory: ".once -e" "select 1;"`},
+		allowed: []string{"sqlite3 app.db '.tables'", "sqlite3 app.db 'select * from t'", "sqlite3 app.db '.schema'",
+			"sqlite3 app.db '.headers on' 'select 1'", "sqlite3 app.db '.sha3sum'"},
+	},
+	{
+		name: "values bash evaluates as arithmetic: [[ -eq ]], [[ -v ]], a variable's value by name",
+		refused: []string{"[[ 'a[$(rm -f x)]' -eq 1 ]]", "[[ -v 'a[$(rm -f x)]' ]]", "x='a[$(rm -f x)]'; echo $((x))",
+			"x='a[$(rm -f x)]'; a[x]=1", "x='a[$(rm -f x)]'; echo ${a[x]}", "x='a[$(rm -f x)]'; [[ x -eq 1 ]]"},
+		yolo: []string{"[[ -v 'a[$(rm -rf /)]' ]]", "[[ 'a[$(rm -rf /)]' -eq 1 ]]", "x='a[$(rm -rf /)]'; echo $((x))",
+			"x='a[$(rm -rf /)]'; a[x]=1", "x='a[$(rm -rf /)]'; [[ x -eq 1 ]]"},
+		allowed:     []string{"[[ -v HOME ]]", "x='$(ls)'"},
+		yoloAllowed: []string{"[[ -v HOME ]]", "[[ $n -eq 1 ]]", "x='a[1]'; echo $((x))", "[[ 'a[$(ls)]' -eq 1 ]]"},
+	},
+	{
+		name: "a shell's version query reads no script",
+		// bash, dash, zsh and ksh --version ran nothing fed on stdin.
+		yoloAllowed: []string{"bash --version", "echo rm -rf / | bash --version", "sh --version"},
+		yolo:        []string{"echo 'rm -rf /' | bash", "bash -c 'rm -rf /' --version"},
 	},
 }
 
@@ -341,6 +383,54 @@ func TestCloneThenRunThroughCdConfirm(t *testing.T) {
 		"git clone https://x/r d && ./install.sh", "cd d && ./install.sh"} {
 		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
 			t.Errorf("near miss %q: %v in yolo: %s", text, d.Action, d.Reason)
+		}
+	}
+}
+
+// TestCodeLoadConfirm: openssl loads a shared object named by its options
+// or by OPENSSL_CONF, and the object's code runs (here: rm, from its
+// constructor). Without a run-time exec gate to watch what that code
+// starts, no allow rule vouches for it past Bash(rm *).
+func TestCodeLoadConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, tool := range []string{"gcc", "openssl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found", tool)
+		}
+	}
+	dir := t.TempDir()
+	bin, marker := standInRm(t, dir, false)
+	src := filepath.Join(dir, "lib.c")
+	if err := os.WriteFile(src, []byte("#include <stdlib.h>\n__attribute__((constructor)) static void init(void) { system(\"rm -f x\"); }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("gcc", "-shared", "-fPIC", "-o", filepath.Join(dir, "lib.so"), src).CombinedOutput(); err != nil {
+		t.Skipf("gcc: %v %s", err, out)
+	}
+	conf := "openssl_conf = init\n[init]\nengines = eng\n[eng]\ne = e_sect\n[e_sect]\ndynamic_path = " + filepath.Join(dir, "lib.so") + "\ninit = 1\n"
+	if err := os.WriteFile(filepath.Join(dir, "oc.cnf"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := evasionPolicy(t)
+	for _, text := range []string{"openssl req -engine ./lib.so -new", "openssl list -provider-path . -provider lib",
+		"OPENSSL_CONF=./oc.cnf openssl version"} {
+		os.Remove(marker)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, bash, "-c", text)
+		cmd.Dir, cmd.Env = dir, []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir}
+		cmd.Stdin = strings.NewReader("")
+		_ = cmd.Run()
+		cancel()
+		if _, err := os.Stat(marker); err != nil {
+			t.Errorf("%q: bash did not run the object's rm (the form is wrong here)", text)
+		}
+		if d := Decide(Input{Text: text, Policy: p, Cwd: dir}); d.Action == Allow {
+			t.Errorf("%q ran rm, and the gate allowed it without an exec gate: %s", text, d.Reason)
+		}
+	}
+	for _, text := range []string{"openssl version", "openssl x509 -in c.pem -noout -text", "openssl rand -hex 16"} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: dir}); d.Action != Allow {
+			t.Errorf("near miss %q: %v: %s", text, d.Action, d.Reason)
 		}
 	}
 }

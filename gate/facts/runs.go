@@ -373,6 +373,9 @@ var stdinNames = lazy.NewSet("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", 
 // first operand the script, whatever options come between; else the first
 // operand is a script file; else the script comes from standard input.
 func (b *builder) shell(c *Call, prog *p.Program, args []Word) {
+	if probe(prog, args) {
+		return // bash --version prints and exits: it reads no script
+	}
 	parsed := prog.Opts.Parse(toArgs(args))
 	if parsed.Unknown != "" && !c.Guessed() {
 		b.hide(Unreadable, c.Span, c, "`%s` is given the option `-%s`, which the gate does not know, so what it runs cannot be read", c.Base, strings.TrimLeft(parsed.Unknown, "-"))

@@ -939,7 +939,7 @@ func network() []Program {
 		d("curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie", "wget2"),
 		each(NetworkClient, whyNet, "telnet", "ftp",
 			"tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
-			"host", "whois", "nmap", "openssl", "redis-cli", "mosquitto_pub",
+			"host", "whois", "nmap", "redis-cli", "mosquitto_pub",
 			"getent", "ssh-keyscan", "ssh-copy-id", "s3cmd", "gsutil", "ldapsearch",
 			"snmpget", "arping", "ifconfig", "route", "iptables", "nft", "ufw",
 			"tshark", "ss", "netstat", "iw", "nmcli"),
@@ -996,6 +996,7 @@ func netcats() []Program {
 			Short("c", eff(ReqArg, RunsShell, "`nc -c` runs %q for each connection"))
 	}
 	return one(
+		Program{Name: "openssl", Kind: NetworkClient, Why: whyNet, Opts: opensslOpts()},
 		Program{Name: "socat", Kind: NetworkClient, Why: "a socket relay that can run commands", Runs: &Runs{Addresses: []string{"exec:", "system:", "shell:"}}},
 		Program{Name: "ncat", Kind: NetworkClient, Why: whyNet, Opts: ncat},
 		Program{Name: "nc", Kind: NetworkClient, Why: whyNet, Opts: nc()},
@@ -1010,6 +1011,18 @@ func netcats() []Program {
 			Short("f", eff(ReqArg, RunsFile, "`lftp -f` runs the lftp commands in %q, whose ! lines run shell commands")).
 			Long(eff(ReqArg, RunsFile, "`lftp --rcfile` runs the lftp commands in %q, whose ! lines run shell commands"), "rcfile")},
 	)
+}
+
+// opensslOpts is openssl 3's command line: single-dash long options, most
+// of them harmless; -engine, -provider, -provider-path, -config and the
+// engine command's -pre/-post load shared objects whose code runs (an
+// engine named by its path too: openssl engine ./e.so, confirmed).
+func opensslOpts() *Options {
+	load := eff(ReqArg, RunsFile, "openssl loads %q, a shared object whose code runs")
+	o := Opts("", "", longs("", "in out passin passout key cert CAfile CApath inform outform keyform certform name digest", "")).
+		Long(load, "engine", "provider", "provider-path", "config", "keygen_engine", "ssl_client_engine", "pre", "post", "conf")
+	o.SingleDashLong = true
+	return o.AnyOption()
 }
 
 func system() []Program {

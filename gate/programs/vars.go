@@ -60,6 +60,15 @@ var commandVars = &lazy.Value[map[string]VarKind]{Build: func() map[string]VarKi
 		"LESS": LoaderVar, "LESSKEY": LoaderVar, "LESSKEYIN": LoaderVar, "LESSKEYIN_SYSTEM": LoaderVar,
 		"GCONV_PATH": LoaderVar, "PYTHONUSERBASE": LoaderVar, "PYTHONBREAKPOINT": LoaderVar, "CLASSPATH": LoaderVar,
 		"PERL5DB": LoaderVar, "GOFLAGS": LoaderVar,
+		// Configuration files whose entries name commands the client runs
+		// to get credentials or helpers (aws credential_process, a
+		// kubeconfig's exec plugin, docker's credHelpers, a Google
+		// executable-sourced credential, cargo's rustc-wrapper, openssl's
+		// engines and providers).
+		"AWS_CONFIG_FILE": LoaderVar, "AWS_SHARED_CREDENTIALS_FILE": LoaderVar, "KUBECONFIG": LoaderVar,
+		"DOCKER_CONFIG": LoaderVar, "CLOUDSDK_CONFIG": LoaderVar, "GOOGLE_APPLICATION_CREDENTIALS": LoaderVar,
+		"AZURE_CONFIG_DIR": LoaderVar, "CARGO_HOME": LoaderVar, "OPENSSL_CONF": LoaderVar,
+		"OPENSSL_ENGINES": LoaderVar, "OPENSSL_MODULES": LoaderVar,
 	}
 }}
 
