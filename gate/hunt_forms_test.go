@@ -212,6 +212,15 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"[[ -v HOME ]]", "[[ $n -eq 1 ]]", "x='a[1]'; echo $((x))", "[[ 'a[$(ls)]' -eq 1 ]]"},
 	},
 	{
+		name: "a name the text links to a system path",
+		// A write or removal through a link reaches its target (what ln
+		// is for); the targets are the blacklist's own.
+		yolo: []string{"ln -s /dev/sda d; cat img > d", "ln -s /etc/passwd p; echo x > p", "ln /dev/sda d && dd if=img of=d",
+			"ln -s / r && rm -rf r/usr", "ln -sf / r; rm -rf r/", "ln -s /dev/nvme0n1 disks; cat img > disks/nvme0n1"},
+		yoloAllowed: []string{"ln -s /usr/lib/x.so l; ls l", "ln -s ../shared/config config", "ln -s / r; ls r/",
+			"ln -s /tmp/x d; echo y > d"},
+	},
+	{
 		name: "a shell's version query reads no script",
 		// bash, dash, zsh and ksh --version ran nothing fed on stdin.
 		yoloAllowed: []string{"bash --version", "echo rm -rf / | bash --version", "sh --version"},

@@ -384,7 +384,7 @@ func writers() []Program {
 				"elide-empty-files unbuffered verbose help version",
 				"suffix-length additional-suffix bytes line-bytes lines number separator", "numeric-suffixes hex-suffixes")).WithDigits().
 				Long(eff(ReqArg, RunsShell, "`split --filter` runs %q for every piece"), "filter")},
-			Program{Name: "ln", Kind: Writer, Targets: CopiesTo, Why: whyWriter},
+			Program{Name: "ln", Kind: Writer, Targets: CopiesTo, Links: true, Why: whyWriter},
 			Program{Name: "chgrp", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "reference", ""))},
 			Program{Name: "chattr", Kind: Writer, Targets: Attrs, Why: whyWriter, Opts: Opts("RVf", "vp", nil)},
