@@ -729,6 +729,10 @@ func launchers() []Program {
 		l("setpriv", Launch("dV", "", longs("dump no-new-privs nnp keep-groups clear-groups init-groups reset-env help version",
 			"reuid regid ruid rgid euid egid groups inh-caps ambient-caps bounding-set securebits pdeathsig selinux-label apparmor-profile landlock-access landlock-rule", "")), argv, Privilege, whyPriv),
 		l("capsh", Launch("", "", nil).AnyOption(), Runs{After: "--", Prefix: []string{"bash"}}, Privilege, whyPriv),
+		// git's wrappers hand their whole command line to git (hub push is
+		// git push; yadm runs git on its own repository).
+		l("hub", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
+		l("yadm", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
 		l("nice", Launch("", "n", longs("help version", "adjustment", "")).WithDigits(), argv, 0, whyLauncher),
 		l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher),
 		l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
