@@ -10,6 +10,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentexec/agentexec/gate/classify"
 	"github.com/agentexec/agentexec/gate/facts"
 	p "github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
@@ -793,7 +794,32 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if e := b.watchdogCheck(bc); e != nil {
 		return e
 	}
+	if e := b.scriptWrites(bc); e != nil {
+		return e
+	}
 	return b.shellFromDownload(bc)
+}
+
+// scriptWrites: the files a sed or awk script opens for writing (sed
+// 'w F', awk 'print > "F"') are opened as a redirection's target is —
+// truncated when the script starts, whatever it then writes.
+func (b *blChecker) scriptWrites(bc *blCall) *BlacklistEntry {
+	if bc.prog.Scanner != p.ScanSed && bc.prog.Scanner != p.ScanAwk {
+		return nil
+	}
+	vals, ok := facts.Statics(bc.args)
+	if !ok {
+		return nil
+	}
+	files, _ := classify.SubWrites(bc.prog.Scanner, vals)
+	if len(files) == 0 {
+		return nil
+	}
+	ws := make([]facts.Word, len(files))
+	for i, f := range files {
+		ws[i] = facts.Word{Value: f, Static: true, Raw: f}
+	}
+	return b.deviceOrAccount(bc.c, ws)
 }
 
 // watchdogCheck: a program given a watchdog device opens it (the model

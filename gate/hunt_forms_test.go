@@ -221,6 +221,15 @@ var bypassClasses = []bypassClass{
 			"ln -s /tmp/x d; echo y > d"},
 	},
 	{
+		name: "files a sed or awk script opens for writing",
+		// sed -n 'w p' /dev/null and awk 'BEGIN{print "" > "p"}' left p
+		// empty under bash: the file is truncated when the script opens it.
+		yolo: []string{`awk 'BEGIN{print "x" > "/etc/passwd"}'`, `awk '{print >> "/etc/shadow"}' f`, "sed -n 'w /etc/passwd' f",
+			"sed 's/a/b/w /etc/sudoers' f", "sed -n '1w /dev/sda' f", `awk '{printf "%s", $0 > "/dev/sda"}' img`},
+		yoloAllowed: []string{`awk '{print > "out.txt"}' in.txt`, "sed -n 'w out.txt' input.txt", "awk '{print $1}' /etc/passwd",
+			"sed -n 'p' /etc/passwd"},
+	},
+	{
 		name: "git's wrappers run git with their arguments",
 		// hub and yadm exec git with their command line (hub's manual;
 		// neither is on this host).
