@@ -17,7 +17,7 @@ import (
 type bypassClass struct {
 	name string
 	// refused run rm under bash (confirmed) and are never allowed with
-	// allow Bash(*), deny Bash(rm *).
+	// allow Bash(*), deny Bash(rm *) and Bash(git push *).
 	refused []string
 	// needs names a program a refused form runs besides bash; the confirm
 	// step skips the class without it. files are written into the scratch
@@ -212,6 +212,31 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"[[ -v HOME ]]", "[[ $n -eq 1 ]]", "x='a[1]'; echo $((x))", "[[ 'a[$(ls)]' -eq 1 ]]"},
 	},
 	{
+		name: "a name the text links to a system path",
+		// A write or removal through a link reaches its target (what ln
+		// is for); the targets are the blacklist's own.
+		yolo: []string{"ln -s /dev/sda d; cat img > d", "ln -s /etc/passwd p; echo x > p", "ln /dev/sda d && dd if=img of=d",
+			"ln -s / r && rm -rf r/usr", "ln -sf / r; rm -rf r/", "ln -s /dev/nvme0n1 disks; cat img > disks/nvme0n1"},
+		yoloAllowed: []string{"ln -s /usr/lib/x.so l; ls l", "ln -s ../shared/config config", "ln -s / r; ls r/",
+			"ln -s /tmp/x d; echo y > d"},
+	},
+	{
+		name: "files a sed or awk script opens for writing",
+		// sed -n 'w p' /dev/null and awk 'BEGIN{print "" > "p"}' left p
+		// empty under bash: the file is truncated when the script opens it.
+		yolo: []string{`awk 'BEGIN{print "x" > "/etc/passwd"}'`, `awk '{print >> "/etc/shadow"}' f`, "sed -n 'w /etc/passwd' f",
+			"sed 's/a/b/w /etc/sudoers' f", "sed -n '1w /dev/sda' f", `awk '{printf "%s", $0 > "/dev/sda"}' img`},
+		yoloAllowed: []string{`awk '{print > "out.txt"}' in.txt`, "sed -n 'w out.txt' input.txt", "awk '{print $1}' /etc/passwd",
+			"sed -n 'p' /etc/passwd"},
+	},
+	{
+		name: "git's wrappers run git with their arguments",
+		// hub and yadm exec git with their command line (hub's manual;
+		// neither is on this host).
+		unconfirmed: []string{"hub push", "yadm push", "hub -C . push origin"},
+		allowed:     []string{"hub status", "yadm status"},
+	},
+	{
 		name: "a shell's version query reads no script",
 		// bash, dash, zsh and ksh --version ran nothing fed on stdin.
 		yoloAllowed: []string{"bash --version", "echo rm -rf / | bash --version", "sh --version"},
@@ -254,7 +279,7 @@ func TestKillAllFormsConfirm(t *testing.T) {
 // without an exec gate), every near miss stays allowed; in yolo every
 // catastrophe is refused and its near misses stay allowed.
 func TestBypassClasses(t *testing.T) {
-	p := evasionPolicy(t)
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)", "Bash(git push *)"})
 	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
 	for _, c := range bypassClasses {
 		for _, text := range append(append([]string(nil), c.refused...), c.unconfirmed...) {

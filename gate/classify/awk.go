@@ -195,6 +195,8 @@ type awkScanner struct {
 	getline int       // 1 right after getline, 2 after its variable; 0 otherwise
 	glDepth int       // depth at which the getline was seen
 	runs    string    // how the program runs shell commands, "" when it does not
+	files   []string  // the files print > and printf > name as strings
+	dynOut  bool      // an output target that is not a string
 	failed  bool      // the scanner stopped before the end
 }
 
@@ -535,6 +537,11 @@ func (p *awkScanner) outputTarget() {
 		}
 	} else {
 		p.unread(t)
+	}
+	if t.kind == akString {
+		p.files = append(p.files, t.text)
+	} else {
+		p.dynOut = true
 	}
 	p.v.add(Write, "awk print > writes a file")
 }

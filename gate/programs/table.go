@@ -384,7 +384,7 @@ func writers() []Program {
 				"elide-empty-files unbuffered verbose help version",
 				"suffix-length additional-suffix bytes line-bytes lines number separator", "numeric-suffixes hex-suffixes")).WithDigits().
 				Long(eff(ReqArg, RunsShell, "`split --filter` runs %q for every piece"), "filter")},
-			Program{Name: "ln", Kind: Writer, Targets: CopiesTo, Why: whyWriter},
+			Program{Name: "ln", Kind: Writer, Targets: CopiesTo, Links: true, Why: whyWriter},
 			Program{Name: "chgrp", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "reference", ""))},
 			Program{Name: "chattr", Kind: Writer, Targets: Attrs, Why: whyWriter, Opts: Opts("RVf", "vp", nil)},
@@ -729,6 +729,10 @@ func launchers() []Program {
 		l("setpriv", Launch("dV", "", longs("dump no-new-privs nnp keep-groups clear-groups init-groups reset-env help version",
 			"reuid regid ruid rgid euid egid groups inh-caps ambient-caps bounding-set securebits pdeathsig selinux-label apparmor-profile landlock-access landlock-rule", "")), argv, Privilege, whyPriv),
 		l("capsh", Launch("", "", nil).AnyOption(), Runs{After: "--", Prefix: []string{"bash"}}, Privilege, whyPriv),
+		// git's wrappers hand their whole command line to git (hub push is
+		// git push; yadm runs git on its own repository).
+		l("hub", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
+		l("yadm", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
 		l("nice", Launch("", "n", longs("help version", "adjustment", "")).WithDigits(), argv, 0, whyLauncher),
 		l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher),
 		l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
