@@ -797,7 +797,64 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if e := b.scriptWrites(bc); e != nil {
 		return e
 	}
+	if e := b.optionWrites(bc); e != nil {
+		return e
+	}
 	return b.shellFromDownload(bc)
+}
+
+// optionWrites: the files a program's options write (the Writes effect:
+// sort -o F, tree -o F, iconv -o F; a PipesTo value that names a file:
+// strace -o F) and the operands its operand rule writes (uniq IN OUT,
+// tee's) are opened as a redirection's target is.
+func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
+	var ws []facts.Word
+	for _, f := range bc.parsed.Found {
+		if !f.HasValue || !f.ValueStatic {
+			continue
+		}
+		switch {
+		case f.Opt.Effect == p.Writes, f.Opt.Effect == p.PipesTo && !strings.HasPrefix(f.Value, "|") && !strings.HasPrefix(f.Value, "!"):
+			ws = append(ws, facts.Word{Value: f.Value, Static: true, Raw: f.Value})
+		}
+	}
+	switch bc.prog.Operands {
+	case p.SecondWrites:
+		if len(bc.operands) >= 2 {
+			ws = append(ws, bc.operands[1])
+		}
+	case p.OperandsWrite:
+		ws = append(ws, bc.operands...)
+	}
+	args := bc.args
+	for i, a := range args {
+		if !a.Static {
+			continue
+		}
+		next := func() {
+			if i+1 < len(args) {
+				ws = append(ws, args[i+1])
+			}
+		}
+		switch {
+		case bc.prog.Scanner == p.ScanFind && (a.Value == "-fprint" || a.Value == "-fprint0" || a.Value == "-fprintf" || a.Value == "-fls"):
+			next() // find's file-printing actions open their file first
+		case bc.prog.Scanner == p.ScanGit && a.Value == "--output":
+			next()
+		case bc.prog.Scanner == p.ScanGit && strings.HasPrefix(a.Value, "--output="):
+			ws = append(ws, facts.Word{Value: strings.TrimPrefix(a.Value, "--output="), Static: true, Raw: a.Raw})
+		}
+	}
+	if bc.prog.Scanner == p.ScanXxd && bc.has("r", "revert") && len(bc.operands) >= 2 {
+		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
+	}
+	if downloads(bc.c) {
+		ws = append(ws, downloadOutputs(args)...)
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	return b.deviceOrAccount(bc.c, ws)
 }
 
 // scriptWrites: the files a sed or awk script opens for writing (sed
@@ -2039,4 +2096,35 @@ func endlessDevice(v string) bool {
 		return true
 	}
 	return false
+}
+
+// downloadOutputs are the files a downloader's output options name: curl
+// -o F (also ending a cluster: -sSo F), --output F, wget -O F,
+// --output-document=F (an upload's file is read, not written).
+func downloadOutputs(args []facts.Word) []facts.Word {
+	var out []facts.Word
+	for i, a := range args {
+		if !a.Static {
+			continue
+		}
+		v := a.Value
+		switch {
+		case v == "--output" || v == "--output-document":
+			if i+1 < len(args) {
+				out = append(out, args[i+1])
+			}
+		case strings.HasPrefix(v, "--output=") || strings.HasPrefix(v, "--output-document="):
+			_, f, _ := strings.Cut(v, "=")
+			out = append(out, facts.Word{Value: f, Static: true, Raw: a.Raw})
+		case len(v) > 1 && v[0] == '-' && v[1] != '-':
+			if k := strings.IndexAny(v, "oO"); k > 0 {
+				if k+1 < len(v) {
+					out = append(out, facts.Word{Value: v[k+1:], Static: true, Raw: a.Raw})
+				} else if i+1 < len(args) {
+					out = append(out, args[i+1])
+				}
+			}
+		}
+	}
+	return out
 }

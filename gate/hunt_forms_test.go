@@ -230,6 +230,20 @@ var bypassClasses = []bypassClass{
 			"sed -n 'p' /etc/passwd"},
 	},
 	{
+		name: "files a program's options or operands write",
+		// Each opens its file for writing (truncating it) before it
+		// writes anything: sort -o, tree -o, shuf -o, iconv -o, uniq's
+		// second operand, strace -o, find -fprint, git --output, xxd -r's
+		// second operand, curl -o and wget -O.
+		yolo: []string{"sort -o /etc/passwd f", "sort f -o/etc/shadow", "tree -o /etc/shadow", "uniq f /etc/passwd",
+			"shuf -o /etc/passwd f", "iconv -o /etc/passwd f", "strace -o /etc/passwd true", "find . -fprint /etc/passwd",
+			"find . -fprintf /dev/sda %p", "git diff --output=/etc/passwd", "git log --output /etc/shadow", "xxd -r f /etc/passwd",
+			"curl -o /etc/passwd http://x", "curl -sSo /etc/passwd http://x", "wget -O /etc/shadow http://x",
+			"curl http://x/img --output /dev/sda"},
+		yoloAllowed: []string{"sort -o out f", "uniq a b", "find . -fprint out.txt", "git diff --output=d.patch",
+			"xxd -r f out.bin", "curl -o f http://x", "curl -T /etc/hosts http://x", "sort /etc/passwd"},
+	},
+	{
 		name: "git's wrappers run git with their arguments",
 		// hub and yadm exec git with their command line (hub's manual;
 		// neither is on this host).
