@@ -37,22 +37,24 @@ run() {
 		go test ./audit -run '^$' -bench "BenchmarkAppendHostile/$shapes/^$sizes\$" -benchtime 3x -count 1 -timeout 60m >"$out/$2.audit.txt")
 }
 
-# instructions DIR: instructions per corpus decision of the tree at DIR —
-# BenchmarkDecideCorpus run for 2 and for 6 passes (each run also makes its
-# calibration pass and its warm-up decisions, the same in both), the
-# difference over 4 passes and the corpus's commands.
+# instructions DIR: instructions per corpus decision of the tree at DIR,
+# counted only inside gate.Decide (the runtime's background threads and
+# the benchmark's timers would add noise) — BenchmarkDecideCorpus run for
+# 2 and for 6 passes (each run also makes its warm-up decisions, the same
+# in both), the difference over 4 passes and the corpus's commands.
 instructions() {
 	command -v valgrind >/dev/null || return 0
 	(cd "$1" && go test -c -o "$out/gate.test" ./gate) || return 0
 	ir() {
 		(cd "$1/gate" && GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			--toggle-collect='github.com/agentexec/agentexec/gate.Decide' \
 			"$out/gate.test" -test.run '^$' -test.bench 'BenchmarkDecideCorpus$' -test.benchtime "$2" 2>&1 |
 			awk '/Collected :/ { print $4 }')
 	}
 	local a b n
 	a=$(ir "$1" 2x) b=$(ir "$1" 6x)
 	n=$(grep -cv '^[[:space:]]*\(#\|$\)' "$1/testdata/corpus/agent-commands.txt")
-	echo "instructions per decision (callgrind, GC off, $n commands): $(( (b - a) / 4 / n ))"
+	echo "instructions per decision (callgrind inside gate.Decide, GC off, $n commands): $(( (b - a) / 4 / n ))"
 }
 
 # corpus FILE: the per-decision distribution, medians over the runs.
