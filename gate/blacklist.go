@@ -42,7 +42,7 @@ var blacklistEntries = &lazy.Value[map[string]string]{Build: func() map[string]s
 		"make-filesystem":         "creating or wiping a filesystem destroys every file on the device",
 		"partition-device":        "rewriting a disk's partition table destroys its filesystems",
 		"raw-device-write":        "writing raw bytes onto a block device destroys its filesystems",
-		"fork-bomb":               "a function that spawns itself in a pipeline or in the background exhausts the process table",
+		"fork-bomb":               "a function that spawns itself in a pipeline or in the background, an endless loop that leaves a process behind each turn, or an unbounded xargs or parallel fed without end exhausts the process table",
 		"recursive-chmod-root":    "recursively changing ownership, permissions or attributes of / or a system directory breaks the system",
 		"power-off":               "shutting down, rebooting, halting or switching the machine's state ends every session on it",
 		"kill-all-processes":      "signalling every process (pid -1, a pattern that matches everything, killall5) ends every session",
@@ -140,6 +140,9 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 		b.see("%s", unseen)
 	}
 	if e := forkBombs(t); e != nil {
+		return blResult{hit: e}
+	}
+	if e := floods(t); e != nil {
 		return blResult{hit: e}
 	}
 	if len(in.extras) > 0 {
@@ -1056,18 +1059,211 @@ func (b *blChecker) killCheck(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	if bc.c.Base == "kill" {
-		if e := killPids(bc.args); e != nil {
+		args := bc.args
+		if in := stdinOperands(bc.c); len(in) > 0 {
+			args = append(append([]facts.Word(nil), args...), in...)
+		}
+		if e := killPids(args); e != nil {
 			return e
 		}
-		// kill $(pgrep .), kill -9 $(ps -eo pid=): the pids are a process
-		// listing's, so kill selects what the lister selects.
-		// Only a lister alone: ps aux | grep x | awk … filters.
-		if lc := b.substCalls(bc.c); len(lc) == 1 && listsEveryProcess(lc[0]) {
-			return blEntry("kill-all-processes")
+		return b.killComputed(bc, args)
+	}
+	if e := killPattern(bc); e != nil {
+		return e
+	}
+	for _, a := range bc.operands {
+		if !a.Static || a.Hole {
+			b.see("`%s` is given a pattern computed at run time (`%s`), which may match every process", bc.c.Base, clipText(a.Raw))
+			break
 		}
+	}
+	return nil
+}
+
+// killComputed reads kill's words known only at run time. A variable the
+// text assigns is resolved (X=-1; kill -9 $X); pids a process listing
+// prints are what it selects — every process when it lists them all and
+// nothing after it selects by name (kill $(ps aux | awk '{print $2}')), a
+// subset when something does (ps aux | grep node | awk …, pgrep node);
+// $!, $$ and the like are one process. Anything else (a pid file, a
+// variable from elsewhere) may be -1, which the blacklist cannot see.
+func (b *blChecker) killComputed(bc *blCall, args []facts.Word) *BlacklistEntry {
+	for i, a := range args {
+		if a.Static && !a.Hole {
+			continue
+		}
+		if a.Hole {
+			if up := bc.c.Via.Stdin; up != nil && up.Kind == facts.FromPipe {
+				switch b.pidListing(b.pipeCalls(up.From)) {
+				case listingAll:
+					return blEntry("kill-all-processes") // ps aux | awk '{print $2}' | xargs kill
+				case listingSome:
+					continue // pgrep node | xargs kill
+				}
+			}
+			b.see("`kill` is given pids read at run time (%s), which may be -1 (every process)", a.Raw)
+			continue
+		}
+		if a.Node == nil {
+			continue
+		}
+		if vals := b.expand(a.Node); vals != nil && !hasSubst(a.Node) {
+			resolved := append([]facts.Word(nil), args...)
+			for _, v := range vals {
+				resolved[i] = facts.Word{Value: v, Static: true, Raw: v}
+				for _, f := range strings.Fields(v) {
+					if isMinusOne(f) {
+						return blEntry("kill-all-processes")
+					}
+				}
+				if e := killPids(resolved); e != nil {
+					return e
+				}
+			}
+			continue
+		}
+		if onePid(a.Node) {
+			continue
+		}
+		switch b.pidListing(b.wordCalls(bc.c, a)) {
+		case listingAll:
+			return blEntry("kill-all-processes")
+		case listingSome:
+			continue
+		}
+		b.see("`kill` is given pids computed at run time (`%s`), which may be -1 (every process)", clipText(a.Raw))
+	}
+	return nil
+}
+
+// hasSubst reports a command or process substitution in w.
+func hasSubst(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// onePid reports a word made only of the parameters that hold one
+// process's id: $!, $$, $PPID, $BASHPID.
+func onePid(w *syntax.Word) bool {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Exp != nil || pe.Index != nil || pe.Length || pe.Excl || pe.Slice != nil || pe.Repl != nil {
+		return false
+	}
+	switch pe.Param.Value {
+	case "!", "$", "PPID", "BASHPID":
+		return true
+	}
+	return false
+}
+
+// wordCalls are the calls inside the substitutions of c's word a.
+func (b *blChecker) wordCalls(c *facts.Call, a facts.Word) []*facts.Call {
+	start, end := int(a.Node.Pos().Offset()), int(a.Node.End().Offset())
+	var out []*facts.Call
+	for _, x := range b.t.Calls {
+		if x.InSubst && x != c && x.Depth == c.Depth && x.Span.Start >= start && x.Span.End <= end {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// pipeCalls are the calls of the pipeline whose element ends with last:
+// every call of the pipeline up to and including last's element.
+func (b *blChecker) pipeCalls(last *facts.Call) []*facts.Call {
+	if last == nil {
 		return nil
 	}
-	return killPattern(bc)
+	for _, pipe := range b.t.Pipes {
+		var out []*facts.Call
+		for _, calls := range pipe {
+			out = append(out, calls...)
+			for _, c := range calls {
+				if c == last {
+					return out
+				}
+			}
+		}
+	}
+	return []*facts.Call{last}
+}
+
+// A process listing's selection.
+type listing uint8
+
+const (
+	listingUnknown listing = iota // not only a listing: the output may be anything
+	listingSome                   // pids of the processes a name or pattern selects
+	listingAll                    // every pid
+)
+
+// pidListing reads calls that print pids: process listers (pgrep, pidof,
+// ps, lsof -t, jobs -p, fuser) and the filters and projections after them
+// (grep, awk, cut, tail, …). It lists every process when a lister of
+// every process is not followed by a selection by name (a grep without
+// -v, an awk or sed script with a pattern or string, pgrep/pidof's own
+// pattern).
+func (b *blChecker) pidListing(calls []*facts.Call) listing {
+	if len(calls) == 0 {
+		return listingUnknown
+	}
+	all, selected, lister := false, false, false
+	for _, c := range calls {
+		switch c.Base {
+		case "pgrep", "pidof", "ps", "lsof", "jobs", "fuser", "pstree":
+			lister = true
+			if listsEveryProcess(c) {
+				all = true
+			} else {
+				selected = true
+			}
+		case "grep", "egrep", "fgrep", "rg":
+			inverted := false
+			for _, a := range c.Argv[1:] {
+				if a.Static && (a.Value == "--invert-match" || strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "v")) {
+					inverted = true
+				}
+			}
+			selected = selected || !inverted
+		case "awk", "gawk", "mawk", "nawk", "sed":
+			for _, a := range c.Argv[1:] {
+				if !a.Static || strings.ContainsAny(a.Value, "/\"~") {
+					selected = true
+				}
+			}
+		case "cut", "tr", "head", "tail", "sort", "uniq", "xargs", "cat", "tac":
+			if c.Base == "cat" || c.Base == "tac" {
+				if len(c.Argv) > 1 {
+					return listingUnknown // a file's contents
+				}
+			}
+		default:
+			return listingUnknown
+		}
+	}
+	switch {
+	case !lister:
+		return listingUnknown // a file's or a filter's words
+	case all && !selected:
+		return listingAll
+	}
+	return listingSome
 }
 
 // substCalls are the calls inside the command substitutions of c's
@@ -1653,6 +1849,90 @@ func reaches(calls map[string][]string, from, target string, seen map[string]boo
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// floods: processes started without bound — an endless loop that leaves
+// one behind each turn (facts' Floods), or a launcher running its commands
+// with no limit on how many at once (xargs -P 0, parallel -j 0, or a
+// limit past any process table) fed by a pipe that never ends (yes, a
+// read of /dev/zero or /dev/urandom).
+func floods(t *facts.Tree) *BlacklistEntry {
+	if len(t.Floods) > 0 {
+		return blEntry("fork-bomb")
+	}
+	for _, pipe := range t.Pipes {
+		endless := false
+		for _, calls := range pipe {
+			if endless {
+				for _, c := range calls {
+					if unboundedConcurrency(c) {
+						return blEntry("fork-bomb")
+					}
+				}
+			}
+			endless = false
+			for _, c := range calls {
+				if endlessOutput(c) {
+					endless = true
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// maxSaneConcurrency is past any process table a command could mean.
+const maxSaneConcurrency = 4096
+
+// unboundedConcurrency reports a launcher told to run its commands with no
+// limit on how many at once.
+func unboundedConcurrency(c *facts.Call) bool {
+	if c.Prog == nil || c.Prog.Opts == nil {
+		return false
+	}
+	for _, f := range c.Prog.Opts.Parse(argsOf(c.Argv[1:])).Found {
+		if f.Opt.Effect != p.Concurrency || !f.HasValue {
+			continue
+		}
+		if !f.ValueStatic {
+			return true // computed: may be 0
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(f.Value, "%"))
+		if err == nil && (n <= 0 || n >= maxSaneConcurrency) {
+			return true
+		}
+	}
+	return false
+}
+
+// endlessOutput reports a call whose output never ends: a program that
+// writes without end, or one reading a device that never runs dry.
+func endlessOutput(c *facts.Call) bool {
+	if c.Prog != nil && c.Prog.Endless {
+		return true
+	}
+	if c.Prog == nil || !c.Prog.Kind.Has(p.Reader) {
+		return false
+	}
+	for _, a := range c.Argv[1:] {
+		if a.Static && endlessDevice(a.Value) {
+			return true
+		}
+	}
+	for _, r := range c.Redirs {
+		if r.Op == syntax.RdrIn && r.Target.Static && endlessDevice(r.Target.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+func endlessDevice(v string) bool {
+	switch path.Clean(v) {
+	case "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full":
+		return true
 	}
 	return false
 }

@@ -128,6 +128,59 @@ var bypassClasses = []bypassClass{
 			"gcloud compute ssh vm --command='rm -rf /'", "az vm run-command invoke --scripts 'mkfs.ext4 /dev/sda'"},
 		yoloAllowed: []string{"gcloud compute ssh vm --command 'ls -la'", "aws ssm send-command --parameters commands='uptime'"},
 	},
+	{
+		name: "kill's pids computed at run time",
+		// The kill-all forms are confirmed in a PID namespace by
+		// TestKillAllFormsConfirm.
+		yolo: append(append([]string(nil), killAllForms...),
+			"kill $(cat pidfile)", `kill -9 "$PID"`, "cat pids | xargs kill -9", "pkill $(cat name)"),
+		yoloAllowed: []string{"kill -9 $(ps aux | grep node | awk '{print $2}')", "kill $(lsof -t -i:3000)",
+			"kill -9 $(pgrep -f server)", "pgrep node | xargs kill", "ps aux | grep node | awk '{print $2}' | xargs kill -9",
+			"npm start & kill $!", "kill %1", "kill -9 $(jobs -p)", "kill -0 $$", "X=1234; kill $X", "kill 12345"},
+	},
+	{
+		name: "processes started without bound",
+		// Each reached a pids cgroup's limit of 60 within 3 s (cgroup v1,
+		// by hand: a test would flood the host without one).
+		yolo: []string{"yes | xargs -P0 sleep 1", "yes 100 | xargs -P0 -n1 sleep", "yes 100 | xargs --max-p=0 -n1 sleep",
+			"cat /dev/zero | xargs -0 -P 0 -n1 true", "yes | parallel -j0 sleep 100", "yes | xargs -P 100000 -n1 sleep",
+			"while :; do sleep 1000 & done", "while true; do (sleep 1000 &) ; done", "for ((;;)); do sleep 100 & done",
+			"until false; do sleep 9 & done", "bash -c 'while :; do sleep 1000 & done'"},
+		yoloAllowed: []string{"find . -name '*.c' | xargs -P0 -n1 gcc -c", "yes | head -5", "yes | xargs -P4 -n1 echo",
+			"seq 100 | xargs -P 8 -n1 echo", "while true; do sleep 1 & wait; done", "while :; do make & sleep 1; break; done",
+			`while read f; do gzip "$f" & done < list`, "yes | apt-get install foo"},
+	},
+}
+
+// killAllForms signal every process: pids from a variable assigned -1,
+// or from a listing of every process that nothing selects by name.
+var killAllForms = []string{
+	"X=-1; kill -9 $X", "X='-9 -1'; kill $X", "kill -9 $(ps aux | awk '{print $2}')",
+	"kill -9 $(ps -e | awk 'NR>1{print $1}')", "kill -9 $(ps aux | grep -v grep | awk '{print $2}')",
+	"ps aux | awk 'NR>1{print $2}' | xargs kill -9", "echo -1 | xargs kill -9",
+}
+
+// TestKillAllFormsConfirm runs each kill-all form as PID 1 of a new PID
+// namespace beside a sleep: the sleep is killed (status 137), so the form
+// signals every process it can see.
+func TestKillAllFormsConfirm(t *testing.T) {
+	bash := requireBash(t)
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("unshare not found")
+	}
+	if out, err := exec.Command(unshare, "-pf", "--mount-proc", bash, "-c", "true").CombinedOutput(); err != nil {
+		t.Skipf("no PID namespace here: %v %s", err, out)
+	}
+	for _, form := range killAllForms {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		out, _ := exec.CommandContext(ctx, unshare, "-pf", "--mount-proc", bash, "-c",
+			"sleep 20 & s=$!; "+form+" 2>/dev/null; wait $s; echo status $?").Output()
+		cancel()
+		if !strings.Contains(string(out), "status 137") {
+			t.Errorf("%q did not kill the sleep beside it: %s", form, out)
+		}
+	}
 }
 
 // TestBypassClasses: every refused form is never allowed (with and

@@ -227,6 +227,9 @@ func (b *builder) command(s *syntax.Stmt, cmd syntax.Command) {
 	case *syntax.WhileClause:
 		b.stmts(c.Cond)
 		b.stmts(c.Do)
+		if endlessCond(c.Cond, c.Until) && spawnsUnwaited(c.Do) {
+			b.t.Floods = append(b.t.Floods, b.span(s))
+		}
 	case *syntax.ForClause:
 		if wi, ok := c.Loop.(*syntax.WordIter); ok {
 			for _, w := range wi.Items {
@@ -235,6 +238,9 @@ func (b *builder) command(s *syntax.Stmt, cmd syntax.Command) {
 		}
 		b.loopVar(c)
 		b.stmts(c.Do)
+		if cl, ok := c.Loop.(*syntax.CStyleLoop); ok && cl.Cond == nil && spawnsUnwaited(c.Do) {
+			b.t.Floods = append(b.t.Floods, b.span(s))
+		}
 	case *syntax.CaseClause:
 		b.word(c.Word)
 		for _, it := range c.Items {
@@ -708,4 +714,50 @@ func (b *builder) cdCall(c *Call) {
 		return
 	}
 	b.cd("", false)
+}
+
+// endlessCond reports a loop condition that never ends the loop: `true`
+// or `:` for while, `false` for until (with no other statement).
+func endlessCond(cond []*syntax.Stmt, until bool) bool {
+	if len(cond) != 1 || cond[0].Negated || cond[0].Background {
+		return false
+	}
+	ce, ok := cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) != 1 {
+		return false
+	}
+	v, ok := Static(ce.Args[0])
+	if !ok {
+		return false
+	}
+	if until {
+		return v == "false"
+	}
+	return v == "true" || v == ":"
+}
+
+// spawnsUnwaited reports a loop body that starts a command in the
+// background (directly, or in a subshell or group) and neither waits for
+// it nor leaves the loop (wait, break, exit, return).
+func spawnsUnwaited(body []*syntax.Stmt) bool {
+	spawns, leaves := false, false
+	for _, s := range body {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Stmt:
+				if n.Background || n.Coprocess {
+					spawns = true
+				}
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					switch v, _ := Static(n.Args[0]); v {
+					case "wait", "break", "exit", "return":
+						leaves = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return spawns && !leaves
 }

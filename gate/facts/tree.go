@@ -221,6 +221,10 @@ type Tree struct {
 	// ArithWords are the words `let` evaluates as arithmetic expressions
 	// (a quoted 'a[$(cmd)]' among them runs cmd).
 	ArithWords []Word
+	// Floods are the loops that never end by their condition (while true,
+	// until false, for ((;;))) and start a command in the background each
+	// turn without waiting for it: every turn leaves one more process.
+	Floods []Span
 	// Truncated reports that a bound (calls, payload depth or size) cut
 	// the reading short: what was not read is hidden (and recorded so).
 	Truncated bool

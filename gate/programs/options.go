@@ -51,6 +51,9 @@ const (
 	// with '|' or '!': then the rest is shell text the program runs with
 	// its output piped in (strace -o '|CMD').
 	PipesTo
+	// Concurrency is how many of the commands it runs may run at once
+	// (xargs -P, parallel -j); 0 is no limit.
+	Concurrency
 )
 
 // Opt is one option's grammar and effect.

@@ -154,6 +154,8 @@ type Program struct {
 	// local -A 'm=([k]=`cmd`)'); given -a or -A, or naming an array, a
 	// value computed at run time is re-read the same way.
 	Compound bool
+	// Endless: it writes without end (yes), so what reads it reads forever.
+	Endless bool
 }
 
 // NameArgs says which words of a builtin name the variables it sets:

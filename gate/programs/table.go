@@ -163,6 +163,12 @@ func named(prog Program, nameOpts string, operand int) Program {
 }
 
 func readers() []Program {
+	return append(readerNames(),
+		// yes prints its words, joined, without end.
+		Program{Name: "yes", Kind: Reader, Why: whyReader, Echo: true, Endless: true})
+}
+
+func readerNames() []Program {
 	return each(Reader, whyReader,
 		"cat", "head", "tail", "ls", "wc", "basename", "dirname", "realpath", "readlink",
 		"whoami", "id", "groups", "uname", "printenv", "tr", "cut", "paste", "comm", "cmp",
@@ -727,8 +733,9 @@ func launchers() []Program {
 		l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher),
 		l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		l("xargs", Launch("0prtx", "adEPsn", longs("null interactive no-run-if-empty verbose exit open-tty show-limits help version process-slot-var",
-			"arg-file delimiter max-procs max-chars max-args", "")).
+			"arg-file delimiter max-chars max-args", "")).
 			Short("ilLe", Opt{Arity: OptArg}).Short("LI", Opt{Arity: ReqArg}).
+			Short("P", eff(ReqArg, Concurrency, "")).Long(eff(ReqArg, Concurrency, ""), "max-procs").
 			Long(Opt{Arity: OptArg}, "replace", "max-lines", "eof"),
 			Runs{Argv: true, StdinArgs: true, Replace: []string{"I", "i", "replace"}}, 0, whyLauncher),
 		l("setsid", Launch("cfw", "", longs("ctty fork wait help version", "", "")), argv, 0, whyLauncher),
@@ -748,8 +755,9 @@ func launchers() []Program {
 			Runs{}, 0, whyLauncher),
 		l("watch", Launch("bcegptx", "dnq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")),
 			Runs{Joined: true}, 0, whyLauncher),
-		l("parallel", Launch("0qkuvX", "jPSaIdEnNlL", longs("null quote keep-order ungroup verbose xargs pipe halt-on-error no-notice bar eta progress dry-run",
-			"jobs sshlogin joblog results delay timeout max-args max-lines colsep arg-file tmpdir workdir basefile", "")),
+		l("parallel", Launch("0qkuvX", "SaIdEnNlL", longs("null quote keep-order ungroup verbose xargs pipe halt-on-error no-notice bar eta progress dry-run",
+			"sshlogin joblog results delay timeout max-args max-lines colsep arg-file tmpdir workdir basefile", "")).
+			Short("jP", eff(ReqArg, Concurrency, "")).Long(eff(ReqArg, Concurrency, ""), "jobs", "max-procs"),
 			Runs{Argv: true, Lists: true}, 0, whyLauncher),
 		l("strace", Launch("cCdDfFhiqrtTvVwxyzZk", "abeEIOpPsSuXU", longs("daemonize follow-forks output-separately summary-only summary-wall-clock help version",
 			"attach trace signal env user string-limit", "")).
