@@ -2,9 +2,12 @@ package exec
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agentexec/agentexec/gate"
 	"github.com/agentexec/agentexec/internal/lazy"
@@ -50,14 +53,7 @@ func buildEnv(base []string, pol gate.EnvPolicy, add map[string]string, pty bool
 	if exclude == nil {
 		exclude = DefaultEnvExclude
 	}
-	m := make(map[string]string, len(base)+8)
-	for _, kv := range base {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" || !inherited(pol.Inherit, k) || matchAny(exclude, k) {
-			continue
-		}
-		m[k] = v
-	}
+	m := inheritedEnv(base, pol.Inherit, exclude)
 	for _, set := range []map[string]string{defaultSet.Get(), pol.Set, add} {
 		for k, v := range set {
 			m[k] = v
@@ -73,6 +69,45 @@ func buildEnv(base []string, pol gate.EnvPolicy, add map[string]string, pty bool
 	}
 	sort.Strings(env)
 	return env, nil
+}
+
+// inheritedEnv is the variables of base that mode and exclude let
+// through, as a map the caller owns. A server starts every request with
+// the same environment and policy, so the last answer is kept and reused
+// for inputs equal to its own (compared whole: about 1 µs, where matching
+// every variable against every pattern cost 40 µs a request here).
+func inheritedEnv(base []string, mode string, exclude []string) map[string]string {
+	if f := lastInherited.Load(); f != nil && f.mode == mode && slices.Equal(f.base, base) && slices.Equal(f.exclude, exclude) {
+		return maps.Clone(f.kept)
+	}
+	kept := filterEnv(base, mode, exclude)
+	lastInherited.Store(&inheritedSet{base: slices.Clone(base), mode: mode, exclude: slices.Clone(exclude), kept: kept})
+	return maps.Clone(kept)
+}
+
+// inheritedSet is one answer of inheritedEnv with its inputs; never
+// changed once stored.
+type inheritedSet struct {
+	base    []string
+	mode    string
+	exclude []string
+	kept    map[string]string
+}
+
+var lastInherited atomic.Pointer[inheritedSet]
+
+// filterEnv keeps the variables of base that mode inherits and exclude
+// does not name.
+func filterEnv(base []string, mode string, exclude []string) map[string]string {
+	m := make(map[string]string, len(base)+8)
+	for _, kv := range base {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || !inherited(mode, k) || matchAny(exclude, k) {
+			continue
+		}
+		m[k] = v
+	}
+	return m
 }
 
 func checkEnvPolicy(pol gate.EnvPolicy) error {

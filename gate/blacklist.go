@@ -10,6 +10,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentexec/agentexec/gate/classify"
 	"github.com/agentexec/agentexec/gate/facts"
 	p "github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
@@ -263,6 +264,16 @@ func subscriptCode(t *facts.Tree, in blInput) (*BlacklistEntry, string) {
 			return e, unseen
 		}
 	}
+	// A variable's value is evaluated as arithmetic wherever its name is
+	// ($((x)), a[x], [[ x -eq 1 ]], an integer's assignment), so a value
+	// holding a subscript with a substitution runs it there.
+	for name, vals := range t.Vars {
+		for _, v := range vals {
+			if e, unseen := check(facts.Word{Value: v, Static: true, Raw: name + "=" + v}, name+"="+v); e != nil || unseen != "" {
+				return e, unseen
+			}
+		}
+	}
 	return nil, ""
 }
 
@@ -311,6 +322,8 @@ type blChecker struct {
 	in     blInput
 	cwds   []string // every directory the text's commands may run in; "" unknown
 	unseen string
+	links  []linkName // names the text makes for other paths (ln), read once
+	linked bool
 	cwdBuf [2]string // room for the cwds of a text without cd
 }
 
@@ -453,7 +466,7 @@ func varNames(n *syntax.Word) []string {
 // path relative to an unknown directory that could be catastrophic.
 func (b *blChecker) absolute(v string) []string {
 	if strings.HasPrefix(v, "/") {
-		return b.homeAlias([]string{cleanPath(v)})
+		return b.linkAlias(v, b.homeAlias([]string{cleanPath(v)}))
 	}
 	var out []string
 	for _, d := range b.cwds {
@@ -465,7 +478,73 @@ func (b *blChecker) absolute(v string) []string {
 		}
 		out = append(out, cleanPath(path.Join(d, v)))
 	}
-	return b.homeAlias(out)
+	return b.linkAlias(v, b.homeAlias(out))
+}
+
+// linkName is a name the text makes for another path: every spelling of
+// the name (absolute, or relative when the directory is unknown) and the
+// target it stands for.
+type linkName struct {
+	names  []string
+	target string
+}
+
+// linkAlias adds, for a path that is or is under a name the text links
+// (ln -s /dev/sda d; cat img > d), the same path under the link's target.
+func (b *blChecker) linkAlias(v string, paths []string) []string {
+	if !b.linked {
+		b.linked = true
+		b.links = textLinks(b.t, b.in.cwd)
+	}
+	if len(b.links) == 0 {
+		return paths
+	}
+	cands := append([]string{path.Clean(v)}, paths...)
+	for _, l := range b.links {
+		for _, c := range cands {
+			for _, n := range l.names {
+				if c == n || strings.HasPrefix(c, n+"/") {
+					paths = append(paths, cleanPath(l.target+c[len(n):]))
+				}
+			}
+		}
+	}
+	return paths
+}
+
+// textLinks reads the links the text makes (Program.Links): ln TARGET
+// NAME, and ln TARGET DIR (the name DIR/TARGET's base too). A target
+// relative to the link's directory is read from every directory the text
+// can be in; only absolute targets can be the system's paths.
+func textLinks(t *facts.Tree, cwd string) []linkName {
+	var out []linkName
+	var bases []string
+	for _, c := range t.Calls {
+		if c.Prog == nil || !c.Prog.Links {
+			continue
+		}
+		var ops []string
+		for _, a := range c.Argv[1:] {
+			if a.Static && !strings.HasPrefix(a.Value, "-") {
+				ops = append(ops, a.Value)
+			}
+		}
+		if len(ops) < 2 {
+			continue
+		}
+		if bases == nil {
+			bases = textDirs(t, cwd)
+		}
+		name := ops[len(ops)-1]
+		for _, target := range ops[:len(ops)-1] {
+			if !path.IsAbs(target) {
+				continue
+			}
+			names := append(placesOf(name, bases), placesOf(path.Join(name, path.Base(target)), bases)...)
+			out = append(out, linkName{names: names, target: path.Clean(target)})
+		}
+	}
+	return out
 }
 
 // homeAlias adds, for each path in or at the home directory the command
@@ -715,7 +794,32 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if e := b.watchdogCheck(bc); e != nil {
 		return e
 	}
+	if e := b.scriptWrites(bc); e != nil {
+		return e
+	}
 	return b.shellFromDownload(bc)
+}
+
+// scriptWrites: the files a sed or awk script opens for writing (sed
+// 'w F', awk 'print > "F"') are opened as a redirection's target is —
+// truncated when the script starts, whatever it then writes.
+func (b *blChecker) scriptWrites(bc *blCall) *BlacklistEntry {
+	if bc.prog.Scanner != p.ScanSed && bc.prog.Scanner != p.ScanAwk {
+		return nil
+	}
+	vals, ok := facts.Statics(bc.args)
+	if !ok {
+		return nil
+	}
+	files, _ := classify.SubWrites(bc.prog.Scanner, vals)
+	if len(files) == 0 {
+		return nil
+	}
+	ws := make([]facts.Word, len(files))
+	for i, f := range files {
+		ws[i] = facts.Word{Value: f, Static: true, Raw: f}
+	}
+	return b.deviceOrAccount(bc.c, ws)
 }
 
 // watchdogCheck: a program given a watchdog device opens it (the model

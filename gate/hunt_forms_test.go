@@ -17,7 +17,7 @@ import (
 type bypassClass struct {
 	name string
 	// refused run rm under bash (confirmed) and are never allowed with
-	// allow Bash(*), deny Bash(rm *).
+	// allow Bash(*), deny Bash(rm *) and Bash(git push *).
 	refused []string
 	// needs names a program a refused form runs besides bash; the confirm
 	// step skips the class without it. files are written into the scratch
@@ -26,6 +26,8 @@ type bypassClass struct {
 	needs string
 	files map[string]string
 	tty   bool
+	// git makes the scratch directory a repository first.
+	git bool
 	// unconfirmed are refused like refused, but bash cannot run them here
 	// (a remote host, a cloud, a network): they are read from the
 	// programs' documentation.
@@ -59,8 +61,11 @@ var bypassClasses = []bypassClass{
 		},
 		allowed: []string{"declare -a 'a=(x y)'", `declare -a "a=(x y)"`, "declare -a a=(x $(ls))",
 			"local x=$(pwd)", "declare x=$(pwd)", "readonly -a a=(1 2)"},
-		yolo:        []string{"declare -a 'a=([0]=$(rm -rf /))'", "typeset -A 'm=([k]=`rm -rf ~`)'"},
-		yoloAllowed: []string{"declare -a 'a=(x y)'", "declare -a a=($(ls))"},
+		yolo: []string{"declare -a 'a=([0]=$(rm -rf /))'", "typeset -A 'm=([k]=`rm -rf ~`)'",
+			// The integer attribute makes each value arithmetic, whose
+			// subscripts run (declare -i n; n='a[$(rm -f x)]' ran rm).
+			"declare -i n='a[$(rm -rf /)]'", "declare -i n; n='a[$(rm -rf /)]'", "f(){ local -i n='a[$(rm -rf /)]'; }; f"},
+		yoloAllowed: []string{"declare -a 'a=(x y)'", "declare -a a=($(ls))", "declare -i n=5"},
 	},
 	{
 		name:  "man's pager and browser options in every spelling",
@@ -95,10 +100,11 @@ var bypassClasses = []bypassClass{
 	{
 		name:  "ncat's and netcat's command options",
 		needs: "ncat",
-		// The first connection to the listener runs its command.
+		// The first connection to the listener (a unix socket in the scratch
+		// directory: no port to share with another run) runs its command.
 		refused: []string{
-			"ncat --sh-exec 'rm -f x' -l 127.0.0.1 39252 & until ncat 127.0.0.1 39252 </dev/null; do sleep 0.1; done; wait",
-			"ncat -lc'rm -f x' 127.0.0.1 39253 & until ncat 127.0.0.1 39253 </dev/null; do sleep 0.1; done; wait",
+			"ncat --sh-exec 'rm -f x' -lU s & until ncat -U s </dev/null; do sleep 0.1; done; wait",
+			"ncat -lUc'rm -f x' s & until ncat -U s </dev/null; do sleep 0.1; done; wait",
 		},
 		// ncat -e runs an argv; netcat-traditional's -e and -c (Debian's
 		// nc is OpenBSD's, without them).
@@ -150,6 +156,92 @@ var bypassClasses = []bypassClass{
 			"seq 100 | xargs -P 8 -n1 echo", "while true; do sleep 1 & wait; done", "while :; do make & sleep 1; break; done",
 			`while read f; do gzip "$f" & done < list`, "yes | apt-get install foo"},
 	},
+	{
+		name: "a script the text writes and then runs",
+		refused: []string{"echo 'rm -f x' > s.sh; sh s.sh", "printf '#!/bin/sh\\nrm -f x\\n' > s.sh; chmod +x s.sh; ./s.sh",
+			"cat > s.sh <<'EOF'\nrm -f x\nEOF\nbash s.sh", "tee s.sh <<< 'rm -f x' >/dev/null; . ./s.sh",
+			"echo '#!/usr/bin/env bash' > s.sh; echo 'rm -f x' >> s.sh; chmod +x s.sh; ./s.sh"},
+		yolo: []string{"echo 'rm -rf /' > s.sh; sh s.sh", "echo 'rm -rf /' > s.sh && chmod +x s.sh && ./s.sh",
+			"cat <<'EOF' > s.sh\nmkfs.ext4 /dev/sda\nEOF\nsource s.sh", "tee s.sh <<< 'rm -rf ~' >/dev/null; sh s.sh"},
+		yoloAllowed: []string{"echo 'ls -la' > s.sh; sh s.sh", "echo 'print(1)' > s.py; python3 s.py", "echo 'rm -rf /' > notes.txt",
+			"printf '#!/usr/bin/python3\\nimport os\\n' > s.py; chmod +x s.py; ./s.py", "echo 'rm -rf /' > s.txt; sh s.sh"},
+	},
+	{
+		name:  "variables that move a program's configuration or load its modules",
+		needs: "git", git: true,
+		files:   map[string]string{".gitconfig": "[core]\n\tfsmonitor = \"rm -f x; false\"\n", "cfg/git/config": "[core]\n\tfsmonitor = \"rm -f x; false\"\n"},
+		refused: []string{"HOME=. git status", "XDG_CONFIG_HOME=./cfg git status", "HOME=$PWD git diff"},
+		// LESS='+!CMD' ran the command under script(1), by hand (less
+		// then waits for a key); iconv loads gconv modules from
+		// GCONV_PATH, go build runs -toolexec's program.
+		unconfirmed: []string{"LESS='+!rm -f x' less f", "GCONV_PATH=. iconv -l", "GOFLAGS=-toolexec=rm go build ./...",
+			"LESSKEYIN=./k less f", "ZDOTDIR=. zsh -c true"},
+		allowed: []string{"git status", "git diff", "echo $HOME", "cd ~ && ls", "NODE_ENV=test ls"},
+	},
+	{
+		name:  "awk's program texts, files and extensions given by options",
+		needs: "awk",
+		refused: []string{`awk -W exec /dev/stdin <<< 'BEGIN{system("rm -f x")}'`,
+			`awk -Wexec /dev/stdin <<< 'BEGIN{system("rm -f x")}'`},
+		// gawk 5's -e/--source program texts, -i/--include, -l/--load
+		// and --exec (from its manual; this host's awk is mawk).
+		unconfirmed: []string{`gawk -e 'BEGIN{system("rm -f x")}'`, `gawk --sou='BEGIN{system("rm -f x")}'`,
+			"gawk -l ./ext 'BEGIN{}'", "gawk --load=./ext 'BEGIN{}'", "gawk -i ./inc.awk 'BEGIN{}'", "gawk --exec=prog.awk data"},
+		allowed: []string{"awk -v 'x=1' '{print x}' f", "awk -F: '{print $1}' /etc/passwd", "awk -W version",
+			"gawk -e 'BEGIN{print 1}'", "awk '{print $1}' f"},
+	},
+	{
+		name:  "sqlite3's editor, extension and prefixed shell commands",
+		needs: "sqlite3", files: map[string]string{},
+		refused: []string{`sqlite3 :memory: "select edit('x','rm -f x')"`, `sqlite3 :memory: ".sy rm -f x"`,
+			`sqlite3 :memory: ".sys rm -f x"`, `sqlite3 :memory: ".shel rm -f x"`},
+		// .load and load_extension() ran a gcc-built object's rm by hand
+		// (the object is TestCodeLoadConfirm's kind).
+		unconfirmed: []string{`sqlite3 :memory: ".load ./lib"`, `sqlite3 :memory: "select load_extension('./lib.so')"`,
+			`sqlite3 :memory: ".once -e" "select 1;"`},
+		allowed: []string{"sqlite3 app.db '.tables'", "sqlite3 app.db 'select * from t'", "sqlite3 app.db '.schema'",
+			"sqlite3 app.db '.headers on' 'select 1'", "sqlite3 app.db '.sha3sum'"},
+	},
+	{
+		name: "values bash evaluates as arithmetic: [[ -eq ]], [[ -v ]], a variable's value by name",
+		refused: []string{"[[ 'a[$(rm -f x)]' -eq 1 ]]", "[[ -v 'a[$(rm -f x)]' ]]", "x='a[$(rm -f x)]'; echo $((x))",
+			"x='a[$(rm -f x)]'; a[x]=1", "x='a[$(rm -f x)]'; echo ${a[x]}", "x='a[$(rm -f x)]'; [[ x -eq 1 ]]"},
+		yolo: []string{"[[ -v 'a[$(rm -rf /)]' ]]", "[[ 'a[$(rm -rf /)]' -eq 1 ]]", "x='a[$(rm -rf /)]'; echo $((x))",
+			"x='a[$(rm -rf /)]'; a[x]=1", "x='a[$(rm -rf /)]'; [[ x -eq 1 ]]"},
+		allowed:     []string{"[[ -v HOME ]]", "x='$(ls)'"},
+		yoloAllowed: []string{"[[ -v HOME ]]", "[[ $n -eq 1 ]]", "x='a[1]'; echo $((x))", "[[ 'a[$(ls)]' -eq 1 ]]"},
+	},
+	{
+		name: "a name the text links to a system path",
+		// A write or removal through a link reaches its target (what ln
+		// is for); the targets are the blacklist's own.
+		yolo: []string{"ln -s /dev/sda d; cat img > d", "ln -s /etc/passwd p; echo x > p", "ln /dev/sda d && dd if=img of=d",
+			"ln -s / r && rm -rf r/usr", "ln -sf / r; rm -rf r/", "ln -s /dev/nvme0n1 disks; cat img > disks/nvme0n1"},
+		yoloAllowed: []string{"ln -s /usr/lib/x.so l; ls l", "ln -s ../shared/config config", "ln -s / r; ls r/",
+			"ln -s /tmp/x d; echo y > d"},
+	},
+	{
+		name: "files a sed or awk script opens for writing",
+		// sed -n 'w p' /dev/null and awk 'BEGIN{print "" > "p"}' left p
+		// empty under bash: the file is truncated when the script opens it.
+		yolo: []string{`awk 'BEGIN{print "x" > "/etc/passwd"}'`, `awk '{print >> "/etc/shadow"}' f`, "sed -n 'w /etc/passwd' f",
+			"sed 's/a/b/w /etc/sudoers' f", "sed -n '1w /dev/sda' f", `awk '{printf "%s", $0 > "/dev/sda"}' img`},
+		yoloAllowed: []string{`awk '{print > "out.txt"}' in.txt`, "sed -n 'w out.txt' input.txt", "awk '{print $1}' /etc/passwd",
+			"sed -n 'p' /etc/passwd"},
+	},
+	{
+		name: "git's wrappers run git with their arguments",
+		// hub and yadm exec git with their command line (hub's manual;
+		// neither is on this host).
+		unconfirmed: []string{"hub push", "yadm push", "hub -C . push origin"},
+		allowed:     []string{"hub status", "yadm status"},
+	},
+	{
+		name: "a shell's version query reads no script",
+		// bash, dash, zsh and ksh --version ran nothing fed on stdin.
+		yoloAllowed: []string{"bash --version", "echo rm -rf / | bash --version", "sh --version"},
+		yolo:        []string{"echo 'rm -rf /' | bash", "bash -c 'rm -rf /' --version"},
+	},
 }
 
 // killAllForms signal every process: pids from a variable assigned -1,
@@ -187,7 +279,7 @@ func TestKillAllFormsConfirm(t *testing.T) {
 // without an exec gate), every near miss stays allowed; in yolo every
 // catastrophe is refused and its near misses stay allowed.
 func TestBypassClasses(t *testing.T) {
-	p := evasionPolicy(t)
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)", "Bash(git push *)"})
 	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
 	for _, c := range bypassClasses {
 		for _, text := range append(append([]string(nil), c.refused...), c.unconfirmed...) {
@@ -229,8 +321,17 @@ func TestBypassClassesConfirm(t *testing.T) {
 		for _, text := range c.refused {
 			dir := t.TempDir()
 			bin, marker := standInRm(t, dir, false)
+			if c.git {
+				if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+					t.Skipf("git init: %v %s", err, out)
+				}
+			}
 			for name, body := range c.files {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				p := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -307,6 +408,54 @@ func TestCloneThenRunThroughCdConfirm(t *testing.T) {
 		"git clone https://x/r d && ./install.sh", "cd d && ./install.sh"} {
 		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
 			t.Errorf("near miss %q: %v in yolo: %s", text, d.Action, d.Reason)
+		}
+	}
+}
+
+// TestCodeLoadConfirm: openssl loads a shared object named by its options
+// or by OPENSSL_CONF, and the object's code runs (here: rm, from its
+// constructor). Without a run-time exec gate to watch what that code
+// starts, no allow rule vouches for it past Bash(rm *).
+func TestCodeLoadConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, tool := range []string{"gcc", "openssl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found", tool)
+		}
+	}
+	dir := t.TempDir()
+	bin, marker := standInRm(t, dir, false)
+	src := filepath.Join(dir, "lib.c")
+	if err := os.WriteFile(src, []byte("#include <stdlib.h>\n__attribute__((constructor)) static void init(void) { system(\"rm -f x\"); }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("gcc", "-shared", "-fPIC", "-o", filepath.Join(dir, "lib.so"), src).CombinedOutput(); err != nil {
+		t.Skipf("gcc: %v %s", err, out)
+	}
+	conf := "openssl_conf = init\n[init]\nengines = eng\n[eng]\ne = e_sect\n[e_sect]\ndynamic_path = " + filepath.Join(dir, "lib.so") + "\ninit = 1\n"
+	if err := os.WriteFile(filepath.Join(dir, "oc.cnf"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := evasionPolicy(t)
+	for _, text := range []string{"openssl req -engine ./lib.so -new", "openssl list -provider-path . -provider lib",
+		"OPENSSL_CONF=./oc.cnf openssl version"} {
+		os.Remove(marker)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, bash, "-c", text)
+		cmd.Dir, cmd.Env = dir, []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir}
+		cmd.Stdin = strings.NewReader("")
+		_ = cmd.Run()
+		cancel()
+		if _, err := os.Stat(marker); err != nil {
+			t.Errorf("%q: bash did not run the object's rm (the form is wrong here)", text)
+		}
+		if d := Decide(Input{Text: text, Policy: p, Cwd: dir}); d.Action == Allow {
+			t.Errorf("%q ran rm, and the gate allowed it without an exec gate: %s", text, d.Reason)
+		}
+	}
+	for _, text := range []string{"openssl version", "openssl x509 -in c.pem -noout -text", "openssl rand -hex 16"} {
+		if d := Decide(Input{Text: text, Policy: p, Cwd: dir}); d.Action != Allow {
+			t.Errorf("near miss %q: %v: %s", text, d.Action, d.Reason)
 		}
 	}
 }

@@ -103,17 +103,19 @@ func setupMounts(w *wireSpec) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making / private: %w", err)
 	}
-	for _, r := range w.Writable {
-		if err := unix.Mount(r, r, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("binding writable root %s: %w", r, err)
-		}
-	}
-	readOnly := remountAllReadOnly
 	if w.Plan.Thread {
-		readOnly = setAllReadOnly
-	}
-	if err := readOnly(w.Writable); err != nil {
-		return err
+		if err := readOnlyButWritable(w.Writable); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range w.Writable {
+			if err := unix.Mount(r, r, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+				return fmt.Errorf("binding writable root %s: %w", r, err)
+			}
+		}
+		if err := remountAllReadOnly(w.Writable); err != nil {
+			return err
+		}
 	}
 	for _, a := range pinnedDirs(w.Protected, w.Writable) {
 		if err := unix.Mount(a, a, "", unix.MS_BIND|unix.MS_REC, ""); err != nil && !errors.Is(err, unix.ENOENT) {
@@ -170,26 +172,36 @@ func remountAllReadOnly(writable []string) error {
 	return nil
 }
 
-// setAllReadOnly does what remountAllReadOnly does with mount_setattr
-// (Linux 5.12): one recursive call makes every mount read-only, keeping
-// its other flags, and the mounts within the writable roots that were
-// writable are made writable again — a few system calls where the other
-// takes two per mount. Only the launcher thread uses it: a user
-// namespace's locked mounts would need the per-mount fallback anyway.
-func setAllReadOnly(writable []string) error {
-	all, err := mounts()
-	if err != nil {
-		return fmt.Errorf("reading mountinfo: %w", err)
+// readOnlyButWritable does for the launcher thread what the binds of the
+// writable roots and remountAllReadOnly do for the trampoline, with the
+// new mount API and without reading the mount table (its text, made anew
+// for each namespace, was a third of the mounts' cost): each writable
+// root's mounts are cloned first, as they are (a read-only one within a
+// writable root stays read-only); one recursive mount_setattr (Linux
+// 5.12) makes every mount read-only, keeping its other flags; then the
+// clones go on top of their roots, in order, as the binds did. Only the
+// launcher thread uses it: a user namespace's locked mounts would need
+// the per-mount fallback anyway.
+func readOnlyButWritable(writable []string) error {
+	clones := make([]int, 0, len(writable))
+	defer func() {
+		for _, fd := range clones {
+			unix.Close(fd)
+		}
+	}()
+	for _, r := range writable {
+		fd, err := unix.OpenTree(unix.AT_FDCWD, r, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("binding writable root %s: %w", r, err)
+		}
+		clones = append(clones, fd)
 	}
 	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}); err != nil {
 		return fmt.Errorf("making every mount read-only: %w", err)
 	}
-	for _, m := range all {
-		if m.readOnly || !withinAny(m.point, writable) {
-			continue
-		}
-		if err := unix.MountSetattr(unix.AT_FDCWD, m.point, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}); err != nil {
-			return fmt.Errorf("making %s writable again: %w", m.point, err)
+	for i, r := range writable {
+		if err := unix.MoveMount(clones[i], "", unix.AT_FDCWD, r, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("binding writable root %s: %w", r, err)
 		}
 	}
 	return nil
@@ -379,7 +391,7 @@ func emptyFileMount() (int, error) {
 // bindEmptyFile mounts a read-only copy of the empty file of the detached
 // tmpfs mnt onto target (not following a symbolic link there).
 func bindEmptyFile(mnt int, target string) error {
-	t, err := unix.OpenTree(mnt, "empty", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
+	t, err := unix.OpenTree(mnt, "empty", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
 	if err != nil {
 		return fmt.Errorf("open_tree (Linux 6.15 clones a detached mount): %w", err)
 	}

@@ -290,9 +290,9 @@ func (h *Handle) wire(cmd *exec.Cmd, spec Spec, p plan) (*wireSpec, error) {
 func (h *Handle) writable(w *wireSpec, spec Spec) error {
 	tmp := spec.TempDir
 	switch {
-	case tmp == "" && h.tempDir != "": // a standby's, adopted
+	case tmp == "" && h.tempDir != "" && dirExists(h.tempDir): // a standby's, adopted
 		tmp = h.tempDir
-	case tmp == "":
+	case tmp == "": // none, or the adopted one was removed since (a temp cleaner)
 		var err error
 		if tmp, err = takeTempDir(); err != nil {
 			return fmt.Errorf("sandbox: making the per-run temp dir: %w", err)
@@ -576,6 +576,9 @@ func (h *Handle) StartWhen(ready <-chan struct{}) error {
 	if h.ctl == nil {
 		h.awaitReady() // nothing holds the command once it starts
 	}
+	if err := h.beginTracer(); err != nil {
+		return err
+	}
 	var err error
 	switch {
 	case h.threadWire != nil:
@@ -604,24 +607,33 @@ func (h *Handle) awaitReady() {
 	}
 }
 
-// releaseInit lets the started init fork the command, and has the exec
-// gate attach to it first when it is on.
+// beginTracer has the exec gate's tracer, when it is on, wait for the
+// command's filter before the init starts.
+func (h *Handle) beginTracer() error {
+	if h.ctl == nil || h.check == nil {
+		return nil
+	}
+	t, err := newTracer(h.check, h.ctl, h.argv)
+	if err != nil {
+		return fmt.Errorf("%w (the command did not run)", err)
+	}
+	h.tracer = t
+	t.begin()
+	return nil
+}
+
+// releaseInit lets the started init fork the command, under the exec
+// gate's filter when the gate is on (its tracer waits for it already).
 func (h *Handle) releaseInit() error {
 	h.ctl.started()
-	var t *tracer
-	if h.check != nil {
-		var err error
-		if t, err = newTracer(h.check, h.ctl, h.argv); err != nil {
-			return h.abort(err)
-		}
+	if h.check != nil && h.tracer == nil {
+		return h.abort(errors.New("sandbox: exec gate: no tracer waits for the command")) // never ungated
 	}
-	if err := h.ctl.release(t != nil); err != nil {
-		t.ctl.close()
-		return h.abort(err)
+	if h.tracer != nil {
+		h.tracer.started(h.cmd.Process.Pid)
 	}
-	if t != nil {
-		h.tracer = t
-		t.start(h.cmd.Process.Pid)
+	if err := h.ctl.release(h.tracer != nil); err != nil {
+		return h.abort(err) // the init's end closes: the tracer ends
 	}
 	return nil
 }

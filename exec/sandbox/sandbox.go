@@ -25,10 +25,13 @@
 // thrown away; the init waits for a go byte while a helper thread mounts
 // its PID namespace's /proc and sets its rlimits, then forks the command.
 // Once a process
-// has started two runs, each start readies the next launcher in the
-// background with the same layers (a standby), which the next Prepare
-// adopts only if its run needs exactly those layers on an unchanged host;
-// call [Release] before exiting to remove the standby's temp dir. A run
+// has started two runs, each start readies launchers in the background
+// with the same layers (standbys: as many as runs go on at once, up to
+// four), which a next Prepare adopts only if its run needs exactly those
+// layers on an unchanged host; such a process also keeps the per-run temp
+// dirs that came back empty and unchanged for later runs (a dir written
+// to is removed); call [Release] before exiting to remove the standbys'
+// and the kept temp dirs. A run
 // costs about 1.7 times a plain os/exec of /bin/true, under 2 ms more
 // (scripts/bench-sandbox.sh). Elsewhere (not root, cgroup v2 only,
 // older kernels, architectures without a built init) the binary
@@ -251,7 +254,8 @@ type Spec struct {
 	Cwd string
 	// TempDir is a per-run directory, writable under WorkspaceWrite and
 	// exported to the command as TMPDIR. Empty: Prepare creates one and Close
-	// removes it.
+	// removes it (a server keeps one left empty and unchanged for a later
+	// run: see Release).
 	TempDir string
 	// WritableRoots are extra writable directories under WorkspaceWrite.
 	WritableRoots []string

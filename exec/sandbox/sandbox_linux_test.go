@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // denied is true when the output shows a write was refused by a sandbox
@@ -710,6 +712,37 @@ func TestConcurrent(t *testing.T) {
 			if err := <-errs; err != nil {
 				t.Error(err)
 			}
+		}
+	})
+}
+
+// TestMountsWithinWritableRoot checks, for each launcher, that the mounts
+// inside a writable root keep their own write access in the sandbox (one
+// mounted read-only stays read-only, one mounted writable stays
+// writable), that an extra writable root mounted writable is writable
+// there too, and that what is outside the roots stays read-only.
+func TestMountsWithinWritableRoot(t *testing.T) {
+	requireSandbox(t)
+	eachLauncher(t, func(t *testing.T) {
+		ws, sibling := workspace(t)
+		extra := t.TempDir()
+		for _, m := range []struct {
+			dir   string
+			flags uintptr
+		}{{filepath.Join(ws, "rw"), 0}, {filepath.Join(ws, "ro"), unix.MS_RDONLY}, {filepath.Join(extra, "mnt"), 0}} {
+			if err := os.Mkdir(m.dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := unix.Mount("tmpfs", m.dir, "tmpfs", m.flags, "size=64k"); err != nil {
+				t.Skipf("cannot mount a tmpfs for the test: %v", err)
+			}
+			t.Cleanup(func() { unix.Unmount(m.dir, unix.MNT_DETACH) })
+		}
+		spec := Spec{Profile: WorkspaceWrite, Cwd: ws, WritableRoots: []string{filepath.Join(extra, "mnt")}}
+		r := sh(t, spec, fmt.Sprintf(`echo x > top && echo x > rw/f && ! echo x > ro/f 2>/dev/null &&
+			echo x > '%s/mnt/f' && ! echo x > '%s/new' 2>/dev/null && echo ok`, extra, sibling))
+		if r.err != nil || !strings.Contains(r.out, "ok") {
+			t.Fatalf("%v: %s", r.err, r.out)
 		}
 	})
 }

@@ -148,8 +148,8 @@ func identities(paths []string) []string {
 	return out
 }
 
-// readyStandby readies a launcher for a next run like h's, in the
-// background, unless as many are ready or being readied as runs are going
+// readyStandby readies launchers for next runs like h's, in the
+// background, until as many are ready or being readied as runs are going
 // on now (h's included). A process that has started one run from a thread
 // gets none (the CLI's run, which would only leave the standby's temp dir
 // behind), and nor does a run on a terminal, which is that run's own.
@@ -161,11 +161,12 @@ func readyStandby(h *Handle) {
 	standbys.Lock()
 	standbys.runs++
 	want := min(max(standbys.active, 1), standbysMax)
-	if standbys.runs < 2 || len(standbys.ready)+standbys.making >= want || standbys.off {
+	n := want - len(standbys.ready) - standbys.making
+	if standbys.runs < 2 || n <= 0 || standbys.off {
 		standbys.Unlock()
 		return
 	}
-	standbys.making++
+	standbys.making += n
 	sweep := !standbys.swept
 	standbys.swept = true
 	standbys.Unlock()
@@ -174,18 +175,19 @@ func readyStandby(h *Handle) {
 		if sweep {
 			sweepTempDirs()
 		}
-		sb, err := makeStandby(spec, w)
-		standbys.Lock()
-		defer standbys.Unlock()
-		standbys.making--
-		if err != nil {
-			return // the next run takes its layers on itself
+		for range n { // one after the other: the first is ready soonest
+			sb, err := makeStandby(spec, w)
+			standbys.Lock()
+			standbys.making--
+			switch {
+			case err != nil: // the next run takes its layers on itself
+			case len(standbys.ready) >= standbysMax || standbys.off:
+				sb.drop()
+			default:
+				standbys.ready = append(standbys.ready, sb)
+			}
+			standbys.Unlock()
 		}
-		if len(standbys.ready) >= standbysMax || standbys.off {
-			sb.drop()
-			return
-		}
-		standbys.ready = append(standbys.ready, sb)
 	}()
 }
 

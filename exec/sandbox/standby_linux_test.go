@@ -290,6 +290,31 @@ func TestLayerFailureFallsBack(t *testing.T) {
 	if !threadBroken.Load() {
 		t.Error("the failure was not remembered")
 	}
+	// The exec gate, whose tracer waits on the first launcher's control
+	// socket from before the start, follows the run to the trampoline: a
+	// denied program is still refused there, and an allowed one runs.
+	if !Detect().ExecGate {
+		return
+	}
+	for _, tt := range []struct {
+		script  string
+		refused bool
+	}{
+		{"rm -f keep", true},
+		{"cat keep", false},
+	} {
+		threadBroken.Store(false) // each run falls back anew
+		ws, _ := workspace(t)
+		if err := os.WriteFile(filepath.Join(ws, "keep"), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g := &gateLog{deny: map[string]bool{"rm": true}}
+		r := sh(t, Spec{Profile: WorkspaceWrite, Cwd: ws, ExecCheck: g.check}, tt.script)
+		_, kept := os.Stat(filepath.Join(ws, "keep"))
+		if r.report.Launcher != "trampoline" || kept != nil || (len(g.denied) > 0) != tt.refused || (!tt.refused && r.err != nil) {
+			t.Errorf("gated %s: launcher %q, keep %v, denied %d, err %v: %s", tt.script, r.report.Launcher, kept, len(g.denied), r.err, r.out)
+		}
+	}
 }
 
 // A process in a PID namespace of its own cannot see the processes
@@ -397,5 +422,27 @@ func TestStandbysForConcurrentRuns(t *testing.T) {
 				seen[f] = true
 			}
 		}
+	}
+}
+
+// TestStandbyTempDirRemoved checks that a run whose standby's temp dir was
+// removed meanwhile (a temp cleaner) gets a temp dir of its own and runs,
+// from a thread still: it failed with the standby's dir missing, and its
+// failure sent every later run to the trampoline.
+func TestStandbyTempDirRemoved(t *testing.T) {
+	requireStandbys(t)
+	defer threadBroken.Store(false)
+	ws, _ := workspace(t)
+	spec := Spec{Profile: WorkspaceWrite, Cwd: ws}
+	readyFor(t, spec)
+	standbys.Lock()
+	gone := standbys.ready[0].tempDir
+	standbys.Unlock()
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	r := sh(t, spec, `echo x > "$TMPDIR/f" && echo "tmp=$TMPDIR"`)
+	if r.err != nil || strings.Contains(r.out, gone) || r.report.Launcher != "thread" {
+		t.Errorf("%v (launcher %q): %s", r.err, r.report.Launcher, r.out)
 	}
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"path/filepath"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -41,8 +42,8 @@ func takeTempDir() (string, error) {
 		dir := tempDirs.free[n-1]
 		tempDirs.free = tempDirs.free[:n-1]
 		tempDirs.Unlock()
-		if pristineDir(dir) {
-			return dir, nil
+		if filepath.Dir(dir) == filepath.Clean(os.TempDir()) && pristineDir(dir) {
+			return dir, nil // still where a new one would be made, and as made
 		}
 		os.RemoveAll(dir)
 	}

@@ -125,3 +125,24 @@ func TestTempDirNotShared(t *testing.T) {
 		t.Errorf("temp dirs left after Release: %v", left)
 	}
 }
+
+// TestTempDirFollowsTMPDIR checks that a kept temp dir is not handed to a
+// run once this process's temp directory is another one.
+func TestTempDirFollowsTMPDIR(t *testing.T) {
+	requireStandbys(t)
+	ws, _ := workspace(t)
+	spec := Spec{Profile: WorkspaceWrite, Cwd: ws}
+	for range 3 { // untouched runs: their dirs are kept
+		if r := sh(t, spec, "true"); r.err != nil {
+			t.Fatalf("%v: %s", r.err, r.out)
+		}
+	}
+	other := t.TempDir()
+	t.Cleanup(Release) // the standbys and kept dirs made in other, before it goes
+	t.Setenv("TMPDIR", other)
+	setStandbys(t, true) // drop the standbys readied under the old TMPDIR
+	r := sh(t, spec, `echo "$TMPDIR"`)
+	if got := filepath.Dir(strings.TrimSpace(r.out)); r.err != nil || got != other {
+		t.Errorf("TMPDIR of a run after TMPDIR changed is in %q, want %q (%v)", got, other, r.err)
+	}
+}

@@ -249,8 +249,15 @@ func (h *Handle) fallBack(cause error) error {
 		h.ctl.close()
 		h.ctl = nil
 	}
+	if h.tracer != nil {
+		h.stopTracer() // it waits on the socket closed above
+		h.tracer = nil
+	}
 	h.threadWire, h.report = nil, p.report(h.runSpec)
 	if err := h.prepare(cmd, h.runSpec, p); err != nil {
+		return errors.Join(cause, err)
+	}
+	if err := h.beginTracer(); err != nil {
 		return errors.Join(cause, err)
 	}
 	if h.ctl == nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,8 +66,11 @@ type tracer struct {
 	check func(ExecEvent) ExecVerdict
 	ctl   *initCtl
 	// stop is an eventfd: Close writes it to end the tracer.
-	stop    int
-	initPID int
+	stop int
+	// initPID is the init, killed when the gate cannot be set up; 0
+	// until the init started (the tracer thread waits for the command's
+	// filter from before then).
+	initPID atomic.Int64
 	// rootArgv is the command's argv: what the init started.
 	rootArgv []string
 	done     chan struct{} // closed when the tracer is done with the run
@@ -134,12 +138,21 @@ func newTracer(check func(ExecEvent) ExecVerdict, ctl *initCtl, rootArgv []strin
 		pending: map[int]*pendingExec{}, held: map[int]heldExec{}}, nil
 }
 
-// start has a tracer thread take the command's filter once it is in
-// place, and gate the run. initPID is the init, killed when the gate
-// cannot be set up.
-func (t *tracer) start(initPID int) {
-	t.initPID = initPID
-	tracerThread(t)
+// begin has a tracer thread take the command's filter once it is in
+// place, and gate the run. Called before the init starts, so that the
+// thread's wake-up overlaps the init's, off the path of the command's
+// first exec; the tracer ends, with an error, if the init ends or never
+// starts (its end of the control socket closes) before the filter comes.
+func (t *tracer) begin() { tracerThread(t) }
+
+// started tells the tracer the init's pid, before the init is released.
+func (t *tracer) started(initPID int) { t.initPID.Store(int64(initPID)) }
+
+// killInit kills the init, once it is known.
+func (t *tracer) killInit() {
+	if pid := int(t.initPID.Load()); pid > 0 {
+		unix.Kill(pid, unix.SIGKILL)
+	}
 }
 
 // end has the tracer finish: the held execs are refused, the listener
@@ -174,35 +187,84 @@ func (t *tracer) attachError() error {
 // the run's own gate events).
 var tracers struct {
 	sync.Mutex
-	idle []chan *tracer
+	idle []*tracerSlot
 }
 
 const maxIdleTracers = 1
 
+// tracerSlot is a kept tracer thread. Between runs it sleeps in a read of
+// its eventfd, which the next run's start writes: the kernel wakes that
+// very thread. A channel would wake it through the Go scheduler, which
+// readies a goroutine locked to another thread on the sender's processor
+// and hands it over only when another thread steals it (0.1 ms, up to
+// 1 ms while the run's start keeps the processors busy: on the path of
+// every run's first exec).
+type tracerSlot struct {
+	wake int     // the eventfd; -1 until the thread first goes idle
+	next *tracer // the run to trace, set under tracers' lock
+}
+
 func tracerThread(t *tracer) {
 	tracers.Lock()
 	if n := len(tracers.idle); n > 0 {
-		ch := tracers.idle[n-1]
+		s := tracers.idle[n-1]
 		tracers.idle = tracers.idle[:n-1]
+		s.next = t
 		tracers.Unlock()
-		ch <- t
+		one := [8]byte{1}
+		for {
+			if _, err := unix.Write(s.wake, one[:]); err != unix.EINTR {
+				break // an eventfd's counter cannot overflow at one write per run
+			}
+		}
 		return
 	}
 	tracers.Unlock()
-	ch := make(chan *tracer, 1)
-	ch <- t
-	goChildless(func() {
-		for t := range ch {
-			t.run()
-			tracers.Lock()
-			if len(tracers.idle) >= maxIdleTracers {
-				tracers.Unlock()
-				return // the thread ends with its goroutine
-			}
-			tracers.idle = append(tracers.idle, ch)
-			tracers.Unlock()
+	s := &tracerSlot{wake: -1, next: t}
+	goChildless(s.serve)
+}
+
+// serve traces runs on the calling (locked) thread until it is not kept.
+func (s *tracerSlot) serve() {
+	defer func() {
+		if s.wake >= 0 {
+			unix.Close(s.wake)
 		}
-	})
+	}()
+	for {
+		tracers.Lock()
+		t := s.next
+		s.next = nil
+		if t == nil {
+			// Woken for no run (its read failed): it leaves the pool.
+			tracers.idle = slices.DeleteFunc(tracers.idle, func(o *tracerSlot) bool { return o == s })
+			tracers.Unlock()
+			return
+		}
+		tracers.Unlock()
+		t.run()
+		if s.wake < 0 {
+			fd, err := unix.Eventfd(0, unix.EFD_CLOEXEC)
+			if err != nil {
+				return // not kept: the next run makes a thread
+			}
+			s.wake = fd
+		}
+		tracers.Lock()
+		if len(tracers.idle) >= maxIdleTracers {
+			tracers.Unlock()
+			return // the thread ends with its goroutine
+		}
+		tracers.idle = append(tracers.idle, s)
+		tracers.Unlock()
+		var buf [8]byte
+		for {
+			// A blocking eventfd read fails only when interrupted.
+			if _, err := unix.Read(s.wake, buf[:]); err != unix.EINTR {
+				break
+			}
+		}
+	}
 }
 
 // goChildless is goLocked on a thread that has no child process: a
@@ -248,12 +310,18 @@ func (t *tracer) run() {
 	defer close(t.done)
 	defer t.ctl.close()
 	defer t.closeStop()
+	if !t.awaitRecord() {
+		t.mu.Lock()
+		t.err = errors.New("sandbox: exec gate: the run ended before its command started")
+		t.mu.Unlock()
+		return
+	}
 	pid, listener, err := t.ctl.waitReady()
 	if err != nil {
 		t.mu.Lock()
 		t.err = fmt.Errorf("sandbox: exec gate: %w (the command did not run)", err)
 		t.mu.Unlock()
-		unix.Kill(t.initPID, unix.SIGKILL)
+		t.killInit()
 		return
 	}
 	t.listener = listener
@@ -273,6 +341,25 @@ func (t *tracer) run() {
 // changes only where the woken thread runs, never what it is told.
 func syncWakeUp(listener int) {
 	unix.Syscall(unix.SYS_IOCTL, uintptr(listener), unix.SECCOMP_IOCTL_NOTIF_SET_FLAGS, unix.SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP)
+}
+
+// awaitRecord waits until the init writes on the control socket (or
+// closes it), and reports false if the tracer was told to end first: the
+// tracer waits from before the init starts, and a run that ends before
+// (its start failed, or fell back to another launcher with a socket of
+// its own) must not leave it waiting.
+func (t *tracer) awaitRecord() bool {
+	fds := []unix.PollFd{{Fd: int32(t.ctl.fd), Events: unix.POLLIN}, {Fd: int32(t.stop), Events: unix.POLLIN}}
+	for {
+		_, err := unix.Poll(fds, -1)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return true // waitReady says what is wrong
+		}
+		return fds[0].Revents != 0 || fds[1].Revents == 0
+	}
 }
 
 func ptraceSeize(pid int, options int) error {
@@ -484,7 +571,7 @@ func (t *tracer) exec(pid int) {
 		t.refuse(pid)
 		return
 	}
-	initPID, root, rootArgv := t.initPID, t.root, t.rootArgv
+	initPID, root, rootArgv := int(t.initPID.Load()), t.root, t.rootArgv
 	ev.parent = func() (int, []string) {
 		ppid, argv := parentOf(pid)
 		if ppid == initPID && ppid > 0 {
@@ -581,7 +668,7 @@ func untraceable(pid int, err error) string {
 func (t *tracer) endRun(pid int) {
 	if !t.ended {
 		t.ended = true
-		unix.Kill(t.initPID, unix.SIGKILL)
+		t.killInit()
 		if t.root > 0 {
 			unix.Kill(-t.root, unix.SIGKILL)
 		}

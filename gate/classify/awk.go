@@ -195,6 +195,8 @@ type awkScanner struct {
 	getline int       // 1 right after getline, 2 after its variable; 0 otherwise
 	glDepth int       // depth at which the getline was seen
 	runs    string    // how the program runs shell commands, "" when it does not
+	files   []string  // the files print > and printf > name as strings
+	dynOut  bool      // an output target that is not a string
 	failed  bool      // the scanner stopped before the end
 }
 
@@ -206,22 +208,138 @@ func scanAwkProgram(s string) (Safety, string) {
 
 // awkRuns says how an awk command line runs shell commands ("" when it
 // does not, as far as the scanner can tell): the facts tree's reading of
-// awk. A program the scanner cannot read whole, or one from a file, runs
-// what the gate cannot see.
+// awk. A program the scanner cannot read whole, one from a file (-f, -E,
+// gawk's --exec, mawk's -W exec), an include or an extension (-i, -l),
+// or an option this reading does not know runs what the gate cannot see;
+// gawk's -e/--source texts are the program, read like an operand's.
 func awkRuns(args []string) string {
-	var v verdict
-	i, progFile := awkOptions(args, &v)
-	switch {
-	case progFile:
-		return "runs a program from a file"
-	case i >= len(args):
-		return ""
+	texts, i, why := awkProgramArgs(args)
+	if why != "" {
+		return why
 	}
-	p := awkScan(args[i])
-	if p.runs == "" && p.failed {
-		return "has a program the gate cannot read whole"
+	if len(texts) == 0 {
+		if i >= len(args) {
+			return ""
+		}
+		texts = []string{args[i]}
 	}
-	return p.runs
+	for _, t := range texts {
+		p := awkScan(t)
+		if p.runs != "" {
+			return p.runs
+		}
+		if p.failed {
+			return "has a program the gate cannot read whole"
+		}
+	}
+	return ""
+}
+
+// awkLongRun are gawk's long options and what each does for awkRuns: "v"
+// takes a value, "t" a program text, "f" a program file, include or
+// extension; "" is a flag (some take an optional =value).
+var awkLongRun = map[string]string{
+	"assign": "v", "field-separator": "v", "source": "t", "file": "f", "exec": "f", "include": "f", "load": "f",
+	"characters-as-bytes": "", "traditional": "", "copyright": "", "debug": "", "dump-variables": "",
+	"gen-pot": "", "help": "", "lint": "", "bignum": "", "use-lc-numeric": "", "non-decimal-data": "",
+	"no-optimize": "", "optimize": "", "pretty-print": "", "profile": "", "posix": "", "re-interval": "",
+	"sandbox": "", "version": "", "csv": "",
+}
+
+// awkProgramArgs walks awk's options: the program texts given by -e and
+// --source, the index of the first operand, or why what runs is unseen.
+func awkProgramArgs(args []string) (texts []string, i int, why string) {
+	for i = 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return texts, i + 1, ""
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			return texts, i, ""
+		case strings.HasPrefix(a, "--"):
+			name, val, has := strings.Cut(a[2:], "=")
+			kind, ok := awkLongKind(name)
+			if !ok {
+				return nil, i, "is given the option --" + name + ", which the gate does not know"
+			}
+			if (kind == "v" || kind == "t" || kind == "f") && !has {
+				i++
+				if i < len(args) {
+					val = args[i]
+				}
+			}
+			switch kind {
+			case "t":
+				texts = append(texts, val)
+			case "f":
+				return nil, i, "runs a program, an include or an extension from a file (--" + name + ")"
+			}
+		default:
+			var w string
+			texts, i, w = awkShortRun(args, i, texts)
+			if w != "" {
+				return nil, i, w
+			}
+		}
+	}
+	return texts, i, ""
+}
+
+// awkLongKind resolves a long option or its unique prefix.
+func awkLongKind(name string) (string, bool) {
+	if k, ok := awkLongRun[name]; ok {
+		return k, true
+	}
+	found, kind := 0, ""
+	for n, k := range awkLongRun {
+		if name != "" && strings.HasPrefix(n, name) {
+			found, kind = found+1, k
+		}
+	}
+	return kind, found == 1
+}
+
+// awkShortRun reads one cluster of short options for awkRuns.
+func awkShortRun(args []string, i int, texts []string) ([]string, int, string) {
+	a := args[i]
+	for j := 1; j < len(a); j++ {
+		c := a[j]
+		switch c {
+		case 'F', 'v':
+			_, k, _ := optValue(args, i, a[j+1:])
+			return texts, k, ""
+		case 'e':
+			val, k, _ := optValue(args, i, a[j+1:])
+			return append(texts, val), k, ""
+		case 'f', 'E', 'i', 'l':
+			_, k, _ := optValue(args, i, a[j+1:])
+			return nil, k, "runs a program, an include or an extension from a file (-" + string(c) + ")"
+		case 'W':
+			// mawk's -W name[=value]; -W exec FILE reads the program.
+			val, k, _ := optValue(args, i, a[j+1:])
+			name, v, has := strings.Cut(val, "=")
+			switch {
+			case strings.HasPrefix("exec", name) && name != "":
+				if !has {
+					k++
+				}
+				return nil, k, "runs a program from a file (-W exec)"
+			case strings.HasPrefix("source", name) && name != "" && has:
+				return append(texts, v), k, ""
+			}
+			if kind, ok := awkLongKind(name); ok && kind == "f" {
+				return nil, k, "runs a program, an include or an extension from a file (-W " + name + ")"
+			}
+			return texts, k, ""
+		case 'b', 'c', 'C', 'g', 'h', 'L', 'M', 'n', 'N', 'O', 'P', 'r', 's', 'S', 't', 'V', 'D', 'o', 'p', 'd':
+			if c == 'o' || c == 'p' || c == 'd' || c == 'D' || c == 'L' {
+				return texts, i, "" // an optional attached value: the rest of the cluster
+			}
+		default:
+			return nil, i, "is given the option -" + string(c) + ", which the gate does not know"
+		}
+	}
+	return texts, i, ""
 }
 
 // awkScan runs the scanner over a program text.
@@ -419,6 +537,11 @@ func (p *awkScanner) outputTarget() {
 		}
 	} else {
 		p.unread(t)
+	}
+	if t.kind == akString {
+		p.files = append(p.files, t.text)
+	} else {
+		p.dynOut = true
 	}
 	p.v.add(Write, "awk print > writes a file")
 }

@@ -607,7 +607,10 @@ func TestClassifyUnknown(t *testing.T) {
 		{"npm test", un},
 		{"go test ./...", un},
 		{"curl example.com", un},
-		{"yes", un},
+		{"fortune", un},
+		// yes prints its words without end: read-only, and a pipe's feed.
+		{"yes | head -3", ro},
+		{"yes 'rm -f x' | sh", un},
 	})
 }
 

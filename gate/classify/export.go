@@ -10,6 +10,39 @@ func (s Safety) Norm() Safety { return s.norm() }
 // user (see refusalFloor).
 func RefusalFloor(name string) bool { return refusalFloor(name) }
 
+// SubWrites lists the files a program's sub-language script opens for
+// writing (sed's w, W and s///w; awk's print > "F" and >> "F"), and
+// whether it writes one the script names at run time or the script cannot
+// be read: the blacklist checks them as it checks a redirection.
+func SubWrites(scanner programs.Scanner, args []string) (files []string, unknown bool) {
+	switch scanner {
+	case programs.ScanSed:
+		c := &sedCall{}
+		c.parse(args)
+		script, ok := c.script()
+		if c.fromFile || !ok {
+			return nil, c.fromFile
+		}
+		p := sedScan(script)
+		return p.files, p.stop
+	case programs.ScanAwk:
+		texts, i, why := awkProgramArgs(args)
+		if why != "" {
+			return nil, true
+		}
+		if len(texts) == 0 && i < len(args) {
+			texts = []string{args[i]}
+		}
+		for _, t := range texts {
+			p := awkScan(t)
+			files = append(files, p.files...)
+			unknown = unknown || p.dynOut || p.failed
+		}
+		return files, unknown
+	}
+	return nil, false
+}
+
 // SubCommands reads a program's sub-language for the shell commands it
 // runs: the texts of sed's e commands, and why a command cannot be read
 // (awk's system() and pipes, sed's s///e, sqlite's dot commands): the

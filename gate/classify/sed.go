@@ -281,6 +281,8 @@ type sedScanner struct {
 	// a command no text spells (s///e, e alone).
 	cmds   []string
 	opaque string
+	// files are the files its w, W and s///w open for writing.
+	files []string
 }
 
 // scanSedScript classifies a sed program text.
@@ -645,7 +647,11 @@ func (p *sedScanner) filename() string {
 
 // writeFile handles the file operand of w, W and s///w.
 func (p *sedScanner) writeFile(why string) {
-	switch p.filename() {
+	name := p.filename()
+	if name != "" {
+		p.files = append(p.files, name)
+	}
+	switch name {
 	case "":
 		p.v.add(Unknown, "sed w without a file name")
 	case "/dev/stdout", "/dev/stderr":

@@ -199,6 +199,7 @@ func (b *builder) stmt(s *syntax.Stmt) {
 			c.Redirs = redirs
 			c.WriteRedir = writesFile(redirs)
 			b.stdinFromRedirs(c, redirs)
+			b.recordWrites(c)
 			carried = true
 		}
 	}
@@ -422,6 +423,10 @@ func (b *builder) assigns(as []*syntax.Assign, alone bool) []Assign {
 		if a.Array != nil {
 			b.t.arrayName(x.Name)
 		}
+		if a.Value != nil && b.t.integers[x.Name] {
+			// n='a[$(cmd)]' for an integer n is evaluated as arithmetic.
+			b.t.ArithWords = append(b.t.ArithWords, b.wordOf(a.Value))
+		}
 		if a.Value != nil {
 			x.Value = b.wordOf(a.Value)
 			if fields, ok := Resolve(a.Value, b.knownVars()); ok && len(fields) == 1 {
@@ -615,9 +620,30 @@ func (b *builder) substs(n syntax.Node) bool {
 }
 
 func (b *builder) testExpr(x syntax.TestExpr) {
-	if x != nil {
-		b.walkSubsts(x)
+	if x == nil {
+		return
 	}
+	b.walkSubsts(x)
+	// [[ W -eq N ]] evaluates both sides as arithmetic and [[ -v W ]] its
+	// subscript: a quoted 'a[$(cmd)]' there runs cmd, as let's does.
+	syntax.Walk(x, func(n syntax.Node) bool {
+		switch t := n.(type) {
+		case *syntax.BinaryTest:
+			switch t.Op {
+			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+				for _, side := range []syntax.TestExpr{t.X, t.Y} {
+					if w, ok := side.(*syntax.Word); ok {
+						b.t.ArithWords = append(b.t.ArithWords, b.wordOf(w))
+					}
+				}
+			}
+		case *syntax.UnaryTest:
+			if w, ok := t.X.(*syntax.Word); ok && (t.Op == syntax.TsVarSet || t.Op == syntax.TsRefVar) {
+				b.t.ArithWords = append(b.t.ArithWords, b.wordOf(w))
+			}
+		}
+		return true
+	})
 }
 
 // payload parses text run by c (a -c script, eval's words, a trap) and

@@ -34,6 +34,9 @@ func (b *builder) runs(c *Call) {
 	if strings.Contains(c.Name, "/") && !path.IsAbs(c.Name) {
 		b.hide(ProjectCode, c.Span, c, "`%s` runs the file %s from the working directory", clip(c.Name), clip(c.Name))
 	}
+	if strings.Contains(c.Name, "/") {
+		b.writtenScript(c, c.Name, true)
+	}
 	if prog == nil {
 		if sub, ok := strings.CutPrefix(c.Base, "git-"); ok && p.IsGitCommand(sub) {
 			// git's commands are also programs of its exec path:
@@ -370,6 +373,9 @@ var stdinNames = lazy.NewSet("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", 
 // first operand the script, whatever options come between; else the first
 // operand is a script file; else the script comes from standard input.
 func (b *builder) shell(c *Call, prog *p.Program, args []Word) {
+	if probe(prog, args) {
+		return // bash --version prints and exits: it reads no script
+	}
 	parsed := prog.Opts.Parse(toArgs(args))
 	if parsed.Unknown != "" && !c.Guessed() {
 		b.hide(Unreadable, c.Span, c, "`%s` is given the option `-%s`, which the gate does not know, so what it runs cannot be read", c.Base, strings.TrimLeft(parsed.Unknown, "-"))
@@ -413,6 +419,7 @@ func (b *builder) scriptOperand(c *Call, f Word, rest []Word) {
 	default:
 		c.ScriptFile = f.Value
 		b.hide(ProjectCode, c.Span, c, "`%s` runs the script file %s", c.Base, clip(f.Value))
+		b.writtenScript(c, f.Value, false)
 		b.guess(c, rest)
 	}
 }
@@ -1214,4 +1221,85 @@ func (b *builder) addresses(c *Call, prog *p.Program, args []Word) {
 			}
 		}
 	}
+}
+
+// A script the text itself writes and then runs (echo 'CMD' > s.sh; sh
+// s.sh, cat > s.sh <<EOF … EOF, then ./s.sh) runs what was written: the
+// file's static content is read as the script, as a -c script is. Content
+// the text does not show (a computed word, a download) is left to the
+// project-code and download rules.
+
+// recordWrites notes the static text c writes into files: echo's and
+// printf's words redirected to a file, and a here-string or here-document
+// that cat or tee copies to a file (tee's operands too).
+func (b *builder) recordWrites(c *Call) {
+	if c.Prog == nil {
+		return
+	}
+	text, ok := "", false
+	switch {
+	case c.Prog.OnlyPrints():
+		var vals []string
+		if vals, ok = Statics(c.Argv[1:]); ok {
+			for len(vals) > 0 && c.Prog.Echo && strings.HasPrefix(vals[0], "-") && len(vals[0]) > 1 && strings.Trim(vals[0][1:], "neE") == "" {
+				vals = vals[1:]
+			}
+			// Escapes are read as echo -e and printf read them (\n, the
+			// format's): the stricter reading of both.
+			text = strings.ReplaceAll(strings.Join(vals, "\n"), `\n`, "\n") + "\n"
+		}
+	case (c.Base == "cat" || c.Base == "tee") && c.Stdin != nil && c.Stdin.Static &&
+		(c.Stdin.Kind == FromHereString || c.Stdin.Kind == FromHereDoc):
+		text, ok = c.Stdin.Text+"\n", true
+	}
+	if !ok {
+		return
+	}
+	var files []string
+	for _, r := range c.Redirs {
+		if (r.N == "" || r.N == "1") && r.Target.Static && (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll || r.Op == syntax.AppAll) {
+			files = append(files, r.Target.Value)
+		}
+	}
+	if c.Base == "tee" {
+		for _, a := range c.Argv[1:] {
+			if a.Static && !strings.HasPrefix(a.Value, "-") {
+				files = append(files, a.Value)
+			}
+		}
+	}
+	for _, f := range files {
+		if b.t.written == nil {
+			b.t.written = map[string]string{}
+		}
+		f = path.Clean(f)
+		if len(b.t.written[f])+len(text) <= MaxPayloadBytes {
+			b.t.written[f] += text
+		}
+	}
+}
+
+// writtenScript reads the file c runs as a script, when the text wrote it
+// and a shell runs it: c is a shell or source, or (direct) the file is
+// run by name and its #! line, if any, names a shell.
+func (b *builder) writtenScript(c *Call, file string, direct bool) {
+	text, ok := b.t.written[path.Clean(file)]
+	if !ok {
+		return
+	}
+	switch {
+	case direct:
+		if line, _, _ := strings.Cut(text, "\n"); strings.HasPrefix(line, "#!") {
+			f := strings.Fields(line[2:])
+			if len(f) > 0 && path.Base(f[0]) == "env" && len(f) > 1 {
+				f = f[1:]
+			}
+			if len(f) == 0 || !p.Is(path.Base(f[0]), p.Shell) {
+				return // another interpreter's code
+			}
+		}
+	case c.Prog == nil || !c.Prog.Kind.Has(p.Shell) && !(c.Prog.Runs != nil && c.Prog.Runs.Script && c.Prog.Kind.Has(p.Builtin)):
+		return
+	}
+	b.payload(c, text, fmt.Sprintf("the script %s, which the text writes,", clip(file)))
 }

@@ -164,8 +164,13 @@ func (b *builder) declCompound(c *syntax.DeclClause) {
 	}
 	args := make([]declArg, 0, len(c.Args))
 	for _, a := range c.Args {
+		if a.Name != nil && a.Value == nil && a.Array == nil {
+			// A bare NAME: it takes the attributes given (declare -i n).
+			args = append(args, declArg{text: a.Name.Value, static: true, name: a.Name.Value, span: b.span(a)})
+			continue
+		}
 		if a.Value == nil || a.Array != nil {
-			continue // NAME, NAME=(…) unquoted: the parser read it already
+			continue // NAME=(…) unquoted: the parser read it already
 		}
 		v, ok := Static(a.Value)
 		d := declArg{static: ok, span: b.span(a)}
@@ -201,12 +206,31 @@ func (b *builder) compoundCall(c *Call, args []Word) {
 }
 
 // compoundArgs reads each NAME=(…) argument as the assignment bash reads,
-// and hides a computed one that may be re-read.
+// and hides a computed one that may be re-read. With the integer
+// attribute (-i), every value given is arithmetic (its a[$(cmd)]
+// subscripts run) and so is every later one given to the names.
 func (b *builder) compoundArgs(c *Call, variant string, args []declArg) {
-	arrayOpt := false
+	arrayOpt, intOpt := false, false
 	for _, a := range args {
 		if a.option && strings.ContainsAny(a.text, "aA") || !a.static && !strings.Contains(a.text, "=") {
 			arrayOpt = true // -a, -A, or a word that may be one
+		}
+		if a.option && strings.Contains(a.text, "i") {
+			intOpt = true
+		}
+	}
+	if intOpt {
+		for _, a := range args {
+			if a.option || !validName(a.name) {
+				continue
+			}
+			if b.t.integers == nil {
+				b.t.integers = map[string]bool{}
+			}
+			b.t.integers[a.name] = true
+			if _, val, ok := strings.Cut(a.text, "="); ok && a.static {
+				b.t.ArithWords = append(b.t.ArithWords, Word{Value: val, Static: true, Raw: a.text})
+			}
 		}
 	}
 	for _, a := range args {

@@ -232,7 +232,9 @@ type Tree struct {
 	// gitAliases are the git aliases the text plants with `git config
 	// alias.NAME VALUE` (lower-cased names), read by later git calls.
 	gitAliases  map[string]string
-	arrays      map[string]bool // names the text makes arrays (a=(…), declare -a a)
+	arrays      map[string]bool   // names the text makes arrays (a=(…), declare -a a)
+	written     map[string]string // file → the static text the text writes into it
+	integers    map[string]bool   // names declared with the integer attribute (declare -i)
 	nestedBytes int
 	aliases     map[string][]string // alias name → values, for rebind
 	hashed      map[string][]string // hash -p name → paths, for rebind

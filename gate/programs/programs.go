@@ -156,6 +156,10 @@ type Program struct {
 	Compound bool
 	// Endless: it writes without end (yes), so what reads it reads forever.
 	Endless bool
+	// Links: its last operand becomes another name for its first (ln
+	// TARGET NAME, -s or not): what is later done to NAME is done to
+	// TARGET.
+	Links bool
 }
 
 // NameArgs says which words of a builtin name the variables it sets:

@@ -384,7 +384,7 @@ func writers() []Program {
 				"elide-empty-files unbuffered verbose help version",
 				"suffix-length additional-suffix bytes line-bytes lines number separator", "numeric-suffixes hex-suffixes")).WithDigits().
 				Long(eff(ReqArg, RunsShell, "`split --filter` runs %q for every piece"), "filter")},
-			Program{Name: "ln", Kind: Writer, Targets: CopiesTo, Why: whyWriter},
+			Program{Name: "ln", Kind: Writer, Targets: CopiesTo, Links: true, Why: whyWriter},
 			Program{Name: "chgrp", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "reference", ""))},
 			Program{Name: "chattr", Kind: Writer, Targets: Attrs, Why: whyWriter, Opts: Opts("RVf", "vp", nil)},
@@ -729,6 +729,10 @@ func launchers() []Program {
 		l("setpriv", Launch("dV", "", longs("dump no-new-privs nnp keep-groups clear-groups init-groups reset-env help version",
 			"reuid regid ruid rgid euid egid groups inh-caps ambient-caps bounding-set securebits pdeathsig selinux-label apparmor-profile landlock-access landlock-rule", "")), argv, Privilege, whyPriv),
 		l("capsh", Launch("", "", nil).AnyOption(), Runs{After: "--", Prefix: []string{"bash"}}, Privilege, whyPriv),
+		// git's wrappers hand their whole command line to git (hub push is
+		// git push; yadm runs git on its own repository).
+		l("hub", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
+		l("yadm", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
 		l("nice", Launch("", "n", longs("help version", "adjustment", "")).WithDigits(), argv, 0, whyLauncher),
 		l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher),
 		l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
@@ -939,7 +943,7 @@ func network() []Program {
 		d("curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie", "wget2"),
 		each(NetworkClient, whyNet, "telnet", "ftp",
 			"tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
-			"host", "whois", "nmap", "openssl", "redis-cli", "mosquitto_pub",
+			"host", "whois", "nmap", "redis-cli", "mosquitto_pub",
 			"getent", "ssh-keyscan", "ssh-copy-id", "s3cmd", "gsutil", "ldapsearch",
 			"snmpget", "arping", "ifconfig", "route", "iptables", "nft", "ufw",
 			"tshark", "ss", "netstat", "iw", "nmcli"),
@@ -996,6 +1000,7 @@ func netcats() []Program {
 			Short("c", eff(ReqArg, RunsShell, "`nc -c` runs %q for each connection"))
 	}
 	return one(
+		Program{Name: "openssl", Kind: NetworkClient, Why: whyNet, Opts: opensslOpts()},
 		Program{Name: "socat", Kind: NetworkClient, Why: "a socket relay that can run commands", Runs: &Runs{Addresses: []string{"exec:", "system:", "shell:"}}},
 		Program{Name: "ncat", Kind: NetworkClient, Why: whyNet, Opts: ncat},
 		Program{Name: "nc", Kind: NetworkClient, Why: whyNet, Opts: nc()},
@@ -1010,6 +1015,18 @@ func netcats() []Program {
 			Short("f", eff(ReqArg, RunsFile, "`lftp -f` runs the lftp commands in %q, whose ! lines run shell commands")).
 			Long(eff(ReqArg, RunsFile, "`lftp --rcfile` runs the lftp commands in %q, whose ! lines run shell commands"), "rcfile")},
 	)
+}
+
+// opensslOpts is openssl 3's command line: single-dash long options, most
+// of them harmless; -engine, -provider, -provider-path, -config and the
+// engine command's -pre/-post load shared objects whose code runs (an
+// engine named by its path too: openssl engine ./e.so, confirmed).
+func opensslOpts() *Options {
+	load := eff(ReqArg, RunsFile, "openssl loads %q, a shared object whose code runs")
+	o := Opts("", "", longs("", "in out passin passout key cert CAfile CApath inform outform keyform certform name digest", "")).
+		Long(load, "engine", "provider", "provider-path", "config", "keygen_engine", "ssl_client_engine", "pre", "post", "conf")
+	o.SingleDashLong = true
+	return o.AnyOption()
 }
 
 func system() []Program {

@@ -49,6 +49,26 @@ var commandVars = &lazy.Value[map[string]VarKind]{Build: func() map[string]VarKi
 		"GIT_CONFIG_PARAMETERS": LoaderVar, "GIT_CONFIG_COUNT": LoaderVar, "GIT_DIR": LoaderVar,
 		"GIT_TEMPLATE_DIR": LoaderVar, "PATH": LoaderVar, "IFS": LoaderVar, "RIPGREP_CONFIG_PATH": LoaderVar,
 		"MAKEFLAGS": LoaderVar, "NPM_CONFIG_SCRIPT_SHELL": LoaderVar, "npm_config_script_shell": LoaderVar,
+		// Where programs find their configuration, which names programs
+		// they run (git's core.fsmonitor, aliases, pagers in
+		// $HOME/.gitconfig or $XDG_CONFIG_HOME/git/config; zsh's
+		// $ZDOTDIR/.zshenv); less's options and key files (LESS='+!CMD',
+		// a lesskey file's LESSOPEN); modules loaded from a path (iconv's
+		// gconv modules, Python's user site, Java's classes, perl -d's
+		// debugger); go's flags (-toolexec=CMD).
+		"HOME": LoaderVar, "XDG_CONFIG_HOME": LoaderVar, "ZDOTDIR": LoaderVar,
+		"LESS": LoaderVar, "LESSKEY": LoaderVar, "LESSKEYIN": LoaderVar, "LESSKEYIN_SYSTEM": LoaderVar,
+		"GCONV_PATH": LoaderVar, "PYTHONUSERBASE": LoaderVar, "PYTHONBREAKPOINT": LoaderVar, "CLASSPATH": LoaderVar,
+		"PERL5DB": LoaderVar, "GOFLAGS": LoaderVar,
+		// Configuration files whose entries name commands the client runs
+		// to get credentials or helpers (aws credential_process, a
+		// kubeconfig's exec plugin, docker's credHelpers, a Google
+		// executable-sourced credential, cargo's rustc-wrapper, openssl's
+		// engines and providers).
+		"AWS_CONFIG_FILE": LoaderVar, "AWS_SHARED_CREDENTIALS_FILE": LoaderVar, "KUBECONFIG": LoaderVar,
+		"DOCKER_CONFIG": LoaderVar, "CLOUDSDK_CONFIG": LoaderVar, "GOOGLE_APPLICATION_CREDENTIALS": LoaderVar,
+		"AZURE_CONFIG_DIR": LoaderVar, "CARGO_HOME": LoaderVar, "OPENSSL_CONF": LoaderVar,
+		"OPENSSL_ENGINES": LoaderVar, "OPENSSL_MODULES": LoaderVar,
 	}
 }}
 
