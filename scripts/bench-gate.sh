@@ -7,6 +7,10 @@
 # audit record, as seconds and megabytes per MiB of input (linear cost
 # keeps these flat across sizes; the bar is 1 s and 64 MB per MiB).
 #
+# With valgrind installed it also counts the instructions per decision over
+# the corpus (callgrind, the garbage collector off): unlike time, the count
+# does not move with the machine's other load, so small changes show.
+#
 # Usage: scripts/bench-gate.sh [BASE]
 #   BASE, a git revision: the same benchmarks are run on it too (its tree
 #   checked out in a temporary worktree, the benchmark files copied in when
@@ -31,6 +35,26 @@ run() {
 		go test ./gate -run '^$' -bench 'BenchmarkDecide(Corpus|Mix)$' -benchtime "${passes}x" -count "$count" >"$out/$2.corpus.txt" &&
 		go test ./gate -run '^$' -bench "BenchmarkHostile/$shapes/^$sizes\$" -benchtime 3x -count 1 -timeout 60m >"$out/$2.hostile.txt" &&
 		go test ./audit -run '^$' -bench "BenchmarkAppendHostile/$shapes/^$sizes\$" -benchtime 3x -count 1 -timeout 60m >"$out/$2.audit.txt")
+}
+
+# instructions DIR: instructions per corpus decision of the tree at DIR,
+# counted only inside gate.Decide (the runtime's background threads and
+# the benchmark's timers would add noise) — BenchmarkDecideCorpus run for
+# 2 and for 6 passes (each run also makes its warm-up decisions, the same
+# in both), the difference over 4 passes and the corpus's commands.
+instructions() {
+	command -v valgrind >/dev/null || return 0
+	(cd "$1" && go test -c -o "$out/gate.test" ./gate) || return 0
+	ir() {
+		(cd "$1/gate" && GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			--toggle-collect='github.com/agentexec/agentexec/gate.Decide' \
+			"$out/gate.test" -test.run '^$' -test.bench 'BenchmarkDecideCorpus$' -test.benchtime "$2" 2>&1 |
+			awk '/Collected :/ { print $4 }')
+	}
+	local a b n
+	a=$(ir "$1" 2x) b=$(ir "$1" 6x)
+	n=$(grep -cv '^[[:space:]]*\(#\|$\)' "$1/testdata/corpus/agent-commands.txt")
+	echo "instructions per decision (callgrind inside gate.Decide, GC off, $n commands): $(( (b - a) / 4 / n ))"
 }
 
 # corpus FILE: the per-decision distribution, medians over the runs.
@@ -79,6 +103,8 @@ fi
 echo "== per decision, 20-rule policy (best of $passes passes per command; medians of $count runs)"
 [ -e "$out/old.corpus.txt" ] && corpus "$out/old.corpus.txt" | sed 's/^/before: /'
 corpus "$out/new.corpus.txt"
+[ $# -gt 0 ] && instructions "$base" | sed 's/^/before: /'
+instructions .
 echo "== hostile shapes: a full decision, and the audit record of the command"
 perMiB "$out/new.hostile.txt" decide
 perMiB "$out/new.audit.txt" audit

@@ -238,13 +238,15 @@ func awkRuns(args []string) string {
 // awkLongRun are gawk's long options and what each does for awkRuns: "v"
 // takes a value, "t" a program text, "f" a program file, include or
 // extension; "" is a flag (some take an optional =value).
-var awkLongRun = map[string]string{
-	"assign": "v", "field-separator": "v", "source": "t", "file": "f", "exec": "f", "include": "f", "load": "f",
-	"characters-as-bytes": "", "traditional": "", "copyright": "", "debug": "", "dump-variables": "",
-	"gen-pot": "", "help": "", "lint": "", "bignum": "", "use-lc-numeric": "", "non-decimal-data": "",
-	"no-optimize": "", "optimize": "", "pretty-print": "", "profile": "", "posix": "", "re-interval": "",
-	"sandbox": "", "version": "", "csv": "",
-}
+var awkLongRun = &lazy.Value[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"assign": "v", "field-separator": "v", "source": "t", "file": "f", "exec": "f", "include": "f", "load": "f",
+		"characters-as-bytes": "", "traditional": "", "copyright": "", "debug": "", "dump-variables": "",
+		"gen-pot": "", "help": "", "lint": "", "bignum": "", "use-lc-numeric": "", "non-decimal-data": "",
+		"no-optimize": "", "optimize": "", "pretty-print": "", "profile": "", "posix": "", "re-interval": "",
+		"sandbox": "", "version": "", "csv": "",
+	}
+}}
 
 // awkProgramArgs walks awk's options: the program texts given by -e and
 // --source, the index of the first operand, or why what runs is unseen.
@@ -287,11 +289,11 @@ func awkProgramArgs(args []string) (texts []string, i int, why string) {
 
 // awkLongKind resolves a long option or its unique prefix.
 func awkLongKind(name string) (string, bool) {
-	if k, ok := awkLongRun[name]; ok {
+	if k, ok := awkLongRun.Get()[name]; ok {
 		return k, true
 	}
 	found, kind := 0, ""
-	for n, k := range awkLongRun {
+	for n, k := range awkLongRun.Get() {
 		if name != "" && strings.HasPrefix(n, name) {
 			found, kind = found+1, k
 		}
