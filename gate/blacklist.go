@@ -1088,14 +1088,29 @@ var powerFiles = lazy.NewSet("/proc/sysrq-trigger", "/sys/power/state")
 func isPowerFile(v string) bool { return powerFiles.Has(v) }
 
 // accountFiles are the files whose overwrite locks users out or grants root.
-var accountFiles = lazy.NewSet(
-	"/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow",
-	"/etc/sudoers", "/etc/master.passwd", "/etc/passwd-", "/etc/shadow-",
-)
+var accountFiles = lazy.NewSet(accountFileList...)
 
 func accountFile(v string) bool {
-	return accountFiles.Has(v) || strings.HasPrefix(v, "/etc/sudoers.d/") || v == "/etc/sudoers.d"
+	if accountFiles.Has(v) || strings.HasPrefix(v, "/etc/sudoers.d/") || v == "/etc/sudoers.d" {
+		return true
+	}
+	if !strings.ContainsAny(v, "*?[") {
+		return false
+	}
+	// A glob that can match one (/etc/pass*, /etc/shad?w, /etc/sudoers.d/*)
+	// names it.
+	for _, f := range accountFileList {
+		if ok, _ := path.Match(v, f); ok {
+			return true
+		}
+	}
+	ok, _ := path.Match(v, "/etc/sudoers.d")
+	return ok || strings.HasPrefix(v, "/etc/sudoers.d/")
 }
+
+// accountFileList is accountFiles as a list, for matching globs.
+var accountFileList = []string{"/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow",
+	"/etc/sudoers", "/etc/master.passwd", "/etc/passwd-", "/etc/shadow-"}
 
 // redirects checks output redirections onto block devices, account files
 // and the sysrq trigger; a target computed at run time is unseen.

@@ -250,6 +250,12 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"cp /tmp/p /etc/{passwd,x}", "cp -t /tmp a b", "mv -t dist build", "mv src/{a,b}.ts", "cp a{,.bak}"},
 	},
 	{
+		name: "a glob that can match an account file names it",
+		yolo: []string{"cp /tmp/p /etc/pass*", "mv /etc/pass* /tmp", "echo x > /etc/shad?w", "cp /tmp/p /etc/sha[d]ow",
+			"tee /etc/sudoer? < /dev/null"},
+		yoloAllowed: []string{"ls /etc/pass*", "cat /etc/pass*", "cp /etc/pass* /tmp/", "cp /tmp/x /etc/*.conf.d"},
+	},
+	{
 		name: "git's wrappers run git with their arguments",
 		// hub and yadm exec git with their command line (hub's manual;
 		// neither is on this host).
