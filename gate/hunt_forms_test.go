@@ -256,6 +256,14 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"ls /etc/pass*", "cat /etc/pass*", "cp /etc/pass* /tmp/", "cp /tmp/x /etc/*.conf.d"},
 	},
 	{
+		name: "pools, arrays and volumes made over a device's contents",
+		yolo: []string{"pvcreate -ff /dev/sda", "vgcreate vg /dev/sda", "zpool create tank /dev/sda",
+			"mdadm --create /dev/md0 --level=1 --raid-devices=2 /dev/sda /dev/sdb", "btrfs device add -f /dev/sdb /",
+			"lvreduce -f -L 1M /dev/vg/lv"},
+		yoloAllowed: []string{"zpool status", "zpool list", "mdadm --detail /dev/md0", "btrfs filesystem show",
+			"btrfs subvolume list /", "pvcreate --help"},
+	},
+	{
 		name: "git's wrappers run git with their arguments",
 		// hub and yadm exec git with their command line (hub's manual;
 		// neither is on this host).
