@@ -967,6 +967,17 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 	case p.WritesAll:
 		return b.deviceOrAccount(bc.c, ops)
 	case p.CopiesTo:
+		ops = b.braceOperands(ops)
+		if dir, srcs, ok := targetDir(bc, ops); ok {
+			// cp -t DIR SRC…: each source lands in DIR under its name.
+			var dest []facts.Word
+			for _, s := range srcs {
+				if s.Static {
+					dest = append(dest, facts.Word{Value: path.Join(dir.Value, path.Base(s.Value)), Static: true, Raw: s.Raw})
+				}
+			}
+			return b.deviceOrAccount(bc.c, append(dest, dir))
+		}
 		if len(ops) < 2 {
 			return nil
 		}
@@ -979,6 +990,14 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 		}
 		return b.deviceOrAccount(bc.c, dest)
 	case p.Moves:
+		ops = b.braceOperands(ops)
+		if _, srcs, ok := targetDir(bc, ops); ok {
+			// mv -t DIR SRC…: every operand is moved.
+			if b.anyCatastrophic(bc.c, b.targets(srcs)) {
+				return blEntry("move-system-dir")
+			}
+			return b.accountTargets(bc.c, srcs)
+		}
 		if len(ops) < 2 {
 			return nil
 		}
@@ -1069,14 +1088,29 @@ var powerFiles = lazy.NewSet("/proc/sysrq-trigger", "/sys/power/state")
 func isPowerFile(v string) bool { return powerFiles.Has(v) }
 
 // accountFiles are the files whose overwrite locks users out or grants root.
-var accountFiles = lazy.NewSet(
-	"/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow",
-	"/etc/sudoers", "/etc/master.passwd", "/etc/passwd-", "/etc/shadow-",
-)
+var accountFiles = lazy.NewSet(accountFileList...)
 
 func accountFile(v string) bool {
-	return accountFiles.Has(v) || strings.HasPrefix(v, "/etc/sudoers.d/") || v == "/etc/sudoers.d"
+	if accountFiles.Has(v) || strings.HasPrefix(v, "/etc/sudoers.d/") || v == "/etc/sudoers.d" {
+		return true
+	}
+	if !strings.ContainsAny(v, "*?[") {
+		return false
+	}
+	// A glob that can match one (/etc/pass*, /etc/shad?w, /etc/sudoers.d/*)
+	// names it.
+	for _, f := range accountFileList {
+		if ok, _ := path.Match(v, f); ok {
+			return true
+		}
+	}
+	ok, _ := path.Match(v, "/etc/sudoers.d")
+	return ok || strings.HasPrefix(v, "/etc/sudoers.d/")
 }
+
+// accountFileList is accountFiles as a list, for matching globs.
+var accountFileList = []string{"/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow",
+	"/etc/sudoers", "/etc/master.passwd", "/etc/passwd-", "/etc/shadow-"}
 
 // redirects checks output redirections onto block devices, account files
 // and the sysrq trigger; a target computed at run time is unseen.
@@ -2127,4 +2161,75 @@ func downloadOutputs(args []facts.Word) []facts.Word {
 		}
 	}
 	return out
+}
+
+// braceOperands spells out operands a brace expansion makes several of
+// (mv /etc/passwd{,.bak} is mv /etc/passwd /etc/passwd.bak), so the
+// operands' positions are bash's.
+func (b *blChecker) braceOperands(ops []facts.Word) []facts.Word {
+	var out []facts.Word
+	changed := false
+	for _, o := range ops {
+		if o.Node != nil && !o.Hole && strings.ContainsAny(o.Raw, "{") {
+			if vals := b.expand(o.Node); len(vals) > 1 {
+				for _, v := range vals {
+					out = append(out, facts.Word{Value: v, Static: true, Raw: o.Raw})
+				}
+				changed = true
+				continue
+			}
+		}
+		out = append(out, o)
+	}
+	if !changed {
+		return ops
+	}
+	return out
+}
+
+// targetDir reads a copier's or mover's target-directory option (-t DIR,
+// -tDIR, a cluster ending in t, --target-directory=DIR or any prefix of
+// it): the directory and the operands that are sources. ops are the
+// call's operands as the blacklist split them (a separate DIR among them).
+func targetDir(bc *blCall, ops []facts.Word) (dir facts.Word, srcs []facts.Word, ok bool) {
+	var sep *facts.Word
+	for i, a := range bc.args {
+		if !a.Static {
+			continue
+		}
+		v := a.Value
+		switch {
+		case strings.HasPrefix(v, "--"):
+			name, val, has := strings.Cut(v[2:], "=")
+			if len(name) < 3 || !strings.HasPrefix("target-directory", name) {
+				continue
+			}
+			if has {
+				dir, ok = facts.Word{Value: val, Static: true, Raw: a.Raw}, true
+			} else if i+1 < len(bc.args) {
+				dir, ok, sep = bc.args[i+1], true, &bc.args[i+1]
+			}
+		case len(v) > 1 && v[0] == '-' && strings.IndexByte(v, 't') > 0:
+			k := strings.IndexByte(v, 't')
+			if k+1 < len(v) {
+				dir, ok = facts.Word{Value: v[k+1:], Static: true, Raw: a.Raw}, true
+			} else if i+1 < len(bc.args) {
+				dir, ok, sep = bc.args[i+1], true, &bc.args[i+1]
+			}
+		}
+		if ok {
+			break
+		}
+	}
+	if !ok {
+		return dir, nil, false
+	}
+	for _, o := range ops {
+		if sep != nil && o.Raw == sep.Raw && o.Value == sep.Value {
+			sep = nil // the directory word, counted once
+			continue
+		}
+		srcs = append(srcs, o)
+	}
+	return dir, srcs, true
 }

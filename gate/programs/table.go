@@ -1056,9 +1056,13 @@ func system() []Program {
 			dt("wipefs"),
 			dt("blkdiscard"), dt("badblocks", "-w"),
 			dt("cryptsetup", "luksFormat", "erase", "luksErase", "reencrypt", "luksKillSlot"),
-			dt("zpool", "destroy", "labelclear"), dt("zfs", "destroy"),
+			// Making a pool, an array or a physical volume on a device
+			// writes its labels over what the device held; a volume
+			// shrunk loses what lay past its new end.
+			dt("zpool", "destroy", "labelclear", "create", "add", "attach", "replace"), dt("zfs", "destroy"),
+			dt("pvcreate"), dt("vgcreate"), dt("vgextend"), dt("lvreduce"), dt("btrfs", "add", "replace"),
 			dt("lvremove"), dt("vgremove"), dt("pvremove"),
-			dt("mdadm", "--zero-superblock"),
+			dt("mdadm", "--zero-superblock", "--create", "-C", "--build", "-B"),
 			dt("hdparm", "--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--write-sector", "--fwdownload"),
 			dt("nvme", "format", "sanitize"), dt("sg_format"), dt("sg_sanitize"),
 			part("fdisk", "-l", "--list"), part("sfdisk", "-l", "--list", "-d", "--dump", "-J", "--json", "-s", "--show-size"),
