@@ -264,6 +264,19 @@ var bypassClasses = []bypassClass{
 			"btrfs subvolume list /", "pvcreate --help"},
 	},
 	{
+		name: "power requests by D-Bus and by signals to init",
+		// systemd reads SIGINT as ctrl-alt-del (reboot) and SIGRTMIN+4/5
+		// as poweroff/reboot; a container's init that handles TERM ends
+		// every process with it; logind's and systemd's manager methods
+		// power off when called over D-Bus.
+		yolo: []string{"busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager PowerOff b false",
+			"dbus-send --system --print-reply --dest=org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager.Reboot boolean:true",
+			"gdbus call --system --dest org.freedesktop.login1 --object-path /org/freedesktop/login1 --method org.freedesktop.login1.Manager.PowerOff false",
+			"kill -INT 1", "kill -RTMIN+4 1", "kill -s TERM 1", "kill 1", "kill -9 1234 1"},
+		yoloAllowed: []string{"busctl list", "busctl status", "dbus-send --session --dest=org.x /x org.x.Ping", "kill -0 1",
+			"kill -HUP 1", "kill -9 12345", "kill -s 1 4242", "kill -1 4242"},
+	},
+	{
 		name: "git's wrappers run git with their arguments",
 		// hub and yadm exec git with their command line (hub's manual;
 		// neither is on this host).

@@ -972,6 +972,17 @@ func network() []Program {
 	)
 }
 
+// dbusPowerMethods are the power methods of logind's and systemd's
+// managers, as a D-Bus client spells them: the method alone (busctl, qdbus)
+// or with its interface (dbus-send, gdbus --method).
+func dbusPowerMethods() []string {
+	var out []string
+	for _, m := range []string{"PowerOff", "Reboot", "Halt", "KExec", "Suspend", "Hibernate", "HybridSleep", "SuspendThenHibernate", "SoftReboot", "Exit"} {
+		out = append(out, m, "org.freedesktop.login1.Manager."+m, "org.freedesktop.systemd1.Manager."+m)
+	}
+	return out
+}
+
 // withRuns gives each entry the same Runs.
 func withRuns(ps []Program, r Runs) []Program {
 	for i := range ps {
@@ -1077,6 +1088,10 @@ func system() []Program {
 			// later -m wins, so no mode word defuses it; -n does).
 			pw("rtcwake", []string{"--dry-run", "-n"}),
 			pw("pm-suspend", nil), pw("pm-hibernate", nil), pw("pm-suspend-hybrid", nil),
+			// D-Bus clients calling logind's or systemd's power methods
+			// (busctl call … PowerOff, dbus-send …Manager.Reboot).
+			pw("busctl", nil, dbusPowerMethods()...), pw("dbus-send", nil, dbusPowerMethods()...),
+			pw("gdbus", nil, dbusPowerMethods()...), pw("qdbus", nil, dbusPowerMethods()...),
 			acct("passwd", nil, "-d", "--delete", "-u", "--unlock", "--stdin", "-e", "--expire"),
 			acct("usermod", nil), acct("userdel", nil), acct("chpasswd", nil), acct("chgpasswd", nil),
 			acct("vipw", nil), acct("vigr", nil), acct("newusers", nil), acct("pwunconv", nil), acct("grpunconv", nil),
