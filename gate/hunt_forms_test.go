@@ -277,6 +277,14 @@ var bypassClasses = []bypassClass{
 			"kill -HUP 1", "kill -9 12345", "kill -s 1 4242", "kill -1 4242"},
 	},
 	{
+		name: "coreutils' multi-call binary runs the program it names",
+		// GNU coreutils built --enable-single-binary (its manual) and
+		// uutils' coreutils; neither is on this host.
+		unconfirmed: []string{"coreutils --coreutils-prog=rm -f x", "coreutils --coreutils-prog rm -f x", "coreutils rm -f x"},
+		yolo:        []string{"coreutils --coreutils-prog=rm -rf /", "coreutils rm -rf /"},
+		yoloAllowed: []string{"coreutils --help"},
+	},
+	{
 		name: "git's wrappers run git with their arguments",
 		// hub and yadm exec git with their command line (hub's manual;
 		// neither is on this host).

@@ -729,6 +729,11 @@ func launchers() []Program {
 		l("setpriv", Launch("dV", "", longs("dump no-new-privs nnp keep-groups clear-groups init-groups reset-env help version",
 			"reuid regid ruid rgid euid egid groups inh-caps ambient-caps bounding-set securebits pdeathsig selinux-label apparmor-profile landlock-access landlock-rule", "")), argv, Privilege, whyPriv),
 		l("capsh", Launch("", "", nil).AnyOption(), Runs{After: "--", Prefix: []string{"bash"}}, Privilege, whyPriv),
+		// GNU coreutils' multi-call binary runs the program its option
+		// names with the words after it; uutils' runs its first operand.
+		l("coreutils", Launch("", "", longs("help version", "", "")).
+			Long(Opt{Arity: ReqArg, Effect: RunsProgram, Rest: true, Why: "`coreutils --coreutils-prog` runs %q"}, "coreutils-prog", "coreutils-prog-shebang"),
+			argv, 0, whyLauncher),
 		// git's wrappers hand their whole command line to git (hub push is
 		// git push; yadm runs git on its own repository).
 		l("hub", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
