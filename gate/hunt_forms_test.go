@@ -285,6 +285,17 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"coreutils --help"},
 	},
 	{
+		name: "a shell whose commands come from standard input by way of xargs or a privilege tool",
+		// xargs sh -c takes its script from xargs' input (all of a line
+		// with -0 or -d); su, sudo -s/-i with no command start a shell that
+		// reads standard input (su confirmed by hand as root; sudo's
+		// manual).
+		refused:     []string{"echo 'rm -f x' | xargs -0 sh -c", `echo 'rm -f x' | xargs -d '\n' sh -c`, "echo 'rm -f x' | xargs sh -c"},
+		unconfirmed: []string{"su <<< 'rm -f x'", "su - <<< 'rm -f x'", "sudo -s <<< 'rm -f x'", "sudo -i <<< 'rm -f x'", "echo 'rm -f x' | sudo -s"},
+		yolo:        []string{"echo 'rm -rf /' | xargs -0 sh -c", "sudo -s <<< 'rm -rf /'", "su - <<< 'rm -rf /'", "sudo --login <<< 'rm -rf /'"},
+		allowed:     []string{"sudo -s ls", "sudo ls", "echo 'ls -la' | xargs -0 sh -c", `find . -name '*.sh' -print0 | xargs -0 sh -c 'echo "$@"' _`},
+	},
+	{
 		name: "git's wrappers run git with their arguments",
 		// hub and yadm exec git with their command line (hub's manual;
 		// neither is on this host).

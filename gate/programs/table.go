@@ -711,7 +711,7 @@ func launchers() []Program {
 			"askpass background preserve-env set-home login remove-timestamp reset-timestamp list non-interactive preserve-groups stdin shell validate version help",
 			"user group close-from chdir host prompt role type other-user command-timeout", "")).
 			Short("e", eff(NoArg, Unproven, "`sudo -e` edits files as root%s")).Long(eff(NoArg, Unproven, "`sudo --edit` edits files as root%s"), "edit"),
-			Runs{Argv: true, Assigns: true}, Privilege, whyPriv),
+			Runs{Argv: true, Assigns: true, StdinShell: []string{"s", "i", "shell", "login"}}, Privilege, whyPriv),
 		l("doas", Launch("ns", "uC", nil), argv, Privilege, whyPriv),
 		l("su", Launch("lmpfP", "gGsw", longs("login preserve-environment pty fast", "group supp-group shell whitelist-environment", "")).
 			Short("c", eff(ReqArg, RunsShell, "`su -c` runs %q as another user")).Long(eff(ReqArg, RunsShell, "`su --command` runs %q as another user"), "command", "session-command"),
