@@ -296,6 +296,14 @@ var bypassClasses = []bypassClass{
 		allowed:     []string{"sudo -s ls", "sudo ls", "echo 'ls -la' | xargs -0 sh -c", `find . -name '*.sh' -print0 | xargs -0 sh -c 'echo "$@"' _`},
 	},
 	{
+		name: "ssh without a command: the remote login shell reads standard input",
+		// ssh(1): with no command the remote shell runs what stdin holds
+		// (no host here to confirm it).
+		unconfirmed: []string{"ssh host <<< 'rm -f x'", "echo 'rm -f x' | ssh host", "ssh -T user@host <<< 'rm -f x'"},
+		yolo:        []string{"ssh host <<< 'rm -rf /'", "echo 'rm -rf /' | ssh host"},
+		allowed:     []string{"ssh host 'cat' <<< 'rm -rf /'", "ssh host ls", "ssh -p 22 host uptime"},
+	},
+	{
 		name: "git's wrappers run git with their arguments",
 		// hub and yadm exec git with their command line (hub's manual;
 		// neither is on this host).

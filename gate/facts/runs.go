@@ -589,7 +589,7 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	what := fmt.Sprintf("the command `%s` runs", c.Base)
 	switch {
 	case len(rest) == 0:
-		if r.Stdin || len(r.StdinShell) > 0 && parsed.Has(r.StdinShell...) {
+		if r.Stdin || r.LoginShell || len(r.StdinShell) > 0 && parsed.Has(r.StdinShell...) {
 			c.script, c.ScriptStdin = true, true
 		}
 	case r.Joined:

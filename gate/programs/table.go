@@ -834,7 +834,7 @@ func launchers() []Program {
 			p := l("ssh", Launch("46AaCfGgKkMNnqsTtVvXxYy", "BbcDEeFIiJLlmOoPpQRSWw", nil).
 				Short("o", eff(ReqArg, Unproven, "`ssh -o %q` can name a command ssh runs (ProxyCommand, LocalCommand)")).
 				Short("F", sshConfigFile),
-				Runs{Joined: true, Skip: 1}, NetworkClient, "a remote shell that also runs local commands")
+				Runs{Joined: true, Skip: 1, LoginShell: true}, NetworkClient, "a remote shell that also runs local commands")
 			p.CommandKeys = sshCommandKeys
 			return p
 		}(),
