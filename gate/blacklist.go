@@ -1261,6 +1261,9 @@ func (b *blChecker) killCheck(bc *blCall) *BlacklistEntry {
 		if e := killPids(args); e != nil {
 			return e
 		}
+		if initSignal(args) {
+			return blEntry("kill-all-processes")
+		}
 		return b.killComputed(bc, args)
 	}
 	if e := killPattern(bc); e != nil {
@@ -1534,6 +1537,39 @@ func killPids(args []facts.Word) *BlacklistEntry {
 		}
 	}
 	return nil
+}
+
+// initSignal: a signal to pid 1 that ends it or its system — KILL, TERM,
+// INT (systemd reboots on it), the real-time signals systemd powers off,
+// reboots or halts on, SEGV/ABRT/QUIT (a crash): in a container pid 1's
+// end is every process's, and systemd reads several as power requests.
+// kill -0 1 (a probe) and HUP (reload) are left alone.
+func initSignal(args []facts.Word) bool {
+	sig, pid1 := "TERM", false
+	for i, a := range args {
+		if !a.Static {
+			continue
+		}
+		v := a.Value
+		switch {
+		case (v == "-s" || v == "-n" || v == "--signal") && i+1 < len(args):
+			sig = strings.ToUpper(strings.TrimPrefix(args[i+1].Value, "SIG"))
+		case strings.HasPrefix(v, "-") && len(v) > 1 && i == 0:
+			sig = strings.ToUpper(strings.TrimPrefix(v[1:], "SIG"))
+		case v == "1" || strings.TrimLeft(v, "0") == "1":
+			if i == 0 || args[i-1].Value != "-s" && args[i-1].Value != "-n" && args[i-1].Value != "--signal" {
+				pid1 = true
+			}
+		}
+	}
+	if !pid1 {
+		return false
+	}
+	switch sig {
+	case "0", "HUP", "1", "USR1", "USR2", "10", "12", "CONT", "18", "WINCH", "28":
+		return false
+	}
+	return true
 }
 
 // isMinusOne reports a word bash's kill reads as the pid -1 (-1, -01, -001).

@@ -264,6 +264,46 @@ var bypassClasses = []bypassClass{
 			"btrfs subvolume list /", "pvcreate --help"},
 	},
 	{
+		name: "power requests by D-Bus and by signals to init",
+		// systemd reads SIGINT as ctrl-alt-del (reboot) and SIGRTMIN+4/5
+		// as poweroff/reboot; a container's init that handles TERM ends
+		// every process with it; logind's and systemd's manager methods
+		// power off when called over D-Bus.
+		yolo: []string{"busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager PowerOff b false",
+			"dbus-send --system --print-reply --dest=org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager.Reboot boolean:true",
+			"gdbus call --system --dest org.freedesktop.login1 --object-path /org/freedesktop/login1 --method org.freedesktop.login1.Manager.PowerOff false",
+			"kill -INT 1", "kill -RTMIN+4 1", "kill -s TERM 1", "kill 1", "kill -9 1234 1"},
+		yoloAllowed: []string{"busctl list", "busctl status", "dbus-send --session --dest=org.x /x org.x.Ping", "kill -0 1",
+			"kill -HUP 1", "kill -9 12345", "kill -s 1 4242", "kill -1 4242"},
+	},
+	{
+		name: "coreutils' multi-call binary runs the program it names",
+		// GNU coreutils built --enable-single-binary (its manual) and
+		// uutils' coreutils; neither is on this host.
+		unconfirmed: []string{"coreutils --coreutils-prog=rm -f x", "coreutils --coreutils-prog rm -f x", "coreutils rm -f x"},
+		yolo:        []string{"coreutils --coreutils-prog=rm -rf /", "coreutils rm -rf /"},
+		yoloAllowed: []string{"coreutils --help"},
+	},
+	{
+		name: "a shell whose commands come from standard input by way of xargs or a privilege tool",
+		// xargs sh -c takes its script from xargs' input (all of a line
+		// with -0 or -d); su, sudo -s/-i with no command start a shell that
+		// reads standard input (su confirmed by hand as root; sudo's
+		// manual).
+		refused:     []string{"echo 'rm -f x' | xargs -0 sh -c", `echo 'rm -f x' | xargs -d '\n' sh -c`, "echo 'rm -f x' | xargs sh -c"},
+		unconfirmed: []string{"su <<< 'rm -f x'", "su - <<< 'rm -f x'", "sudo -s <<< 'rm -f x'", "sudo -i <<< 'rm -f x'", "echo 'rm -f x' | sudo -s"},
+		yolo:        []string{"echo 'rm -rf /' | xargs -0 sh -c", "sudo -s <<< 'rm -rf /'", "su - <<< 'rm -rf /'", "sudo --login <<< 'rm -rf /'"},
+		allowed:     []string{"sudo -s ls", "sudo ls", "echo 'ls -la' | xargs -0 sh -c", `find . -name '*.sh' -print0 | xargs -0 sh -c 'echo "$@"' _`},
+	},
+	{
+		name: "ssh without a command: the remote login shell reads standard input",
+		// ssh(1): with no command the remote shell runs what stdin holds
+		// (no host here to confirm it).
+		unconfirmed: []string{"ssh host <<< 'rm -f x'", "echo 'rm -f x' | ssh host", "ssh -T user@host <<< 'rm -f x'"},
+		yolo:        []string{"ssh host <<< 'rm -rf /'", "echo 'rm -rf /' | ssh host"},
+		allowed:     []string{"ssh host 'cat' <<< 'rm -rf /'", "ssh host ls", "ssh -p 22 host uptime"},
+	},
+	{
 		name: "git's wrappers run git with their arguments",
 		// hub and yadm exec git with their command line (hub's manual;
 		// neither is on this host).

@@ -201,7 +201,7 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 			if cmd, ok := strings.CutPrefix(f.Value, "exec="); ok {
 				b.payload(c, cmd, what)
 			}
-		case f.Opt.Effect == p.RunsProgram && f.Name == "S" || f.Name == "split-string":
+		case f.Opt.Effect == p.RunsProgram && (f.Opt.Rest || f.Name == "S" || f.Name == "split-string"):
 			rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
 			b.argvCall(c, append(envSplit(f.Value), rest...), what, false)
 		case f.Opt.Effect == p.RunsProgram:
@@ -386,6 +386,12 @@ func (b *builder) shell(c *Call, prog *p.Program, args []Word) {
 	}
 	if parsed.Has("c") {
 		if len(parsed.Operands) == 0 {
+			if c.Tail && c.Via != nil {
+				// xargs sh -c: the script is the first word xargs reads
+				// (with -0 or -d, the whole line), so what feeds xargs
+				// is the script.
+				c.Via.script, c.Via.ScriptStdin = true, true
+			}
 			return
 		}
 		s := args[parsed.Operands[0]]
@@ -563,7 +569,12 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 		rest = rest[again.Rest:]
 		parsed.Found = append(parsed.Found, again.Found...)
 	}
-	if _, ok := parsed.First(p.RunsShell); ok && len(rest) == 0 {
+	if sh, ok := parsed.First(p.RunsShell); ok && len(rest) == 0 {
+		if !sh.HasValue {
+			// sudo -s, sudo -i without a command: the shell reads its
+			// commands from standard input.
+			c.script, c.ScriptStdin = true, true
+		}
 		return
 	}
 	if split, ok := parsed.First(p.RunsProgram); ok && (split.Name == "S" || split.Name == "split-string") {
@@ -578,7 +589,7 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	what := fmt.Sprintf("the command `%s` runs", c.Base)
 	switch {
 	case len(rest) == 0:
-		if r.Stdin {
+		if r.Stdin || r.LoginShell || len(r.StdinShell) > 0 && parsed.Has(r.StdinShell...) {
 			c.script, c.ScriptStdin = true, true
 		}
 	case r.Joined:
@@ -657,7 +668,10 @@ func (b *builder) userShell(c *Call, prog *p.Program, parsed p.Parsed, rest []Wo
 	if cmd, ok := parsed.First(p.RunsShell); ok && cmd.HasValue {
 		argv = append(argv, Word{Value: "-c", Static: true, Raw: "-c"}, Word{Value: cmd.Value, Static: cmd.ValueStatic, Raw: cmd.Value})
 	} else if len(rest) == 0 && shell.Value == "sh" {
-		return // an interactive login shell
+		// An interactive login shell: it reads its commands from
+		// standard input (su <<< 'CMD' runs CMD).
+		c.script, c.ScriptStdin = true, true
+		return
 	}
 	b.argvCall(c, append(argv, rest...), fmt.Sprintf("the shell `%s` runs", c.Base), false)
 }

@@ -60,6 +60,9 @@ const (
 type Opt struct {
 	Arity  Arity
 	Effect Effect
+	// Rest: the program its value names (RunsProgram) is given the words
+	// after the option as its arguments (coreutils --coreutils-prog=rm -f x).
+	Rest bool
 	// Why completes a reason: "writes its output to %q" (the value is
 	// substituted when the phrase has a %q).
 	Why string

@@ -61,6 +61,13 @@ type Runs struct {
 	// run-command invoke --scripts CMD) — in ways the table does not
 	// model, so its words are guessed at as an unknown program's are.
 	Unmodelled bool
+	// LoginShell: given no command after its own operands, it starts a
+	// shell that reads its commands from standard input (ssh HOST).
+	LoginShell bool
+	// StdinShell are the options that make it start a shell, which reads
+	// its commands from standard input when no command follows (sudo -s,
+	// sudo -i).
+	StdinShell []string
 	// Addresses are the operand prefixes (lower-case; matched without
 	// case) after which the rest of the word is a command it runs through
 	// a shell or as an argv: socat's EXEC: and SYSTEM: addresses.

@@ -711,7 +711,7 @@ func launchers() []Program {
 			"askpass background preserve-env set-home login remove-timestamp reset-timestamp list non-interactive preserve-groups stdin shell validate version help",
 			"user group close-from chdir host prompt role type other-user command-timeout", "")).
 			Short("e", eff(NoArg, Unproven, "`sudo -e` edits files as root%s")).Long(eff(NoArg, Unproven, "`sudo --edit` edits files as root%s"), "edit"),
-			Runs{Argv: true, Assigns: true}, Privilege, whyPriv),
+			Runs{Argv: true, Assigns: true, StdinShell: []string{"s", "i", "shell", "login"}}, Privilege, whyPriv),
 		l("doas", Launch("ns", "uC", nil), argv, Privilege, whyPriv),
 		l("su", Launch("lmpfP", "gGsw", longs("login preserve-environment pty fast", "group supp-group shell whitelist-environment", "")).
 			Short("c", eff(ReqArg, RunsShell, "`su -c` runs %q as another user")).Long(eff(ReqArg, RunsShell, "`su --command` runs %q as another user"), "command", "session-command"),
@@ -729,6 +729,11 @@ func launchers() []Program {
 		l("setpriv", Launch("dV", "", longs("dump no-new-privs nnp keep-groups clear-groups init-groups reset-env help version",
 			"reuid regid ruid rgid euid egid groups inh-caps ambient-caps bounding-set securebits pdeathsig selinux-label apparmor-profile landlock-access landlock-rule", "")), argv, Privilege, whyPriv),
 		l("capsh", Launch("", "", nil).AnyOption(), Runs{After: "--", Prefix: []string{"bash"}}, Privilege, whyPriv),
+		// GNU coreutils' multi-call binary runs the program its option
+		// names with the words after it; uutils' runs its first operand.
+		l("coreutils", Launch("", "", longs("help version", "", "")).
+			Long(Opt{Arity: ReqArg, Effect: RunsProgram, Rest: true, Why: "`coreutils --coreutils-prog` runs %q"}, "coreutils-prog", "coreutils-prog-shebang"),
+			argv, 0, whyLauncher),
 		// git's wrappers hand their whole command line to git (hub push is
 		// git push; yadm runs git on its own repository).
 		l("hub", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
@@ -829,7 +834,7 @@ func launchers() []Program {
 			p := l("ssh", Launch("46AaCfGgKkMNnqsTtVvXxYy", "BbcDEeFIiJLlmOoPpQRSWw", nil).
 				Short("o", eff(ReqArg, Unproven, "`ssh -o %q` can name a command ssh runs (ProxyCommand, LocalCommand)")).
 				Short("F", sshConfigFile),
-				Runs{Joined: true, Skip: 1}, NetworkClient, "a remote shell that also runs local commands")
+				Runs{Joined: true, Skip: 1, LoginShell: true}, NetworkClient, "a remote shell that also runs local commands")
 			p.CommandKeys = sshCommandKeys
 			return p
 		}(),
@@ -972,6 +977,17 @@ func network() []Program {
 	)
 }
 
+// dbusPowerMethods are the power methods of logind's and systemd's
+// managers, as a D-Bus client spells them: the method alone (busctl, qdbus)
+// or with its interface (dbus-send, gdbus --method).
+func dbusPowerMethods() []string {
+	var out []string
+	for _, m := range []string{"PowerOff", "Reboot", "Halt", "KExec", "Suspend", "Hibernate", "HybridSleep", "SuspendThenHibernate", "SoftReboot", "Exit"} {
+		out = append(out, m, "org.freedesktop.login1.Manager."+m, "org.freedesktop.systemd1.Manager."+m)
+	}
+	return out
+}
+
 // withRuns gives each entry the same Runs.
 func withRuns(ps []Program, r Runs) []Program {
 	for i := range ps {
@@ -1077,6 +1093,10 @@ func system() []Program {
 			// later -m wins, so no mode word defuses it; -n does).
 			pw("rtcwake", []string{"--dry-run", "-n"}),
 			pw("pm-suspend", nil), pw("pm-hibernate", nil), pw("pm-suspend-hybrid", nil),
+			// D-Bus clients calling logind's or systemd's power methods
+			// (busctl call … PowerOff, dbus-send …Manager.Reboot).
+			pw("busctl", nil, dbusPowerMethods()...), pw("dbus-send", nil, dbusPowerMethods()...),
+			pw("gdbus", nil, dbusPowerMethods()...), pw("qdbus", nil, dbusPowerMethods()...),
 			acct("passwd", nil, "-d", "--delete", "-u", "--unlock", "--stdin", "-e", "--expire"),
 			acct("usermod", nil), acct("userdel", nil), acct("chpasswd", nil), acct("chgpasswd", nil),
 			acct("vipw", nil), acct("vigr", nil), acct("newusers", nil), acct("pwunconv", nil), acct("grpunconv", nil),
