@@ -56,7 +56,10 @@ const standbysMax = 4
 func Release() {
 	defer drainTempDirs() // after the standbys returned theirs
 	defer drainCgroupPool()
-	for range 1000 {
+	// A standby being readied is waited for, up to five seconds: under
+	// load readying one can take far longer than its usual milliseconds,
+	// and one finished after Release returned would leave its cgroup.
+	for deadline := time.Now().Add(5 * time.Second); ; {
 		standbys.Lock()
 		ready, making := standbys.ready, standbys.making
 		standbys.ready = nil
@@ -65,7 +68,7 @@ func Release() {
 			sb.drop()
 			<-sb.l.cleaned
 		}
-		if making == 0 {
+		if making == 0 || time.Now().After(deadline) {
 			return
 		}
 		time.Sleep(time.Millisecond) // one is being readied
