@@ -138,7 +138,7 @@ func (o *Options) exactLong(name string) (Opt, bool) {
 		return opt, true
 	}
 	switch {
-	case name == "" || strings.IndexByte(name, ' ') >= 0:
+	case name == "" || strings.ContainsAny(name, " \t\n\v\f\r"):
 		return Opt{}, false
 	case hasWord(o.longs.Opt, name):
 		return Opt{Arity: OptArg}, true
@@ -170,7 +170,8 @@ func (o *Options) eachLong(f func(name string) bool) {
 	}
 }
 
-// hasWord reports whether the space-separated list holds word.
+// hasWord reports whether the blank-separated list holds word (blanks as
+// strings.Fields reads them in ASCII: the lists are the table's text).
 func hasWord(list, word string) bool {
 	for len(list) >= len(word) {
 		i := strings.Index(list, word)
@@ -178,10 +179,18 @@ func hasWord(list, word string) bool {
 			return false
 		}
 		end := i + len(word)
-		if (i == 0 || list[i-1] == ' ') && (end == len(list) || list[end] == ' ') {
+		if (i == 0 || asciiBlank(list[i-1])) && (end == len(list) || asciiBlank(list[end])) {
 			return true
 		}
 		list = list[i+1:]
+	}
+	return false
+}
+
+func asciiBlank(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\v', '\f', '\r':
+		return true
 	}
 	return false
 }

@@ -146,7 +146,7 @@ func TestGitCommandsListedOnce(t *testing.T) {
 // across a space), a later list or a Long/Short winning over an earlier
 // one, abbreviations unique or ambiguous.
 func TestOptionLists(t *testing.T) {
-	o := Opts("ab", "kb", &Longs{None: "all alpha output", Req: "key file-name", Opt: "color output"}).
+	o := Opts("ab", "kb", &Longs{None: "all alpha\toutput", Req: "key\nfile-name", Opt: "color output"}).
 		Long(Opt{Arity: ReqArg, Effect: Writes, Why: "writes %q"}, "file-name").
 		Short("a", Opt{Effect: RunsShell})
 	for _, c := range []struct {
@@ -157,7 +157,7 @@ func TestOptionLists(t *testing.T) {
 		{"all", true, Opt{}}, {"alpha", true, Opt{}}, {"key", true, Opt{Arity: ReqArg}},
 		{"color", true, Opt{Arity: OptArg}}, {"output", true, Opt{Arity: OptArg}},
 		{"file-name", true, Opt{Arity: ReqArg, Effect: Writes, Why: "writes %q"}},
-		{"al", false, Opt{}}, {"lpha", false, Opt{}}, {"ey", false, Opt{}}, {"all alpha", false, Opt{}},
+		{"al", false, Opt{}}, {"lpha", false, Opt{}}, {"ey", false, Opt{}}, {"all alpha", false, Opt{}}, {"alpha\toutput", false, Opt{}},
 		{"file", false, Opt{}}, {"name", false, Opt{}}, {"", false, Opt{}}, {"colo", false, Opt{}},
 	} {
 		got, ok := o.exactLong(c.name)
