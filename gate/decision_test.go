@@ -437,3 +437,37 @@ func TestAllowedPlusReadOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestRsyncGrammar: rsync's everyday options are known, so yolo runs it;
+// what hands rsync a command (-e, --rsh, --rsync-path) is read, a remote
+// shell is given the host and command rather than reading a script, and
+// the options that run what the text does not show (-M, --daemon,
+// --config) leave it uncertain.
+func TestRsyncGrammar(t *testing.T) {
+	deny := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	for _, c := range []struct {
+		text string
+		p    *Policy
+		want Action
+	}{
+		{"rsync -a out/ /tmp/x", nil, Allow},
+		{"rsync -avz --delete --exclude=.git -e ssh out/ host:/srv", nil, Allow},
+		{"rsync -e 'ssh -p 2222' --progress -h a h:b", nil, Allow},
+		{"rsync -a -T /tmp/t a b", nil, Allow},
+		{"rsync -a -M--rsync-path=x a h:b", nil, Ask},
+		{"rsync -aM x a h:b", nil, Ask},
+		{"rsync --daemon --config=x", nil, Ask},
+		{"rsync -a --frobnicate a b", nil, Ask},
+		{`rsync -a -e 'sh -c "rm -rf /"' a h:b`, nil, Ask},
+		{"rsync -a --rsync-path='rm -rf /' a h:b", nil, Deny},
+		{"rsync -a --log-file=/etc/passwd a b", nil, Deny},
+		{"rsync -a -e 'rm -f' a h:b", deny, Deny},
+		{"rsync -a -e ssh a h:b", deny, Allow},
+		{"ssh host", nil, Ask},
+		{"echo 'rm -f x' | ssh host", deny, Deny},
+	} {
+		if d := Decide(Input{Text: c.text, Policy: c.p, Mode: ModeYolo}); d.Action != c.want {
+			t.Errorf("%q in yolo: %s, want %s (%s)", c.text, d.Action, c.want, d.Reason)
+		}
+	}
+}

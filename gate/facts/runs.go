@@ -205,7 +205,7 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 			rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
 			b.argvCall(c, append(envSplit(f.Value), rest...), what, false)
 		case f.Opt.Effect == p.RunsProgram:
-			b.argvCall(c, splitWords(f.Value), what, false)
+			b.argvCall(c, splitWords(f.Value), what, f.Opt.Appends)
 		default:
 			b.payload(c, f.Value, what)
 		}
@@ -589,7 +589,9 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	what := fmt.Sprintf("the command `%s` runs", c.Base)
 	switch {
 	case len(rest) == 0:
-		if r.Stdin || r.LoginShell || len(r.StdinShell) > 0 && parsed.Has(r.StdinShell...) {
+		// A login shell only when nothing appends a command: rsync -e
+		// ssh gives ssh the host and the command after its words.
+		if r.Stdin || r.LoginShell && !c.Tail || len(r.StdinShell) > 0 && parsed.Has(r.StdinShell...) {
 			c.script, c.ScriptStdin = true, true
 		}
 	case r.Joined:

@@ -63,6 +63,10 @@ type Opt struct {
 	// Rest: the program its value names (RunsProgram) is given the words
 	// after the option as its arguments (coreutils --coreutils-prog=rm -f x).
 	Rest bool
+	// Appends: the program its value names (RunsProgram) is started with
+	// arguments of the parent's own after it, so its words are only the
+	// start of its command line (rsync -e ssh runs ssh HOST rsync --server…).
+	Appends bool
 	// Why completes a reason: "writes its output to %q" (the value is
 	// substituted when the phrase has a %q).
 	Why string

@@ -957,9 +957,7 @@ func network() []Program {
 		withRuns(each(NetworkClient, whyNet, "aws", "gcloud", "az", "ip", "rclone"), Runs{Unmodelled: true}),
 		netcats(),
 		one(
-			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: Opts("", "", nil).
-				Short("e", eff(ReqArg, RunsProgram, "`rsync -e` runs %q as its remote shell")).Long(eff(ReqArg, RunsProgram, "`rsync --rsh` runs %q as its remote shell"), "rsh").
-				Long(eff(ReqArg, RunsShell, "`rsync --rsync-path` runs %q on the other side"), "rsync-path")},
+			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: rsyncOpts()},
 			// scp and sftp take ssh's -o and -F, and -S names the program
 			// they run in ssh's place; sftp -b and -D run batch commands
 			// (with ! shell escapes) and a local server.
@@ -1123,6 +1121,43 @@ func versionControl() []Program {
 
 // gdbOpts is gdb's command line: getopt_long_only with no short options,
 // so -ex, --ex, -eval-command=… and its abbreviations are one option.
+// rsyncOpts is rsync 3.2.7's command line (popt: clusters, --opt=value or
+// --opt value, no abbreviations): the remote shell and the remote program
+// run commands, and the log and batch files are its writes. An option
+// handed to the remote rsync (-M, --remote-option) and the daemon's
+// (--daemon, --config, --dparam: its pre-xfer and post-xfer exec run
+// commands) are left out of the grammar, so what rsync runs with them is
+// uncertain.
+func rsyncOpts() *Options {
+	return Opts("vqcarRbudlLkKHpEAXogDtUNOJSnWxmIyCF0s8hPi46Vz", "eBTf@", longs(
+		"verbose quiet no-motd checksum archive recursive relative no-implied-dirs backup update inplace append "+
+			"append-verify dirs old-dirs old-d mkpath links copy-links copy-unsafe-links safe-links munge-links "+
+			"copy-dirlinks keep-dirlinks hard-links perms executability acls xattrs owner group devices copy-devices "+
+			"write-devices specials times atimes open-noatime crtimes omit-dir-times omit-link-times super fake-super "+
+			"sparse preallocate dry-run whole-file one-file-system existing ignore-existing remove-source-files del "+
+			"delete delete-before delete-during delete-delay delete-after delete-excluded ignore-missing-args "+
+			"delete-missing-args ignore-errors force partial delay-updates prune-empty-dirs numeric-ids ignore-times "+
+			"size-only fuzzy compress cvs-exclude from0 old-args secluded-args trust-sender blocking-io stats "+
+			"8-bit-output human-readable progress itemize-changes list-only fsync ipv4 ipv6 version help "+
+			"no-perms no-owner no-group no-times no-recursive no-inc-recursive no-i-r no-whole-file no-compress "+
+			"no-links no-relative no-dirs no-D no-devices no-specials no-human-readable no-verbose",
+		"info debug stderr backup-dir suffix chmod checksum-choice block-size max-delete max-size min-size max-alloc "+
+			"partial-dir usermap groupmap chown timeout contimeout modify-window temp-dir compare-dest copy-dest "+
+			"link-dest compress-choice compress-level skip-compress filter exclude exclude-from include include-from "+
+			"files-from copy-as address port sockopts outbuf out-format log-file-format password-file early-input "+
+			"bwlimit stop-after stop-at read-batch protocol iconv checksum-seed", "")).NoAbbrev().
+		Short("e", remoteShell("`rsync -e` runs %q as its remote shell")).
+		Long(remoteShell("`rsync --rsh` runs %q as its remote shell"), "rsh").
+		Long(eff(ReqArg, RunsShell, "`rsync --rsync-path` runs %q on the other side"), "rsync-path").
+		Long(eff(ReqArg, Writes, "writes its log or batch to %q"), "log-file", "write-batch", "only-write-batch")
+}
+
+// remoteShell is an option naming the program a copier runs to reach the
+// other host, with the host and the remote command after its words.
+func remoteShell(why string) Opt {
+	return Opt{Arity: ReqArg, Effect: RunsProgram, Appends: true, Why: why}
+}
+
 func gdbOpts() *Options {
 	o := Launch("", "", longs("tui dbx readnow readnever r quiet q silent nh nx n batch-silent batch return-child-result version help write nw nowindows w windows fullname f configuration statistics",
 		"symbols s exec e se core c pid p directory d data-directory D cd tty t interpreter i l b baud", ""))
