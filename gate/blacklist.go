@@ -1434,8 +1434,16 @@ func (b *blChecker) pidListing(calls []*facts.Call) listing {
 		case "grep", "egrep", "fgrep", "rg":
 			inverted := false
 			for _, a := range c.Argv[1:] {
-				if a.Static && (a.Value == "--invert-match" || strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "v")) {
-					inverted = true
+				long, isLong := strings.CutPrefix(a.Value, "--")
+				long, _, _ = strings.Cut(long, "=")
+				switch {
+				case !a.Static:
+					inverted = true // it may be -v
+				case isLong:
+					// --invert-match and its abbreviations (--inv…).
+					inverted = inverted || len(long) >= 3 && strings.HasPrefix("invert-match", long)
+				case strings.HasPrefix(a.Value, "-"):
+					inverted = inverted || strings.Contains(a.Value, "v")
 				}
 			}
 			selected = selected || !inverted

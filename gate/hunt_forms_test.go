@@ -139,10 +139,15 @@ var bypassClasses = []bypassClass{
 		// The kill-all forms are confirmed in a PID namespace by
 		// TestKillAllFormsConfirm.
 		yolo: append(append([]string(nil), killAllForms...),
-			"kill $(cat pidfile)", `kill -9 "$PID"`, "cat pids | xargs kill -9", "pkill $(cat name)"),
+			"kill $(cat pidfile)", `kill -9 "$PID"`, "cat pids | xargs kill -9", "pkill $(cat name)",
+			// grep's inversion however spelled, or an option computed at
+			// run time that may be -v, selects nothing.
+			"kill -9 $(ps aux | grep --inv node | awk '{print $2}')", "kill -9 $(ps aux | grep --invert-match node | awk '{print $2}')",
+			"kill -9 $(ps aux | grep -iv node | awk '{print $2}')", "kill -9 $(ps aux | grep $F node | awk '{print $2}')"),
 		yoloAllowed: []string{"kill -9 $(ps aux | grep node | awk '{print $2}')", "kill $(lsof -t -i:3000)",
 			"kill -9 $(pgrep -f server)", "pgrep node | xargs kill", "ps aux | grep node | awk '{print $2}' | xargs kill -9",
-			"npm start & kill $!", "kill %1", "kill -9 $(jobs -p)", "kill -0 $$", "X=1234; kill $X", "kill 12345"},
+			"npm start & kill $!", "kill %1", "kill -9 $(jobs -p)", "kill -0 $$", "X=1234; kill $X", "kill 12345",
+			"kill -9 $(ps aux | grep --include=x node | awk '{print $2}')", "kill -9 $(ps aux | grep -i node | awk '{print $2}')"},
 	},
 	{
 		name: "processes started without bound",
