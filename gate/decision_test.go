@@ -114,13 +114,13 @@ func TestPlanContain(t *testing.T) {
 }
 
 func TestYoloDynamic(t *testing.T) {
-	for _, text := range []string{"$x", "$(echo rm) -rf y", "`echo rm` y", "eval \"$cmd\"", "${x:-rm} y", "sudo $cmd", "bash -c \"$s\"", "cat x | sh", "ls; $x"} {
+	for _, text := range []string{"$x", "$(echo rm) -rf y", "`echo rm` y", "eval \"$cmd\"", "${x:-rm} y", "sudo $cmd", "bash -c \"$s\"", "cat x | sh", "ls; $x", "[a] y", "/bin/r? -rf y", "[$x y"} {
 		d := Decide(Input{Text: text, Mode: ModeYolo})
 		if d.Action != Ask || !strings.Contains(d.Reason, "cannot check it") {
 			t.Errorf("yolo %q: %s (%s), want ask for a dynamic name", text, d.Action, d.Reason)
 		}
 	}
-	for _, text := range []string{"rm -rf build", "echo $x", "python3 x.py", "ls $(pwd)", "echo rm y | sh"} {
+	for _, text := range []string{"rm -rf build", "echo $x", "python3 x.py", "ls $(pwd)", "echo rm y | sh", "[ -d node_modules ] || npm ci", "if [ -f go.mod ]; then go build ./...; fi", "[ \"$a\" = x ] && echo y"} {
 		if d := Decide(Input{Text: text, Mode: ModeYolo, ExecGate: true}); d.Action != Allow {
 			t.Errorf("yolo %q: %s (%s), want allow", text, d.Action, d.Reason)
 		}

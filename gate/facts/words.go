@@ -285,17 +285,36 @@ func LiteralPrefix(w *syntax.Word, dyn bool) string {
 	return ""
 }
 
-// HasGlob reports whether an unquoted part of w holds a glob character or
-// an extended glob, so the word may expand to other words.
+// HasGlob reports whether w may expand to other words by pathname
+// expansion: an unquoted *, ? or extended glob, or an unquoted [ that
+// something after it may close. bash reads a [ that nothing closes as
+// itself (`[ -f go.mod ]` runs the program [), while a later unquoted ]
+// or an unquoted expansion, which may give one, makes it a bracket
+// expression; a quoted ] does not.
 func HasGlob(w *syntax.Word) bool {
+	open := false
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			if hasGlobByte(p.Value) {
-				return true
+			for i := 0; i < len(p.Value); i++ {
+				switch p.Value[i] {
+				case '*', '?':
+					return true
+				case '[':
+					open = true
+				case ']':
+					if open {
+						return true
+					}
+				}
 			}
 		case *syntax.ExtGlob:
 			return true
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+		default:
+			if open {
+				return true
+			}
 		}
 	}
 	return false

@@ -51,6 +51,48 @@ func TestStaticAgreesWithBash(t *testing.T) {
 	}
 }
 
+// HasGlob agrees with bash on which words are patterns: under failglob,
+// bash refuses a pattern that matches nothing, and runs a word that is
+// not one. A word HasGlob or Static does not call plain is stricter, and
+// allowed; a plain word bash reads as a pattern is a defect, and so is a
+// pattern claim on the words every agent writes (`[ -f x ]`).
+func TestHasGlobAgreesWithBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to confirm against:", err)
+	}
+	words := map[string]bool{
+		"[": false, "[[": false, "]": false, "[a": false, "a]": false, "]a[": false,
+		`'['a]`: false, `[a"]"`: false, `"["a]`: false, `\[a]`: true, "x[": false,
+		"[a]": true, "[]]": true, `["a"]`: true, "[!a]": true, "a*": true, "?": true,
+		"[$x": true, "[${x}": true, "[$(echo a])": true, "@(a|b)": true, "[a]b[": true,
+	}
+	for w, want := range words {
+		f, err := syntax.NewParser(syntax.KeepComments(false)).Parse(strings.NewReader("printf '%s\\n' "+w), "")
+		if err != nil {
+			t.Fatalf("%s: %v", w, err)
+		}
+		word := f.Stmts[0].Cmd.(*syntax.CallExpr).Args[2]
+		got := HasGlob(word)
+		if got != want {
+			t.Errorf("HasGlob(%s) = %v, want %v", w, got, want)
+		}
+		cmd := exec.Command(bash, "-O", "extglob", "-O", "failglob", "-c", "x='a]'; printf '%s\\n' "+w)
+		cmd.Env = []string{"PATH=/usr/bin:/bin"}
+		cmd.Dir = t.TempDir() // nothing matches: a pattern fails
+		pattern := cmd.Run() != nil
+		if _, static := Static(word); pattern && !got && static {
+			t.Errorf("bash reads %s as a pattern; HasGlob and Static call it plain", w)
+		}
+		if pattern && !want {
+			t.Errorf("bash reads %s as a pattern; the table says it is not", w)
+		}
+		if !pattern && want {
+			t.Logf("%s: bash does not read it as a pattern; HasGlob is stricter", w)
+		}
+	}
+}
+
 // plainLitSpec is plainLit as its doc comment says it, with the standard
 // library's string functions: the one-pass loop must agree with it.
 func plainLitSpec(v string) bool {
