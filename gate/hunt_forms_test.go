@@ -323,6 +323,11 @@ var bypassClasses = []bypassClass{
 	},
 }
 
+// allBypassClasses lists every bypass class of the review files.
+func allBypassClasses() []bypassClass {
+	return append(append([]bypassClass(nil), bypassClasses...), shellBypassClasses...)
+}
+
 // killAllForms signal every process: pids from a variable assigned -1,
 // or from a listing of every process that nothing selects by name.
 var killAllForms = []string{
@@ -360,7 +365,7 @@ func TestKillAllFormsConfirm(t *testing.T) {
 func TestBypassClasses(t *testing.T) {
 	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)", "Bash(git push *)"})
 	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
-	for _, c := range bypassClasses {
+	for _, c := range allBypassClasses() {
 		for _, text := range append(append([]string(nil), c.refused...), c.unconfirmed...) {
 			for _, gate := range []bool{false, true} {
 				if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: gate}); d.Action == Allow {
@@ -391,7 +396,7 @@ func TestBypassClasses(t *testing.T) {
 // there (else the form proves nothing).
 func TestBypassClassesConfirm(t *testing.T) {
 	bash := requireBash(t)
-	for _, c := range bypassClasses {
+	for _, c := range allBypassClasses() {
 		if c.needs != "" {
 			if _, err := exec.LookPath(c.needs); err != nil {
 				t.Logf("%s is not installed: its forms are not confirmed under bash here", c.needs)

@@ -479,15 +479,25 @@ func appendUniq(list []string, v string) []string {
 func (b *builder) declClause(s *syntax.Stmt, c *syntax.DeclClause) {
 	b.nameref(c)
 	b.declCompound(c)
+	var words []declWord
 	for _, a := range c.Args {
 		if a.Name == nil {
 			b.walkSubsts(a)
+			if a.Naked && a.Value != nil {
+				v, ok := Static(a.Value)
+				words = append(words, declWord{text: v, static: ok, span: b.span(a), node: a.Value})
+			}
 			continue
 		}
 		for _, x := range b.assigns([]*syntax.Assign{a}, false) {
 			b.commandVar(nil, x)
 		}
 	}
+	variant := "declare"
+	if c.Variant != nil {
+		variant = c.Variant.Value
+	}
+	b.declWords(nil, variant, words)
 }
 
 // redirs reads a statement's redirections, their words' substitutions

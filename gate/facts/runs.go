@@ -61,6 +61,9 @@ func (b *builder) runs(c *Call) {
 	if prog.Compound {
 		b.compoundCall(c, args)
 	}
+	if prog.Declares {
+		b.declCall(c, args)
+	}
 	switch {
 	case prog.Runs != nil && prog.Runs.Opaque != "":
 		if len(args) == 0 || !onlyListing(args) {

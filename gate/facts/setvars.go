@@ -274,3 +274,115 @@ func validName(s string) bool {
 	}
 	return true
 }
+
+// A declaration builtin (Program.Declares) reads each operand, after
+// expansion and quote removal, as NAME=VALUE. The parser sees an
+// assignment only where the word is spelled as one, so a quoted or partly
+// quoted operand (export 'BASH_ENV=f', export "BASH_ENV"=f) and the
+// operands of the call form (builtin export BASH_ENV=f) are read here as
+// the assignments they are; an operand computed at run time may assign
+// any variable, a code-carrying one included.
+
+// declWord is one operand word of a declaration builtin: its value when
+// static.
+type declWord struct {
+	text   string
+	static bool
+	span   Span
+	node   *syntax.Word
+}
+
+// declCall reads the operands of a declaration builtin's call form.
+func (b *builder) declCall(c *Call, args []Word) {
+	ws := make([]declWord, len(args))
+	for i, a := range args {
+		ws[i] = declWord{text: a.Value, static: a.Static && !a.Hole, span: c.Span, node: a.Node}
+	}
+	b.declWords(c, c.Base, ws)
+}
+
+// declWords reads each NAME=VALUE operand as an assignment to NAME, and
+// hides an operand computed at run time unless the options make the
+// builtin only print or act on functions (declare -p, -f, -F).
+func (b *builder) declWords(c *Call, variant string, ws []declWord) {
+	inert := false
+	for _, w := range ws {
+		if !w.static || w.text == "--" || !strings.HasPrefix(w.text, "-") && !strings.HasPrefix(w.text, "+") {
+			break
+		}
+		inert = inert || strings.ContainsAny(w.text, "fF") || variant != "export" && strings.Contains(w.text, "p")
+	}
+	ended := false
+	for _, w := range ws {
+		switch {
+		case !w.static && !inert:
+			if name, ok := assignedName(w.node); ok {
+				// "NAME=$x": the name is spelled, the value computed.
+				b.commandVar(nil, Assign{Name: name, Value: Word{Node: w.node}, Raw: w.text})
+			} else {
+				b.hide(ShellState, w.span, c, "`%s` is given a word computed at run time, which it reads as an assignment to a variable the text does not name (it may be one programs read as a command)", variant)
+			}
+		case !w.static:
+		case !ended && w.text == "--":
+			ended = true
+		case !ended && (strings.HasPrefix(w.text, "-") || strings.HasPrefix(w.text, "+")):
+		default:
+			name, val, ok := strings.Cut(w.text, "=")
+			name, _, _ = strings.Cut(strings.TrimSuffix(name, "+"), "[")
+			if ok && validName(name) && !inert {
+				b.commandVar(nil, Assign{Name: name, Value: Word{Value: val, Static: true, Raw: w.text}, Raw: w.text})
+			}
+		}
+	}
+}
+
+// assignedName returns the NAME of a computed NAME=VALUE word whose name
+// and = are spelled out before the first expansion ("PATH=$HOME/bin").
+func assignedName(w *syntax.Word) (string, bool) {
+	var pre strings.Builder
+	for _, part := range litParts(w) {
+		pre.WriteString(part)
+		if name, _, ok := strings.Cut(pre.String(), "="); ok {
+			name, _, _ = strings.Cut(strings.TrimSuffix(name, "+"), "[")
+			return name, validName(name)
+		}
+	}
+	return "", false
+}
+
+// litParts lists the literal texts a word starts with, up to its first
+// part that needs expansion (a backslash or tilde ends it too).
+func litParts(w *syntax.Word) []string {
+	if w == nil {
+		return nil
+	}
+	var out []string
+	for _, part := range w.Parts {
+		switch x := part.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, "\\~") {
+				return out
+			}
+			out = append(out, x.Value)
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return out
+			}
+			out = append(out, x.Value)
+		case *syntax.DblQuoted:
+			if x.Dollar {
+				return out
+			}
+			for _, q := range x.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok || strings.Contains(l.Value, "\\") {
+					return out
+				}
+				out = append(out, l.Value)
+			}
+		default:
+			return out
+		}
+	}
+	return out
+}

@@ -154,6 +154,12 @@ type Program struct {
 	// local -A 'm=([k]=`cmd`)'); given -a or -A, or naming an array, a
 	// value computed at run time is re-read the same way.
 	Compound bool
+	// Declares: it reads each operand, after expansion and quote removal,
+	// as NAME=VALUE, an assignment (declare, typeset, local, readonly,
+	// export): `export 'BASH_ENV=f'` and `export "BASH_ENV"=f` assign as
+	// the unquoted form does, and an operand computed at run time may
+	// assign any variable.
+	Declares bool
 	// Endless: it writes without end (yes), so what reads it reads forever.
 	Endless bool
 	// Links: its last operand becomes another name for its first (ln

@@ -97,9 +97,10 @@ func builtins() []Program {
 				Short("c", eff(NoArg, Unproven, "`dirs -c` clears the shell's directory stack%s"))},
 		),
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
-		compound(each(Builtin|StateBuiltin, whyState, "declare", "typeset", "local", "readonly")),
+		declares(compound(each(Builtin|StateBuiltin, whyState, "declare", "typeset", "local", "readonly"))),
+		declares(each(Builtin|StateBuiltin, whyState, "export")),
 		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "let",
-			"export", "unset",
+			"unset",
 			"compopt", "umask", "disown", "fg", "bg",
 			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
 			"coproc", "nameref"),
@@ -151,6 +152,14 @@ func builtins() []Program {
 func compound(ps []Program) []Program {
 	for i := range ps {
 		ps[i].Compound = true
+	}
+	return ps
+}
+
+// declares marks the builtins that read their operands as assignments.
+func declares(ps []Program) []Program {
+	for i := range ps {
+		ps[i].Declares = true
 	}
 	return ps
 }
