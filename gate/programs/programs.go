@@ -166,6 +166,12 @@ type Program struct {
 	// TARGET NAME, -s or not): what is later done to NAME is done to
 	// TARGET.
 	Links bool
+	// Transparent: a launcher that runs its command as the shell would,
+	// changing only how long or at what priority or buffering it runs
+	// (timeout, nice, ionice, stdbuf), so an allow rule that covers the
+	// command covers it run through this launcher, as Claude Code reads
+	// such wrappers. It writes no file (nohup does) and runs nothing else.
+	Transparent bool
 }
 
 // NameArgs says which words of a builtin name the variables it sets:
