@@ -28,4 +28,19 @@ var shellBypassClasses = []bypassClass{
 			"v=BASH_ENV; export \"$v=./e\"; bash -c true"},
 		yoloAllowed: []string{"export 'FOO=bar'; ls", `export "FOO=$x"; ls`, "export -f f", "declare -F"},
 	},
+	{
+		name: "a C-style for loop's header runs its command substitutions",
+		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
+		// failed; the header was never read for calls.
+		refused: []string{
+			"for ((i=$(rm -f x); i<1; i++)); do :; done",
+			"for ((i=0; i<$(rm -f x)1; i++)); do :; done",
+			"for ((i=0; i<1; i+=$(rm -f x)1)); do :; done",
+			"for ((i=`rm -f x`0; i<1; i++)); do :; done",
+		},
+		// The classifier asks for any arithmetic on a variable, so the near
+		// misses are yolo's.
+		yolo:        []string{"for ((i=$(rm -rf /); i<1; i++)); do :; done", "for ((;$(rm -rf ~);)); do :; done"},
+		yoloAllowed: []string{"for ((i=0; i<3; i++)); do echo $i; done", "for ((i=0; i<$(ls | wc -l); i++)); do echo $i; done"},
+	},
 }

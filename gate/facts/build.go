@@ -232,10 +232,14 @@ func (b *builder) command(s *syntax.Stmt, cmd syntax.Command) {
 			b.t.Floods = append(b.t.Floods, b.span(s))
 		}
 	case *syntax.ForClause:
-		if wi, ok := c.Loop.(*syntax.WordIter); ok {
-			for _, w := range wi.Items {
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, w := range l.Items {
 				b.word(w)
 			}
+		case *syntax.CStyleLoop:
+			// for ((i=$(cmd); …; …)): the header's substitutions run.
+			b.walkSubsts(l)
 		}
 		b.loopVar(c)
 		b.stmts(c.Do)
