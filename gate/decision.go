@@ -310,7 +310,7 @@ func decideDefault(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 	case rv.blocked == blockCapped:
 		return d.ask(reasonCapped(rv.total, false))
 	case rv.decision == string(Allow):
-		return d.allow(reasonAllowRule(rv.rule, len(d.Segments)))
+		return d.allow(reasonAllowRule(rv.rule, rv.matched))
 	case d.Safety == ReadOnly:
 		return d.allow(reasonReadOnly(d, "default"))
 	case rv.readOnlyRest:

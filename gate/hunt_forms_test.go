@@ -172,6 +172,57 @@ var bypassClasses = []bypassClass{
 			"printf '#!/usr/bin/python3\\nimport os\\n' > s.py; chmod +x s.py; ./s.py", "echo 'rm -rf /' > s.txt; sh s.sh"},
 	},
 	{
+		// git's parse-options takes any unique prefix of a long option and
+		// clusters short ones; a command option is read in each spelling.
+		name: "git's command options abbreviated or clustered", needs: "git", git: true,
+		files: map[string]string{".gitconfig": "[user]\n\tname = a\n\temail = a@b.invalid\n"},
+		refused: []string{
+			"git ls-remote --upload-p='rm -f x; false' .", "git ls-remote --exec='rm -f x; false' .",
+			"git clone -qu'rm -f x; false' . c", "git clone -q -u 'rm -f x; false' . c",
+			"git fetch --upload-pa='rm -f x; false' .", "git pull --upload-p='rm -f x; false' .",
+			"git commit -q --allow-empty -m a && git commit -q --allow-empty -m b && git rebase --ex='rm -f x' HEAD~1",
+			"git commit -q --allow-empty -m a && git commit -q --allow-empty -m b && git rebase -qx'rm -f x' HEAD~1",
+			"echo hi > f && git add f && git grep --open-f='rm -f x; :' hi",
+			"echo hi > f && git add f && git grep -nO'rm -f x; :' hi",
+		},
+		// git send-email (the git-email package; confirmed by hand with
+		// git 2.39): Getopt::Long abbreviates and reads -name as --name.
+		unconfirmed: []string{"git send-email --sendm='rm -f x' a.patch", "git send-email -sendmail-cmd='rm -f x' a.patch",
+			"git send-email --to-cmd='rm -f x' a.patch", "git send-email --cc-cmd='rm -f x' a.patch",
+			"git send-email --header-cmd='rm -f x' a.patch", "git send-email --smtp-server=/bin/rm a.patch",
+			"git send-pack --rec='rm -f x' ../r HEAD"},
+		allowed: []string{"git fetch origin main", "git fetch --depth 1 origin", "git grep -eTODO", "git grep -n TODO",
+			"git rebase -i main", "git clone -q https://example.com/r.git", "git send-email --to a@b a.patch",
+			"git send-email --smtp-server=smtp.gmail.com --cc x@y a.patch", "git ls-remote origin"},
+		yolo: []string{"git fetch --upload-p='rm -rf /' ../r", "git rebase -qx'rm -rf ~' main",
+			"git send-email --sendm='rm -rf /' a.patch", "git grep --open-f='rm -rf /' x"},
+		yoloAllowed: []string{"git fetch --upload-pack=git-upload-pack origin", "git rebase -x 'go test ./...' main"},
+	},
+	{
+		// git config writes configuration the gate reads on disk only
+		// before the text runs: a key whose value later git commands run
+		// is read as this text's command.
+		name: "configuration a text writes for later git commands", needs: "git", git: true,
+		refused: []string{
+			"git config core.fsmonitor 'rm -f x; false' && git status",
+			"git config set core.fsmonitor 'rm -f x; false' 2>/dev/null || git config core.fsmonitor 'rm -f x; false'; git status",
+			"git config -f .git/config alias.zz '!rm -f x' && git zz",
+			"git config --file=.git/config core.fsmonitor 'rm -f x; false' && git status",
+			"git config --local --add core.fsmonitor 'rm -f x; false' && git status",
+		},
+		// clone -c writes the new repository's configuration, which its
+		// checkout reads (a smudge filter runs on every file it checks out).
+		unconfirmed: []string{"git clone -c filter.lfs.smudge='rm -f x' https://example.com/r.git",
+			"git clone --config core.pager='rm -f x' https://example.com/r.git", "git config include.path ./evil.cfg && git status"},
+		allowed: []string{"git config user.email a@b.invalid", "git config --global core.editor vim",
+			"git config core.pager 'less -R'", "git config --global url.git@github.com:.insteadOf https://github.com/",
+			"git config --get core.fsmonitor", "git config --unset core.fsmonitor", "git config --global push.autoSetupRemote true",
+			"git clone -c http.sslVerify=false https://example.com/r.git"},
+		yolo: []string{"git config core.fsmonitor 'rm -rf /' && git status", "git config --global core.pager 'rm -rf ~'",
+			"git clone -c core.sshCommand='rm -rf /' https://example.com/r.git"},
+		yoloAllowed: []string{"git config --global user.name a", "git config core.fsmonitor true"},
+	},
+	{
 		name:  "variables that move a program's configuration or load its modules",
 		needs: "git", git: true,
 		files:   map[string]string{".gitconfig": "[core]\n\tfsmonitor = \"rm -f x; false\"\n", "cfg/git/config": "[core]\n\tfsmonitor = \"rm -f x; false\"\n"},

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/agentexec/agentexec/gate/facts"
 	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/shellcfg"
@@ -620,6 +622,7 @@ type ruleVerdict struct {
 	blocked   string // why allow rules could not apply, or ""
 	detail    string // for blocked: what was found
 	uncovered string // the first segment no allow rule matched
+	matched   int    // for allow: the segments the rules matched (here-doc data aside)
 	total     int    // segments before deduplication
 	// mayDeny: the deny rule matches only for some values of words known
 	// at run time, so the verdict is ask, not deny.
@@ -720,7 +723,7 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 		return ruleVerdict{decision: string(Ask), rule: firstRule(rs), mayDeny: true, unmatched: true}
 	}
 	if len(rs.only) > 0 {
-		if _, outside := allowAll(rs.only, in.shell, in.seg, in.tree, nil); outside != "" || !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
+		if _, outside, _ := allowAll(rs.only, in.shell, in.seg, in.tree, nil); outside != "" || !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
 			return ruleVerdict{decision: string(Deny), rule: rs.only[0], outsideOnly: firstNonEmpty(outside, in.text)}
 		}
 	}
@@ -749,7 +752,7 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 	if in.shell.IsPOSIX() {
 		rv.cover = coverageOf(rs.allow, in.tree)
 	}
-	r, uncovered := allowAll(rs.allow, in.shell, in.seg, in.tree, rv.cover)
+	r, uncovered, matched := allowAll(rs.allow, in.shell, in.seg, in.tree, rv.cover)
 	if uncovered != "" {
 		if r, ok := allowWithReadOnly(rs.allow, in, rv.cover); ok {
 			// The rules alone did not allow it (rule_decision stays none):
@@ -759,8 +762,41 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 		rv.uncovered = uncovered
 		return rv
 	}
-	rv.decision, rv.rule = string(Allow), r
+	rv.decision, rv.rule, rv.matched = string(Allow), r, matched
 	return rv
+}
+
+// bodyData reports whether segment s is here-doc data to both readings:
+// the splitter found it only as a body line, and it is a line of a body
+// the parse found (bodies, from hdocBodies). Where the two disagree on
+// where a body ends, the segment is matched like any other.
+func bodyData(seg Segmentation, s string, bodies []string) bool {
+	if len(bodies) == 0 || !seg.isData(s) {
+		return false
+	}
+	for _, b := range bodies {
+		for line := range strings.Lines(b) {
+			if strings.Trim(strings.TrimSuffix(line, "\n"), " \t") == s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hdocBodies are the texts of the here-document bodies in t's parse.
+func hdocBodies(t *facts.Tree) []string {
+	var out []string
+	syntax.Walk(t.File, func(n syntax.Node) bool {
+		if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil {
+			start, end := int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())
+			if 0 <= start && start <= end && end <= len(t.Src) {
+				out = append(out, t.Src[start:end])
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // allowWithReadOnly allows a compound whose every part is either matched
@@ -799,7 +835,14 @@ func allowWithReadOnly(allow []Rule, in ruleInput, cv *coverage) (Rule, bool) {
 			return Rule{}, false
 		}
 	}
+	var bodies []string
+	if len(in.seg.Data) > 0 {
+		bodies = hdocBodies(in.tree)
+	}
 	for _, s := range in.seg.Segments {
+		if bodyData(in.seg, s, bodies) {
+			continue // the calls, all checked above, are what runs
+		}
 		if _, ok := firstMatch(allow, []string{normalizeBlanks(s)}); ok {
 			continue
 		}
@@ -1018,33 +1061,45 @@ func allowBlocked(text string, shell shellcfg.ShellType, seg Segmentation, t *fa
 
 // allowAll checks that every segment, and for bash and sh every call the
 // shell runs, matches an allow rule; a command that redirects output into
-// a file needs a rule whose pattern spells a '>' (or a bare Bash). It
-// returns the rule of the first segment, or the first text left uncovered.
+// a file needs a rule whose pattern spells a '>' (or a bare Bash). A
+// here-doc body line that both the splitter and the parse read as data
+// (bodyData) is text a command reads, not a command: only the calls are
+// matched there. It returns the rule of the first segment matched and how
+// many were, or the first text left uncovered.
 //
 // cv, when not nil, is the calls' coverage by these rules, already matched.
-func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts.Tree, cv *coverage) (Rule, string) {
+func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts.Tree, cv *coverage) (Rule, string, int) {
 	var first Rule
-	for i, s := range seg.Segments {
+	found, matched := false, 0
+	var bodies []string
+	if shell.IsPOSIX() && t != nil && t.Parsed && len(seg.Data) > 0 {
+		bodies = hdocBodies(t)
+	}
+	for _, s := range seg.Segments {
+		if bodyData(seg, s, bodies) {
+			continue // every call is checked below: the parse runs none here
+		}
 		r, ok := firstMatch(allow, []string{normalizeBlanks(s)})
 		if !ok {
-			return Rule{}, s
+			return Rule{}, s, 0
 		}
-		if i == 0 {
-			first = r
+		if !found {
+			first, found = r, true
 		}
+		matched++
 	}
 	if !shell.IsPOSIX() {
-		return first, ""
+		return first, "", matched
 	}
 	if cv == nil {
 		cv = coverageOf(allow, t)
 	}
 	for i, c := range cv.calls {
 		if cv.by[i] < 0 {
-			return Rule{}, c.Text
+			return Rule{}, c.Text, 0
 		}
 	}
-	return first, ""
+	return first, "", matched
 }
 
 func firstNonEmpty(a, b string) string {

@@ -2,8 +2,10 @@ package facts
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/agentexec/agentexec/gate/gitconfig"
 	p "github.com/agentexec/agentexec/gate/programs"
 )
 
@@ -92,28 +94,76 @@ func (b *builder) gitConfig(c *Call, kv, how string) {
 	}
 }
 
-// gitConfigCmd reads `git config [--global…] alias.x '!cmd'`, which plants
-// an alias later git commands run.
+// gitConfigCmd reads `git config [--global…] KEY VALUE` (and `git config
+// set KEY VALUE`): an alias it plants is read as later git commands run
+// it, and a key whose value is a command later git commands run (a
+// pager, an fsmonitor hook, a remote's ext:: URL) has that command read
+// as this text's, since the configuration it writes is not on disk when
+// the gate reads the repository's.
 func (b *builder) gitConfigCmd(c *Call, args []Word) {
-	var ops []Word
-	for _, w := range args {
-		if w.Static && strings.HasPrefix(w.Value, "-") {
-			continue
+	parsed := p.GitConfigOpts.Parse(toArgs(args))
+	for _, f := range parsed.Found {
+		if p.GitConfigReads.Has(f.Name) {
+			return
 		}
-		ops = append(ops, w)
 	}
-	if len(ops) >= 2 && ops[0].Static && strings.HasPrefix(strings.ToLower(ops[0].Value), "alias.") {
-		if !ops[1].Static {
+	var ops []Word
+	for _, i := range parsed.Operands {
+		ops = append(ops, args[i])
+	}
+	if len(ops) > 0 && ops[0].Static && ops[0].Value == "set" {
+		ops = ops[1:]
+	} else if len(ops) > 0 && ops[0].Static && p.GitConfigReads.Has(ops[0].Value) {
+		return
+	}
+	if len(ops) < 2 {
+		return
+	}
+	if !ops[0].Static {
+		b.hide(ShellState, c.Span, c, "`git config` sets a key computed at run time, which may name a program later git commands run")
+		return
+	}
+	b.gitPlant(c, ops[0].Value, ops[1])
+}
+
+// gitConfigValue reads an option's KEY=VALUE configuration (clone -c).
+func (b *builder) gitConfigValue(c *Call, f p.Found) {
+	if !f.ValueStatic {
+		b.hide(ShellState, c.Span, c, "`git` is given configuration computed at run time, which may name a program git runs")
+		return
+	}
+	key, val, _ := strings.Cut(f.Value, "=")
+	b.gitPlant(c, key, Word{Value: val, Static: true, Raw: val})
+}
+
+// gitPlant reads configuration key set to val, which later git commands
+// act on.
+func (b *builder) gitPlant(c *Call, key string, val Word) {
+	if strings.HasPrefix(strings.ToLower(key), "alias.") {
+		if !val.Static {
 			b.hide(ShellState, c.Span, c, "`git config` defines an alias from a value computed at run time")
 			return
 		}
-		name := strings.ToLower(ops[0].Value[len("alias."):])
+		name := strings.ToLower(key[len("alias."):])
 		if b.t.gitAliases == nil {
 			b.t.gitAliases = map[string]string{}
 		}
-		b.t.gitAliases[name] = ops[1].Value
-		if cmd, ok := strings.CutPrefix(strings.TrimSpace(ops[1].Value), "!"); ok {
+		b.t.gitAliases[name] = val.Value
+		if cmd, ok := strings.CutPrefix(strings.TrimSpace(val.Value), "!"); ok {
 			b.payload(c, cmd, fmt.Sprintf("the git alias %s", name))
+		}
+		return
+	}
+	switch gitconfig.PlantedKey(key) {
+	case gitconfig.PlantOpaque:
+		b.hide(ShellState, c.Span, c, "`git` sets %s, which makes later git commands read configuration the text does not show", clip(key))
+	case gitconfig.PlantCommand:
+		if !val.Static {
+			b.hide(ShellState, c.Span, c, "`git` sets %s to a value computed at run time, which later git commands may run", clip(key))
+			return
+		}
+		if cmd := gitconfig.PlantedCommand(key, val.Value); cmd != "" {
+			b.payload(c, cmd, fmt.Sprintf("the command later git commands run from the configuration %s", key))
 		}
 	}
 }
@@ -139,69 +189,39 @@ func (b *builder) gitAlias(c *Call, globals []Word, sub string, rest []Word, ali
 	}
 }
 
-// gitRun reads one way a subcommand runs a command.
+// gitRun reads one way a subcommand runs a command: the words after an
+// operand (bisect run), or its command options read with the
+// subcommand's grammar, in every spelling git accepts.
 func (b *builder) gitRun(c *Call, sub string, r p.GitRun, args []Word) {
 	what := fmt.Sprintf("the command `git %s` runs", sub)
-	if r.After != "" {
-		for i, w := range args {
-			if !w.Static || w.Value != r.After {
-				continue
+	if r.After == "" {
+		parsed := r.Opts.Parse(toArgs(args))
+		for _, f := range parsed.Found {
+			b.effect(c, c.Prog, f, args)
+			if slices.Contains(r.Config, f.Name) && f.HasValue {
+				b.gitConfigValue(c, f)
 			}
-			rest := args[i+1:]
-			for len(rest) > 0 && rest[0].Static && strings.HasPrefix(rest[0].Value, "--") {
-				rest = rest[1:] // submodule foreach --recursive
-			}
-			if !r.Joined {
-				b.argvCall(c, rest, what, false)
-				return
-			}
-			vals, ok := Statics(rest)
-			if !ok {
-				b.hide(Unreadable, c.Span, c, "%s is computed at run time", what)
-				return
-			}
-			b.payload(c, strings.Join(vals, " "), what)
-			return
 		}
 		return
 	}
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if !w.Static {
+	for i, w := range args {
+		if !w.Static || w.Value != r.After {
 			continue
 		}
-		for _, o := range r.Opts {
-			val, ok := gitOptValue(args, i, o)
-			if !ok {
-				continue
-			}
-			switch {
-			case val == nil:
-			case !val.Static:
-				b.hide(Unreadable, c.Span, c, "%s (%s) is computed at run time", what, o)
-			case r.Shell:
-				b.payload(c, val.Value, what)
-			default:
-				b.argvCall(c, splitWords(val.Value), what, false)
-			}
+		rest := args[i+1:]
+		for len(rest) > 0 && rest[0].Static && strings.HasPrefix(rest[0].Value, "--") {
+			rest = rest[1:] // submodule foreach --recursive
 		}
-	}
-}
-
-// gitOptValue reads option o at args[i]: --opt=V, --opt V, -oV, -o V (a
-// nil value for an option given without one, as grep -O alone).
-func gitOptValue(args []Word, i int, o string) (*Word, bool) {
-	v := args[i].Value
-	switch {
-	case v == o:
-		if i+1 < len(args) && !(o == "-O" || o == "--open-files-in-pager") {
-			return &args[i+1], true
+		if !r.Joined {
+			b.argvCall(c, rest, what, false)
+			return
 		}
-		return nil, true
-	case strings.HasPrefix(o, "--") && strings.HasPrefix(v, o+"="):
-		return &Word{Value: v[len(o)+1:], Static: true, Raw: v}, true
-	case !strings.HasPrefix(o, "--") && strings.HasPrefix(v, o) && len(v) > len(o):
-		return &Word{Value: v[len(o):], Static: true, Raw: v}, true
+		vals, ok := Statics(rest)
+		if !ok {
+			b.hide(Unreadable, c.Span, c, "%s is computed at run time", what)
+			return
+		}
+		b.payload(c, strings.Join(vals, " "), what)
+		return
 	}
-	return nil, false
 }

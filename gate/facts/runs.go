@@ -210,6 +210,7 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 			if cmd, ok := strings.CutPrefix(f.Value, "exec="); ok {
 				b.payload(c, cmd, what)
 			}
+		case f.Opt.Absolute && !path.IsAbs(f.Value):
 		case f.Opt.Effect == p.RunsProgram && (f.Opt.Rest || f.Name == "S" || f.Name == "split-string"):
 			rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
 			b.argvCall(c, append(envSplit(f.Value), rest...), what, false)

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentexec/agentexec/internal/lazy"
+	p "github.com/agentexec/agentexec/gate/programs"
 )
 
 // gitRule says how one configuration key can make git run a program.
@@ -130,25 +130,6 @@ func gitSubsectionRule(section, sub, name string) gitRule {
 	return grNone
 }
 
-// gitLocalSubcommands never contact a remote and never launch an editor in
-// the forms the classifier calls read-only. Every other subcommand gets the
-// remote and editor rules too.
-var gitLocalSubcommands = lazy.NewSet(
-	"status", "diff", "log", "show", "blame",
-	"annotate", "ls-files", "ls-tree", "rev-parse",
-	"rev-list", "cat-file", "describe", "grep",
-	"branch", "shortlog", "for-each-ref", "show-ref",
-	"diff-tree", "diff-files", "diff-index",
-	"name-rev", "merge-base", "reflog", "whatchanged",
-	"tag", "stash", "var", "version",
-	"check-ignore", "check-attr", "count-objects",
-	"symbolic-ref", "show-branch", "range-diff",
-	"cherry", "format-patch", "remote",
-	// git config reads its files and prints: no helper, remote or editor
-	// runs in the forms the classifier calls read-only (--edit is not).
-	"config",
-)
-
 // gitRiskContext is what the rules need to know about the command.
 type gitRiskContext struct {
 	sub      string
@@ -162,7 +143,7 @@ type gitRiskContext struct {
 
 func newGitRiskContext(sub string, args []string, e gitEnv, l *gitConfigLoader) *gitRiskContext {
 	sub = strings.ToLower(sub)
-	local := gitLocalSubcommands.Has(sub) && !(sub == "remote" && gitRemoteTalks(args))
+	local := p.GitLocal(sub) && !(sub == "remote" && gitRemoteTalks(args))
 	_, pagerEnv := lookupEnvList(e.vars, "GIT_PAGER")
 	c := &gitRiskContext{sub: sub, remote: !local, editor: !local, pagerEnv: pagerEnv}
 	c.showSig = sub == "verify-commit" || sub == "verify-tag" || gitArgsShowSignature(sub, args)
@@ -643,4 +624,85 @@ func gitdirMatchPrefix(pattern string, prefix int, text string, icase bool) (boo
 		}
 	}
 	return wildmatchPath(pattern[prefix:], text[prefix:], icase)
+}
+
+// Plant is what setting a configuration key does to later git commands.
+type Plant uint8
+
+// The plants.
+const (
+	// PlantNothing: no rule reads the key; it changes nothing git runs.
+	PlantNothing Plant = iota
+	// PlantCommand: a value of the key may be a command a later git
+	// command runs (a pager, an fsmonitor hook, an external diff, a
+	// helper, an ext:: remote): PlantedCommand reads it.
+	PlantCommand
+	// PlantOpaque: later commands act on what the value does not spell
+	// (include.path names another configuration file).
+	PlantOpaque
+)
+
+// PlantedKey says what setting key (git config KEY VALUE, git clone -c
+// KEY=VALUE) makes later git commands do, by the rules this package
+// reads configuration on disk with, so that configuration a text writes
+// is weighed as the same configuration found on disk would be. Aliases
+// are the caller's: their grammar is git's command line, not a rule.
+func PlantedKey(key string) Plant {
+	e, ok := plantedEntry(key, "")
+	if !ok {
+		return PlantNothing
+	}
+	switch gitRuleFor(e) {
+	case grProgram, grRemoteProgram, grEditor, grPager, grCmdPager, grFsmonitor, grGPG,
+		grSubmoduleUpdate, grRemoteURL, grInsteadOf:
+		return PlantCommand
+	case grInclude, grIncludeIf:
+		return PlantOpaque
+	}
+	return PlantNothing
+}
+
+// PlantedCommand is the shell text a later git command runs once key is
+// set to value ("" when none: submodule.<n>.update = rebase, a remote URL
+// that is not ext::).
+func PlantedCommand(key, value string) string {
+	e, ok := plantedEntry(key, value)
+	if !ok {
+		return ""
+	}
+	switch gitRuleFor(e) {
+	case grProgram, grRemoteProgram, grEditor, grPager, grCmdPager, grFsmonitor, grGPG:
+		return value
+	case grSubmoduleUpdate:
+		cmd, _ := strings.CutPrefix(value, "!")
+		if cmd == value {
+			return ""
+		}
+		return cmd
+	case grRemoteURL:
+		cmd, _ := strings.CutPrefix(value, "ext::")
+		if cmd == value {
+			return ""
+		}
+		return cmd
+	case grInsteadOf:
+		// url.ext::CMD.insteadOf rewrites matching URLs to ext::CMD.
+		cmd, _ := strings.CutPrefix(e.subsection(), "ext::")
+		if cmd == e.subsection() {
+			return ""
+		}
+		return cmd
+	}
+	return ""
+}
+
+// plantedEntry is key as the parser keeps it: section and name
+// lower-cased, the subsection as written.
+func plantedEntry(key, value string) (*gitConfigEntry, bool) {
+	first, last := strings.IndexByte(key, '.'), strings.LastIndexByte(key, '.')
+	if first <= 0 || last == len(key)-1 {
+		return nil, false
+	}
+	k := strings.ToLower(key[:first]) + key[first:last] + strings.ToLower(key[last:])
+	return &gitConfigEntry{key: k, value: value}, true
 }

@@ -89,6 +89,24 @@ func IsGitCommand(sub string) bool {
 	return ok
 }
 
+// gitLocalOther are the commands with rules of their own (GitOther, and
+// symbolic-ref) whose read-only forms, like every GitReads command's,
+// neither contact a remote nor start an editor; `git remote` is local
+// only in the forms that do not query the remote, which the
+// configuration rules tell apart.
+var gitLocalOther = lazy.NewSet("annotate", "apply", "bisect", "branch", "config", "format-patch",
+	"notes", "reflog", "remote", "stash", "symbolic-ref", "tag", "worktree")
+
+// GitLocal reports whether the read-only forms of git command sub stay in
+// the repository: no remote is contacted and no editor started, so the
+// configuration that names a credential helper, an ssh command or an
+// editor does not concern them. Every command the classifier may call
+// read-only must be one (TestGitReadOnlyIsLocal).
+func GitLocal(sub string) bool {
+	kind, _ := GitCommand(sub)
+	return kind == GitReads || gitLocalOther.Has(sub)
+}
+
 // GitDryRunN are the git commands whose -n means --dry-run.
 var GitDryRunN = lazy.NewSet("add", "clean", "mv", "push", "rm")
 
@@ -98,35 +116,99 @@ var GitSuite = lazy.NewSet("gitk", "scalar")
 
 // GitRun is how one git subcommand runs a command.
 type GitRun struct {
-	// Opts are the options whose value is the command (-x, --exec, …).
-	Opts []string
-	// Shell: the value is shell text (else an argv split on blanks).
-	Shell bool
+	// Opts reads the subcommand's options as git's parse-options reads
+	// them — short options cluster (-qx CMD, -ux'CMD'), a long option may
+	// be abbreviated to any unique prefix (--upload-p=CMD, --ex CMD), `--`
+	// ends them — and carries the effect of each option that runs a
+	// command (RunsShell: shell text; RunsProgram: a program). Only the
+	// options that take a value are listed besides those: any other is
+	// read as a flag (AnyOption), so the reading finds every command
+	// option git finds, and at worst one more inside another's value.
+	Opts *Options
 	// After: the words after this operand are the command (bisect run …,
 	// submodule foreach …); Joined joins them into shell text.
 	After  string
 	Joined bool
+	// Config are the options whose value is KEY=VALUE configuration the
+	// subcommand writes (clone -c into the new repository, which its own
+	// checkout already reads): read as `git config KEY VALUE` is.
+	Config []string
 }
 
-// GitRuns maps subcommands to the ways they run commands.
+// gitOpts builds a subcommand's grammar: valued are its short options
+// that take a value (not the command's), values its long ones whose
+// name is a prefix of a command option's (send-email --to beside
+// --to-cmd: the exact name wins over the abbreviation), and cmds maps
+// each command option's spellings ("x exec") to its effect.
+func gitOpts(valued, values string, cmds map[string]Opt) *Options {
+	o := Opts("", valued, &Longs{Req: values}).AnyOption()
+	for spell, opt := range cmds {
+		for _, n := range strings.Fields(spell) {
+			if len(n) == 1 {
+				o.Short(n, opt)
+			} else {
+				o.Long(opt, n)
+			}
+		}
+	}
+	return o
+}
+
+// The effects of git's command options.
+var (
+	gitShell     = Opt{Arity: ReqArg, Effect: RunsShell}
+	gitShellOpt  = Opt{Arity: OptArg, Effect: RunsShell}
+	gitSendmail  = Opt{Arity: ReqArg, Effect: RunsProgram, Appends: true, Absolute: true}
+	gitPackShell = map[string]Opt{"upload-pack": gitShell}
+)
+
+// GitRuns maps subcommands to the ways they run commands. The options are
+// git 2.39's (`git CMD -h`, and the hidden aliases its sources keep:
+// ls-remote --exec); send-email's are Perl's Getopt::Long, which reads
+// -name as --name and abbreviates too.
 var GitRuns = &lazy.Value[map[string][]GitRun]{Build: func() map[string][]GitRun {
 	return map[string][]GitRun{
-		"rebase":        {{Opts: []string{"-x", "--exec"}, Shell: true}},
-		"bisect":        {{After: "run"}},
-		"submodule":     {{After: "foreach", Joined: true}},
-		"difftool":      {{Opts: []string{"-x", "--extcmd"}, Shell: true}},
-		"filter-branch": {{Opts: []string{"--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"}, Shell: true}},
-		"grep":          {{Opts: []string{"-O", "--open-files-in-pager"}, Shell: true}},
-		"fetch":         {{Opts: []string{"--upload-pack"}, Shell: true}},
-		"pull":          {{Opts: []string{"--upload-pack"}, Shell: true}},
-		"clone":         {{Opts: []string{"-u", "--upload-pack"}, Shell: true}},
-		"ls-remote":     {{Opts: []string{"--upload-pack"}, Shell: true}},
-		"archive":       {{Opts: []string{"--exec"}, Shell: true}},
-		"push":          {{Opts: []string{"--receive-pack", "--exec"}, Shell: true}},
-		"send-pack":     {{Opts: []string{"--receive-pack", "--exec"}, Shell: true}},
-		"fetch-pack":    {{Opts: []string{"--upload-pack", "--exec"}, Shell: true}},
+		"rebase":    {{Opts: gitOpts("sXC", "", map[string]Opt{"x exec": gitShell})}},
+		"bisect":    {{After: "run"}},
+		"submodule": {{After: "foreach", Joined: true}},
+		"difftool":  {{Opts: gitOpts("t", "", map[string]Opt{"x extcmd": gitShell})}},
+		"filter-branch": {{Opts: gitOpts("d", "", map[string]Opt{"env-filter tree-filter index-filter parent-filter " +
+			"msg-filter commit-filter tag-name-filter": gitShell})}},
+		"grep":  {{Opts: gitOpts("CBAmfe", "", map[string]Opt{"O open-files-in-pager": gitShellOpt})}},
+		"fetch": {{Opts: gitOpts("jo", "", gitPackShell)}},
+		"pull":  {{Opts: gitOpts("sXo", "", gitPackShell)}},
+		"clone": {{Opts: gitOpts("job", "", map[string]Opt{"u upload-pack": gitShell}).
+			Short("c", Opt{Arity: ReqArg}).Long(Opt{Arity: ReqArg}, "config"), Config: []string{"c", "config"}}},
+		"ls-remote":  {{Opts: gitOpts("o", "", map[string]Opt{"upload-pack exec": gitShell})}},
+		"archive":    {{Opts: gitOpts("o", "", map[string]Opt{"exec": gitShell})}},
+		"push":       {{Opts: gitOpts("o", "", map[string]Opt{"receive-pack exec": gitShell})}},
+		"send-pack":  {{Opts: gitOpts("", "", map[string]Opt{"receive-pack exec": gitShell})}},
+		"fetch-pack": {{Opts: gitOpts("", "", map[string]Opt{"upload-pack exec": gitShell})}},
+		// git send-email runs its --sendmail-cmd and the commands that
+		// give recipients or headers through the shell, and an
+		// --smtp-server that is an absolute path as the mailer.
+		"send-email": {{Opts: sendEmailOpts()}},
 	}
 }}
+
+// GitConfigOpts is git config's grammar (git 2.39, and the subcommands
+// of 2.46): the options that take a value, and the modes that only read
+// or remove, whose operands are not a key and its new value.
+var GitConfigOpts = Opts("lez", "f", &Longs{Req: "file blob type default comment value url",
+	None: "get get-all get-regexp get-urlmatch get-color get-colorbool unset unset-all " +
+		"rename-section remove-section list edit"}).AnyOption()
+
+// GitConfigReads are the modes of GitConfigOpts, and the subcommands of
+// git config, that set nothing.
+var GitConfigReads = lazy.NewSet("get", "get-all", "get-regexp", "get-urlmatch", "get-color",
+	"get-colorbool", "unset", "unset-all", "rename-section", "remove-section", "list", "l",
+	"edit", "e")
+
+func sendEmailOpts() *Options {
+	o := gitOpts("", "to cc", map[string]Opt{"sendmail-cmd to-cmd cc-cmd header-cmd": gitShell, "smtp-server": gitSendmail})
+	o.SingleDashLong, o.LongOnly = true, true
+	return o
+}
 
 // gitSafeConfigPrefixes are configuration keys (lower-cased) that never
 // name a program, whatever their value; every other `-c key=value` may.

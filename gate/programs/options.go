@@ -67,6 +67,10 @@ type Opt struct {
 	// arguments of the parent's own after it, so its words are only the
 	// start of its command line (rsync -e ssh runs ssh HOST rsync --server…).
 	Appends bool
+	// Absolute: the value names a program only when it is an absolute
+	// path (git send-email --smtp-server=/usr/sbin/sendmail); any other
+	// value is not a command (a mail host).
+	Absolute bool
 	// Why completes a reason: "writes its output to %q" (the value is
 	// substituted when the phrase has a %q).
 	Why string
