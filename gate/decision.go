@@ -171,6 +171,7 @@ func Decide(in Input) Decision {
 // differently (invisible characters), that copy too.
 func (in Input) blacklist(tree *facts.Tree, seg Segmentation, extras []blacklistExtra) blResult {
 	bi := blInput{cwd: in.Cwd, home: envValue(in.Env, "HOME"), segs: seg.Segments, extras: extras, execGate: in.ExecGate}
+	bi.shellEnv(in.Env, in.RequestEnv)
 	if len(extras) > 0 {
 		bi.cands = callTexts(tree)
 	}

@@ -64,6 +64,12 @@ func (b *builder) runs(c *Call) {
 	if prog.Declares {
 		b.declCall(c, args)
 	}
+	if prog.Unsets {
+		b.unsetCall(args)
+	}
+	if prog.Shopts {
+		b.shoptCall(args)
+	}
 	switch {
 	case prog.Runs != nil && prog.Runs.Opaque != "":
 		if len(args) == 0 || !onlyListing(args) {
@@ -481,6 +487,10 @@ func (b *builder) interpreter(c *Call, prog *p.Program, args []Word) {
 func (b *builder) sourceFile(c *Call, args []Word) {
 	if len(args) == 0 {
 		return
+	}
+	if c.Prog != nil && c.Prog.Kind.Has(p.Builtin) {
+		// The file's assignments are the shell's own.
+		b.unsureAll()
 	}
 	b.scriptOperand(c, args[0], args[1:])
 }

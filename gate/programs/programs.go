@@ -160,6 +160,12 @@ type Program struct {
 	// the unquoted form does, and an operand computed at run time may
 	// assign any variable.
 	Declares bool
+	// Unsets: it unsets the variables its operands name (unset; -f
+	// names functions instead).
+	Unsets bool
+	// Shopts: it turns on the shell options its operands name with -s
+	// (shopt -s nocaseglob), which change how later words expand.
+	Shopts bool
 	// Endless: it writes without end (yes), so what reads it reads forever.
 	Endless bool
 	// Links: its last operand becomes another name for its first (ln

@@ -99,8 +99,10 @@ func builtins() []Program {
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
 		declares(compound(each(Builtin|StateBuiltin, whyState, "declare", "typeset", "local", "readonly"))),
 		declares(each(Builtin|StateBuiltin, whyState, "export")),
-		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "let",
-			"unset",
+		one(
+			Program{Name: "unset", Kind: Builtin | StateBuiltin, Why: whyState, Unsets: true},
+			Program{Name: "shopt", Kind: Builtin | StateBuiltin, Why: whyState, Shopts: true}),
+		each(Builtin|StateBuiltin, whyState, "unalias", "let",
 			"compopt", "umask", "disown", "fg", "bg",
 			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
 			"coproc", "nameref"),

@@ -124,3 +124,20 @@ var inertVars = lazy.NewSet(
 // runs npm test), so an allow rule for the command covers it with that
 // assignment. False for every variable not known to be so.
 func Inert(name string) bool { return inertVars.Has(name) && Var(name) == PlainVar }
+
+// shellSets are the variables bash itself assigns as a text runs (or
+// takes from its own state), so no value the text gives them holds
+// for long: cd sets PWD and OLDPWD, every command sets _, read sets
+// REPLY, getopts OPTARG and OPTIND, [[ =~ ]] BASH_REMATCH.
+var shellSets = lazy.NewSet(
+	"_", "PWD", "OLDPWD", "REPLY", "RANDOM", "SRANDOM", "SECONDS", "EPOCHSECONDS",
+	"EPOCHREALTIME", "LINENO", "BASHPID", "BASH_COMMAND", "BASH_REMATCH", "MAPFILE",
+	"OPTARG", "OPTIND", "HISTCMD", "PIPESTATUS", "FUNCNAME", "BASH_SOURCE", "BASH_LINENO",
+	"BASH_ARGV", "BASH_ARGC", "BASH_ARGV0", "BASH_SUBSHELL", "DIRSTACK", "COLUMNS", "LINES",
+	"COPROC", "COPROC_PID", "UID", "EUID", "PPID", "GROUPS", "HOSTNAME", "SHLVL", "BASHOPTS",
+	"SHELLOPTS", "COMP_WORDS", "COMP_CWORD", "COMP_LINE", "COMP_POINT", "READLINE_LINE",
+	"READLINE_POINT", "READLINE_MARK",
+)
+
+// ShellSets reports a variable bash assigns itself as the text runs.
+func ShellSets(name string) bool { return shellSets.Has(name) }
