@@ -55,6 +55,17 @@ var shellBypassClasses = []bypassClass{
 		yoloAllowed: []string{"set -k; echo a=b", "set -e; make CC=gcc"},
 	},
 	{
+		name: "${X@P} expands X's value as a prompt, running its command substitutions",
+		refused: []string{
+			"x='$(rm -f x)'; echo ${x@P}",
+			"x='`rm -f x`'; echo \"${x@P}\"",
+			"read x <<< '$(rm -f x)'; echo ${x@P}",
+			"x=$(echo '$(rm -f x)'); : ${x@P}",
+		},
+		yolo:        []string{"x='$(rm -rf /)'; echo ${x@P}", "x='`rm -rf ~`'; echo \"${x@P}\"", "read x; echo ${x@P}", "a=('$(rm -rf /)'); echo ${a[0]@P}"},
+		yoloAllowed: []string{"x='\\u@\\h'; echo ${x@P}", "x=a; echo ${x@Q} ${x@U} ${x@E}"},
+	},
+	{
 		name: "a C-style for loop's header runs its command substitutions",
 		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
 		// failed; the header was never read for calls.

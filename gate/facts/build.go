@@ -67,6 +67,7 @@ func Build(text string, opt Options) *Tree {
 	b.stmts(f.Stmts)
 	b.rebind()
 	t.finishVars()
+	b.finishPrompts()
 	t.finish()
 	return t
 }
@@ -684,6 +685,7 @@ func (b *builder) substs(n syntax.Node) bool {
 		return false
 	case *syntax.ParamExp:
 		b.defaultAssign(n)
+		b.promptExp(n)
 	case *syntax.BinaryArithm, *syntax.UnaryArithm:
 		b.arithAssign(n)
 	}
