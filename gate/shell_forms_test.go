@@ -39,6 +39,33 @@ var shellBypassClasses = []bypassClass{
 		yoloAllowed: []string{"export 'FOO=bar'; ls", `export "FOO=$x"; ls`, "export -f f", "declare -F"},
 	},
 	{
+		name: "under set -k a NAME=VALUE word anywhere is an assignment to the command's environment",
+		// set -k; bash -c true BASH_ENV=f: the started shell sources f
+		// (bash-confirmed), which the gate had read as an operand.
+		files: map[string]string{"env.sh": "rm -f x\n"},
+		refused: []string{
+			"set -k; bash -c true BASH_ENV=./env.sh",
+			"set -o keyword; bash -c true BASH_ENV=./env.sh",
+			"shopt -os keyword; bash -c true BASH_ENV=./env.sh",
+			"set -k; env bash -c true BASH_ENV=./env.sh",
+			"set -ek\nbash -c true BASH_ENV=./env.sh",
+		},
+		allowed:     []string{"set -e; bash -c true X=1", "set -euo pipefail; ls"},
+		yolo:        []string{"set -k; git log GIT_PAGER='rm -rf /'", "set -k; bash -c true BASH_ENV=./e"},
+		yoloAllowed: []string{"set -k; echo a=b", "set -e; make CC=gcc"},
+	},
+	{
+		name: "${X@P} expands X's value as a prompt, running its command substitutions",
+		refused: []string{
+			"x='$(rm -f x)'; echo ${x@P}",
+			"x='`rm -f x`'; echo \"${x@P}\"",
+			"read x <<< '$(rm -f x)'; echo ${x@P}",
+			"x=$(echo '$(rm -f x)'); : ${x@P}",
+		},
+		yolo:        []string{"x='$(rm -rf /)'; echo ${x@P}", "x='`rm -rf ~`'; echo \"${x@P}\"", "read x; echo ${x@P}", "a=('$(rm -rf /)'); echo ${a[0]@P}"},
+		yoloAllowed: []string{"x='\\u@\\h'; echo ${x@P}", "x=a; echo ${x@Q} ${x@U} ${x@E}"},
+	},
+	{
 		name: "a C-style for loop's header runs its command substitutions",
 		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
 		// failed; the header was never read for calls.
