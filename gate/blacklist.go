@@ -95,9 +95,30 @@ type blInput struct {
 	// execGate: a run-time exec gate will watch the run, so project code
 	// run by name is not something the blacklist failed to see.
 	execGate bool
+	// cdSearch: the request's environment sets CDPATH, or BASHOPTS with
+	// cdable_vars, so a cd to a name may go anywhere.
+	cdSearch bool
+	// noCase: the request's BASHOPTS turns on nocaseglob.
+	noCase bool
 	// inner is set while the literals of inline code are checked: they
 	// are not searched for literals again.
 	inner bool
+}
+
+// shellEnv reads what the command's environment (and the request's
+// variables, req) tells bash about where a cd to a name goes and how
+// patterns match: CDPATH, and the options BASHOPTS turns on as bash
+// starts.
+func (in *blInput) shellEnv(env []string, req map[string]string) {
+	get := func(k string) string {
+		if v, ok := req[k]; ok {
+			return v
+		}
+		return envValue(env, k)
+	}
+	opts := strings.Split(get("BASHOPTS"), ":")
+	in.cdSearch = get("CDPATH") != "" || slicesHas(opts, "cdable_vars")
+	in.noCase = slicesHas(opts, "nocaseglob")
 }
 
 // blResult is the blacklist's verdict: the entry hit, or nil; unseen says
@@ -112,11 +133,20 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 	b := &blChecker{t: t, in: in}
 	b.cwdBuf[0] = in.cwd
 	b.cwds = cwdsOf(b.cwdBuf[:1], t)
+	if in.cdSearch && t.RelativeCd {
+		// The request's CDPATH (or cdable_vars) may send a cd to a name
+		// anywhere.
+		b.cwds = appendUniqStr(b.cwds, "")
+	}
 	for _, c := range t.Calls {
+		b.at, b.child = c.Span.Start, c.ExpandedElsewhere()
 		if e := b.call(c); e != nil {
 			return blResult{hit: e}
 		}
 	}
+	// What follows reads words after every call: a variable is sure where
+	// its definite assignment holds to the end.
+	b.at, b.child = len(t.Src), false
 	// A compound command's redirections, and a bare `> F`, open their
 	// targets as a simple command's do.
 	for _, sr := range t.Redirs {
@@ -194,7 +224,7 @@ func inlineLiterals(t *facts.Tree, in blInput) *BlacklistEntry {
 	if in.inner {
 		return nil
 	}
-	inner := blInput{cwd: in.cwd, home: in.home, execGate: in.execGate, inner: true}
+	inner := blInput{cwd: in.cwd, home: in.home, execGate: in.execGate, cdSearch: in.cdSearch, noCase: in.noCase, inner: true}
 	n := 0
 	seen := map[*facts.Call]bool{}
 	for _, h := range t.Hidden {
@@ -233,7 +263,7 @@ func subscriptCode(t *facts.Tree, in blInput) (*BlacklistEntry, string) {
 	if in.inner {
 		return nil, ""
 	}
-	inner := blInput{cwd: in.cwd, home: in.home, execGate: in.execGate, inner: true}
+	inner := blInput{cwd: in.cwd, home: in.home, execGate: in.execGate, cdSearch: in.cdSearch, noCase: in.noCase, inner: true}
 	n := 0
 	check := func(w facts.Word, where string) (*BlacklistEntry, string) {
 		open, end := strings.IndexByte(w.Value, '['), strings.LastIndexByte(w.Value, ']')
@@ -325,6 +355,11 @@ type blChecker struct {
 	links  []linkName // names the text makes for other paths (ln), read once
 	linked bool
 	cwdBuf [2]string // room for the cwds of a text without cd
+	// at and child are where the words being resolved are expanded: the
+	// offset of their call in the decided text, and whether another
+	// process expands them (facts.Tree.Expand).
+	at    int
+	child bool
 }
 
 func (b *blChecker) see(format string, args ...any) {
@@ -389,7 +424,11 @@ func (b *blChecker) resolve(w facts.Word) target {
 	case w.Static:
 		vals = []string{w.Value}
 	case w.Node != nil:
-		vals = b.expand(w.Node)
+		var complete bool
+		vals, complete = b.expand(w.Node)
+		// The values found are each one the word may take, even where
+		// it may take others too.
+		t.unknown = !complete
 		if vals == nil {
 			t.unknown = true
 			return t
@@ -398,6 +437,7 @@ func (b *blChecker) resolve(w facts.Word) target {
 		t.unknown = true
 		return t
 	}
+	noCase := b.t.NoCaseGlob || b.in.noCase
 	for _, v := range vals {
 		for _, pth := range b.absolute(v) {
 			if pth == "" {
@@ -405,60 +445,93 @@ func (b *blChecker) resolve(w facts.Word) target {
 				continue
 			}
 			t.paths = append(t.paths, pth)
+			if noCase && strings.ContainsAny(pth, "*?[") {
+				// Under nocaseglob, /E*C matches /etc.
+				t.paths = append(t.paths, foldGlob(pth))
+			}
 		}
 	}
 	return t
 }
 
-// expand resolves a word with every value the text gives its variables
-// (bounded), HOME as facts.Home.
-func (b *blChecker) expand(n *syntax.Word) []string {
-	names := varNames(n)
-	combos := []map[string]string{{}}
-	for _, name := range names {
-		vals := b.t.Vars[name]
-		if len(vals) == 0 {
-			if name == "HOME" {
+// foldGlob rewrites a pattern to match as it does under nocaseglob: each
+// letter matches either case ([eE]), within bracket expressions too.
+func foldGlob(pat string) string {
+	var sb strings.Builder
+	for i := 0; i < len(pat); i++ {
+		c := pat[i]
+		switch {
+		case c == '\\' && i+1 < len(pat):
+			i++
+			sb.WriteString(foldByte(pat[i]))
+		case c == '[':
+			end := bracketEnd(pat, i)
+			if end < 0 {
+				sb.WriteByte(c)
 				continue
 			}
-			return nil
-		}
-		var next []map[string]string
-		for _, m := range combos {
-			for _, v := range vals {
-				c := map[string]string{name: v}
-				for k, x := range m {
-					c[k] = x
-				}
-				next = append(next, c)
-				if len(next) > 16 {
-					return nil
-				}
+			body := pat[i+1 : end]
+			neg := ""
+			if strings.HasPrefix(body, "!") || strings.HasPrefix(body, "^") {
+				neg, body = body[:1], body[1:]
 			}
+			sb.WriteString("[" + neg + body)
+			if !strings.Contains(body, "[:") {
+				sb.WriteString(swapCase(body))
+			}
+			sb.WriteByte(']')
+			i = end
+		default:
+			sb.WriteString(foldByte(c))
 		}
-		combos = next
 	}
-	var out []string
-	for _, m := range combos {
-		f, ok := facts.Resolve(n, m)
-		if !ok {
-			return nil
-		}
-		out = append(out, f...)
-	}
-	return out
+	return sb.String()
 }
 
-// varNames lists the variables a word expands.
-func varNames(n *syntax.Word) []string {
-	var out []string
-	syntax.Walk(n, func(x syntax.Node) bool {
-		if pe, ok := x.(*syntax.ParamExp); ok && pe.Param != nil {
-			out = append(out, pe.Param.Value)
+// bracketEnd is the index of the ] closing the bracket expression at i
+// (a ] first in it is a member), or -1.
+func bracketEnd(pat string, i int) int {
+	j := i + 1
+	if j < len(pat) && (pat[j] == '!' || pat[j] == '^') {
+		j++
+	}
+	if j < len(pat) && pat[j] == ']' {
+		j++
+	}
+	if k := strings.IndexByte(pat[j:], ']'); k >= 0 {
+		return j + k
+	}
+	return -1
+}
+
+func foldByte(c byte) string {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return "[" + string(c) + string(c-'a'+'A') + "]"
+	case c >= 'A' && c <= 'Z':
+		return "[" + string(c-'A'+'a') + string(c) + "]"
+	}
+	return string(c)
+}
+
+func swapCase(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z':
+			b[i] = c - 'a' + 'A'
+		case c >= 'A' && c <= 'Z':
+			b[i] = c - 'A' + 'a'
 		}
-		return true
-	})
-	return out
+	}
+	return string(b)
+}
+
+// expand resolves a word with every value the text gives its variables
+// where it is expanded (bounded), HOME as facts.Home; complete is false
+// when a variable may hold a value the text does not show.
+func (b *blChecker) expand(n *syntax.Word) ([]string, bool) {
+	return b.t.Expand(n, b.at, b.child)
 }
 
 // absolute makes a value absolute against every directory the command may
@@ -1305,7 +1378,7 @@ func (b *blChecker) killComputed(bc *blCall, args []facts.Word) *BlacklistEntry 
 		if a.Node == nil {
 			continue
 		}
-		if vals := b.expand(a.Node); vals != nil && !hasSubst(a.Node) {
+		if vals, complete := b.expand(a.Node); vals != nil && !hasSubst(a.Node) {
 			resolved := append([]facts.Word(nil), args...)
 			for _, v := range vals {
 				resolved[i] = facts.Word{Value: v, Static: true, Raw: v}
@@ -1318,7 +1391,9 @@ func (b *blChecker) killComputed(bc *blCall, args []facts.Word) *BlacklistEntry 
 					return e
 				}
 			}
-			continue
+			if complete {
+				continue
+			}
 		}
 		if onePid(a.Node) {
 			continue
@@ -2215,7 +2290,7 @@ func (b *blChecker) braceOperands(ops []facts.Word) []facts.Word {
 	changed := false
 	for _, o := range ops {
 		if o.Node != nil && !o.Hole && strings.ContainsAny(o.Raw, "{") {
-			if vals := b.expand(o.Node); len(vals) > 1 {
+			if vals, _ := b.expand(o.Node); len(vals) > 1 {
 				for _, v := range vals {
 					out = append(out, facts.Word{Value: v, Static: true, Raw: o.Raw})
 				}

@@ -171,6 +171,7 @@ func Decide(in Input) Decision {
 // differently (invisible characters), that copy too.
 func (in Input) blacklist(tree *facts.Tree, seg Segmentation, extras []blacklistExtra) blResult {
 	bi := blInput{cwd: in.Cwd, home: envValue(in.Env, "HOME"), segs: seg.Segments, extras: extras, execGate: in.ExecGate}
+	bi.shellEnv(in.Env, in.RequestEnv)
 	if len(extras) > 0 {
 		bi.cands = callTexts(tree)
 	}
@@ -309,7 +310,7 @@ func decideDefault(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 	case rv.blocked == blockCapped:
 		return d.ask(reasonCapped(rv.total, false))
 	case rv.decision == string(Allow):
-		return d.allow(reasonAllowRule(rv.rule, len(d.Segments)))
+		return d.allow(reasonAllowRule(rv.rule, rv.matched))
 	case d.Safety == ReadOnly:
 		return d.allow(reasonReadOnly(d, "default"))
 	case rv.readOnlyRest:

@@ -58,7 +58,9 @@ func DecideExec(in ExecInput) Decision {
 		}
 		d.Segments = append(d.Segments, text)
 		tree := facts.Build(text, facts.Options{Sub: subCommands})
-		bl := checkBlacklist(tree, blInput{cwd: in.Cwd, home: envValue(in.Env, "HOME"), segs: []string{text}, cands: callTexts(tree), extras: cp.extras, execGate: true})
+		bi := blInput{cwd: in.Cwd, home: envValue(in.Env, "HOME"), segs: []string{text}, cands: callTexts(tree), extras: cp.extras, execGate: true}
+		bi.shellEnv(in.Env, nil)
+		bl := checkBlacklist(tree, bi)
 		if bl.hit != nil {
 			d.Blacklist = bl.hit
 			return d.deny(reasonBlacklist(bl.hit))

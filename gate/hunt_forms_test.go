@@ -402,7 +402,7 @@ var bypassClasses = []bypassClass{
 
 // allBypassClasses lists every bypass class of the review files.
 func allBypassClasses() []bypassClass {
-	return append(append([]bypassClass(nil), bypassClasses...), shellBypassClasses...)
+	return append(append(append([]bypassClass(nil), bypassClasses...), shellBypassClasses...), launcherBypassClasses...)
 }
 
 // killAllForms signal every process: pids from a variable assigned -1,

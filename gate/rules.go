@@ -6,7 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/agentexec/agentexec/gate/facts"
+	p "github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/shellcfg"
 )
@@ -620,6 +623,7 @@ type ruleVerdict struct {
 	blocked   string // why allow rules could not apply, or ""
 	detail    string // for blocked: what was found
 	uncovered string // the first segment no allow rule matched
+	matched   int    // for allow: the segments the rules matched (here-doc data aside)
 	total     int    // segments before deduplication
 	// mayDeny: the deny rule matches only for some values of words known
 	// at run time, so the verdict is ask, not deny.
@@ -655,9 +659,75 @@ func coverageOf(allow []Rule, t *facts.Tree) *coverage {
 	cv := &coverage{calls: topCalls(t)}
 	cv.by = cv.buf[:0]
 	for _, c := range cv.calls {
-		cv.by = append(cv.by, coveringIndex(allow, c))
+		k := coveringIndex(allow, c)
+		if k < 0 {
+			k = coveredThrough(allow, t, c, 0)
+		}
+		cv.by = append(cv.by, k)
 	}
 	return cv
+}
+
+// coveredThrough is the rule covering c as the command a transparent
+// launcher runs (timeout 60 npm test under Bash(npm test:*)), or -1: c
+// must be such a launcher, read whole (no hidden execution of its own),
+// without redirections or assignments that are not inert, starting
+// exactly one call, itself covered.
+func coveredThrough(allow []Rule, t *facts.Tree, c *facts.Call, depth int) int {
+	if c.Prog == nil || !c.Prog.Transparent || c.WriteRedir || !inertAssigns(c) || depth > 8 {
+		return -1
+	}
+	for _, h := range t.Hidden {
+		if h.Call == c {
+			return -1 // an option it does not know, a computed word: not read through
+		}
+	}
+	var inner *facts.Call
+	for _, n := range t.Calls {
+		if n.Via == c {
+			if inner != nil {
+				return -1
+			}
+			inner = n
+		}
+	}
+	if inner == nil {
+		return -1
+	}
+	if k := coveringIndex(allow, inner); k >= 0 {
+		return k
+	}
+	return coveredThrough(allow, t, inner, depth+1)
+}
+
+// inertAssigns reports whether every assignment before c is an inert
+// variable given a static value (programs.Inert).
+func inertAssigns(c *facts.Call) bool {
+	for _, a := range c.Assigns {
+		if !p.Inert(a.Name) || !a.Value.Static {
+			return false
+		}
+	}
+	return true
+}
+
+// segmentCovered reports the rule that covers segment s as a call: the
+// call of the same text (after bash's time keyword) when coverage found
+// one for it — through an inert assignment or a transparent launcher.
+func segmentCovered(allow []Rule, s string, cv *coverage) (Rule, bool) {
+	if cv == nil {
+		return Rule{}, false
+	}
+	n := normalizeBlanks(s)
+	if rest, ok := strings.CutPrefix(n, "time "); ok {
+		n = strings.TrimPrefix(rest, "-p ")
+	}
+	for i, c := range cv.calls {
+		if k := cv.by[i]; k >= 0 && normalizeBlanks(c.Text) == n {
+			return allow[k], true
+		}
+	}
+	return Rule{}, false
 }
 
 // uncovered are the calls no allow rule covers.
@@ -720,7 +790,7 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 		return ruleVerdict{decision: string(Ask), rule: firstRule(rs), mayDeny: true, unmatched: true}
 	}
 	if len(rs.only) > 0 {
-		if _, outside := allowAll(rs.only, in.shell, in.seg, in.tree, nil); outside != "" || !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
+		if _, outside, _ := allowAll(rs.only, in.shell, in.seg, in.tree, nil); outside != "" || !in.shell.IsPOSIX() || in.tree == nil || !in.tree.Parsed {
 			return ruleVerdict{decision: string(Deny), rule: rs.only[0], outsideOnly: firstNonEmpty(outside, in.text)}
 		}
 	}
@@ -749,7 +819,7 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 	if in.shell.IsPOSIX() {
 		rv.cover = coverageOf(rs.allow, in.tree)
 	}
-	r, uncovered := allowAll(rs.allow, in.shell, in.seg, in.tree, rv.cover)
+	r, uncovered, matched := allowAll(rs.allow, in.shell, in.seg, in.tree, rv.cover)
 	if uncovered != "" {
 		if r, ok := allowWithReadOnly(rs.allow, in, rv.cover); ok {
 			// The rules alone did not allow it (rule_decision stays none):
@@ -759,8 +829,41 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 		rv.uncovered = uncovered
 		return rv
 	}
-	rv.decision, rv.rule = string(Allow), r
+	rv.decision, rv.rule, rv.matched = string(Allow), r, matched
 	return rv
+}
+
+// bodyData reports whether segment s is here-doc data to both readings:
+// the splitter found it only as a body line, and it is a line of a body
+// the parse found (bodies, from hdocBodies). Where the two disagree on
+// where a body ends, the segment is matched like any other.
+func bodyData(seg Segmentation, s string, bodies []string) bool {
+	if len(bodies) == 0 || !seg.isData(s) {
+		return false
+	}
+	for _, b := range bodies {
+		for line := range strings.Lines(b) {
+			if strings.Trim(strings.TrimSuffix(line, "\n"), " \t") == s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hdocBodies are the texts of the here-document bodies in t's parse.
+func hdocBodies(t *facts.Tree) []string {
+	var out []string
+	syntax.Walk(t.File, func(n syntax.Node) bool {
+		if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil {
+			start, end := int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())
+			if 0 <= start && start <= end && end <= len(t.Src) {
+				out = append(out, t.Src[start:end])
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // allowWithReadOnly allows a compound whose every part is either matched
@@ -799,8 +902,18 @@ func allowWithReadOnly(allow []Rule, in ruleInput, cv *coverage) (Rule, bool) {
 			return Rule{}, false
 		}
 	}
+	var bodies []string
+	if len(in.seg.Data) > 0 {
+		bodies = hdocBodies(in.tree)
+	}
 	for _, s := range in.seg.Segments {
+		if bodyData(in.seg, s, bodies) {
+			continue // the calls, all checked above, are what runs
+		}
 		if _, ok := firstMatch(allow, []string{normalizeBlanks(s)}); ok {
+			continue
+		}
+		if _, ok := segmentCovered(allow, s, cv); ok {
 			continue
 		}
 		if Classify(s, ClassifyOptions{Shell: in.shell}).Safety.Norm() != ReadOnly {
@@ -848,12 +961,18 @@ func coveringIndex(allow []Rule, c *facts.Call) int {
 		return -1
 	}
 	n := normalizeBlanks(c.Text)
+	bare := ""
+	if len(c.Assigns) > 0 && inertAssigns(c) {
+		if k := assignmentPrefix(n); k > 0 {
+			bare = strings.TrimLeft(n[k:], " \t")
+		}
+	}
 	for i := range allow {
 		r := &allow[i]
 		if c.WriteRedir && !r.bare() && !strings.Contains(r.Pattern, ">") {
 			continue
 		}
-		if r.Match(n) {
+		if r.Match(n) || bare != "" && r.Match(bare) {
 			return i
 		}
 	}
@@ -1018,33 +1137,51 @@ func allowBlocked(text string, shell shellcfg.ShellType, seg Segmentation, t *fa
 
 // allowAll checks that every segment, and for bash and sh every call the
 // shell runs, matches an allow rule; a command that redirects output into
-// a file needs a rule whose pattern spells a '>' (or a bare Bash). It
-// returns the rule of the first segment, or the first text left uncovered.
+// a file needs a rule whose pattern spells a '>' (or a bare Bash). A
+// here-doc body line that both the splitter and the parse read as data
+// (bodyData) is text a command reads, not a command: only the calls are
+// matched there. It returns the rule of the first segment matched and how
+// many were, or the first text left uncovered.
 //
 // cv, when not nil, is the calls' coverage by these rules, already matched.
-func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts.Tree, cv *coverage) (Rule, string) {
+func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts.Tree, cv *coverage) (Rule, string, int) {
 	var first Rule
-	for i, s := range seg.Segments {
+	found, matched := false, 0
+	var bodies []string
+	if shell.IsPOSIX() && t != nil && t.Parsed && len(seg.Data) > 0 {
+		bodies = hdocBodies(t)
+	}
+	for _, s := range seg.Segments {
+		if bodyData(seg, s, bodies) {
+			continue // every call is checked below: the parse runs none here
+		}
 		r, ok := firstMatch(allow, []string{normalizeBlanks(s)})
+		if !ok && shell.IsPOSIX() && t != nil {
+			if cv == nil {
+				cv = coverageOf(allow, t)
+			}
+			r, ok = segmentCovered(allow, s, cv)
+		}
 		if !ok {
-			return Rule{}, s
+			return Rule{}, s, 0
 		}
-		if i == 0 {
-			first = r
+		if !found {
+			first, found = r, true
 		}
+		matched++
 	}
 	if !shell.IsPOSIX() {
-		return first, ""
+		return first, "", matched
 	}
 	if cv == nil {
 		cv = coverageOf(allow, t)
 	}
 	for i, c := range cv.calls {
 		if cv.by[i] < 0 {
-			return Rule{}, c.Text
+			return Rule{}, c.Text, 0
 		}
 	}
-	return first, ""
+	return first, "", matched
 }
 
 func firstNonEmpty(a, b string) string {

@@ -34,6 +34,12 @@ type Segmentation struct {
 	// closed, or nesting went deeper than the splitter follows: the split
 	// may disagree with the shell, so no rule may allow the command.
 	Unbalanced bool
+	// Data are the segments found only as here-doc body lines: text a
+	// command reads, which bash never runs. Deny and ask rules still see
+	// them (a split that errs on the side of more segments); an allow
+	// rule need not cover them when the parse agrees, that is when every
+	// call the parse finds is covered (see allowAll).
+	Data []string
 }
 
 // Split segments text for the given shell.
@@ -115,7 +121,40 @@ func splitPOSIX(text string) Segmentation {
 	p := &splitter{s: text}
 	p.list(0, 0)
 	n := len(p.segs) - p.bodyLines
-	return Segmentation{Segments: dedupeSegs(p.segs), Total: n, Unbalanced: p.bad}
+	data := p.data()
+	return Segmentation{Segments: dedupeSegs(p.segs), Total: n, Unbalanced: p.bad, Data: data}
+}
+
+// data lists the segments every occurrence of which is a body line: a
+// body line that also appears as a command is a command.
+func (p *splitter) data() []string {
+	if p.bodyLines == 0 {
+		return nil
+	}
+	cmd := map[string]bool{}
+	for i, s := range p.segs {
+		if !p.body[i] {
+			cmd[s] = true
+		}
+	}
+	var out []string
+	for i, s := range p.segs {
+		if p.body[i] && !cmd[s] {
+			cmd[s] = true // once each
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// isData reports whether seg is one of s's data segments.
+func (s Segmentation) isData(seg string) bool {
+	for _, d := range s.Data {
+		if d == seg {
+			return true
+		}
+	}
+	return false
 }
 
 func dedupeSegs(segs []string) []string {
@@ -140,6 +179,8 @@ type splitter struct {
 	// bodyLines counts here-doc body lines among segs: they are data, so
 	// the MaxSegments cap, which counts commands, leaves them out.
 	bodyLines int
+	// body marks, in step with segs, the segments that are body lines.
+	body []bool
 }
 
 type hdoc struct {
@@ -163,6 +204,9 @@ func (p *splitter) emitAt(slot, start, end int) {
 		p.segs = append(p.segs, "")
 		copy(p.segs[slot+1:], p.segs[slot:])
 		p.segs[slot] = seg
+		p.body = append(p.body, false)
+		copy(p.body[slot+1:], p.body[slot:])
+		p.body[slot] = false
 	}
 }
 
@@ -443,6 +487,7 @@ func (p *splitter) sub(text string) {
 	q := &splitter{s: text, depth: p.depth + 1}
 	q.list(0, 0)
 	p.segs = append(p.segs, q.segs...)
+	p.body = append(p.body, q.body...)
 	p.bad = p.bad || q.bad
 }
 
@@ -546,6 +591,9 @@ func (p *splitter) hdocBody(i int, h hdoc) int {
 		n := len(p.segs)
 		p.emit(i, end)
 		p.bodyLines += len(p.segs) - n
+		if len(p.segs) > n {
+			p.body[n] = true
+		}
 		if !h.quoted {
 			p.dquote(i, true)
 		}

@@ -1,5 +1,15 @@
 package gate
 
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
 // shellBypassClasses are the bypass classes found in what bash does with
 // the text (its assignments, directories and expansions), as opposed to
 // what programs do with their options. TestBypassClasses and
@@ -28,4 +38,143 @@ var shellBypassClasses = []bypassClass{
 			"v=BASH_ENV; export \"$v=./e\"; bash -c true"},
 		yoloAllowed: []string{"export 'FOO=bar'; ls", `export "FOO=$x"; ls`, "export -f f", "declare -F"},
 	},
+	{
+		name: "under set -k a NAME=VALUE word anywhere is an assignment to the command's environment",
+		// set -k; bash -c true BASH_ENV=f: the started shell sources f
+		// (bash-confirmed), which the gate had read as an operand.
+		files: map[string]string{"env.sh": "rm -f x\n"},
+		refused: []string{
+			"set -k; bash -c true BASH_ENV=./env.sh",
+			"set -o keyword; bash -c true BASH_ENV=./env.sh",
+			"shopt -os keyword; bash -c true BASH_ENV=./env.sh",
+			"set -k; env bash -c true BASH_ENV=./env.sh",
+			"set -ek\nbash -c true BASH_ENV=./env.sh",
+		},
+		allowed:     []string{"set -e; bash -c true X=1", "set -euo pipefail; ls"},
+		yolo:        []string{"set -k; git log GIT_PAGER='rm -rf /'", "set -k; bash -c true BASH_ENV=./e"},
+		yoloAllowed: []string{"set -k; echo a=b", "set -e; make CC=gcc"},
+	},
+	{
+		name: "${X@P} expands X's value as a prompt, running its command substitutions",
+		refused: []string{
+			"x='$(rm -f x)'; echo ${x@P}",
+			"x='`rm -f x`'; echo \"${x@P}\"",
+			"read x <<< '$(rm -f x)'; echo ${x@P}",
+			"x=$(echo '$(rm -f x)'); : ${x@P}",
+		},
+		yolo:        []string{"x='$(rm -rf /)'; echo ${x@P}", "x='`rm -rf ~`'; echo \"${x@P}\"", "read x; echo ${x@P}", "a=('$(rm -rf /)'); echo ${a[0]@P}"},
+		yoloAllowed: []string{"x='\\u@\\h'; echo ${x@P}", "x=a; echo ${x@Q} ${x@U} ${x@E}"},
+	},
+	{
+		name: "a C-style for loop's header runs its command substitutions",
+		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
+		// failed; the header was never read for calls.
+		refused: []string{
+			"for ((i=$(rm -f x); i<1; i++)); do :; done",
+			"for ((i=0; i<$(rm -f x)1; i++)); do :; done",
+			"for ((i=0; i<1; i+=$(rm -f x)1)); do :; done",
+			"for ((i=`rm -f x`0; i<1; i++)); do :; done",
+		},
+		// The classifier asks for any arithmetic on a variable, so the near
+		// misses are yolo's.
+		yolo:        []string{"for ((i=$(rm -rf /); i<1; i++)); do :; done", "for ((;$(rm -rf ~);)); do :; done"},
+		yoloAllowed: []string{"for ((i=0; i<3; i++)); do echo $i; done", "for ((i=0; i<$(ls | wc -l); i++)); do echo $i; done"},
+	},
+}
+
+// shellTargetForms are catastrophes spelled through what bash does with
+// variables and directories: a value the text gives a variable in a way
+// the gate had not counted (X=$(…), read, printf -v, mapfile, a nameref,
+// an array, a case attribute, a function run later, unset), a use before
+// any assignment or in another process (the environment's value, or
+// none), and a cd that CDPATH, cdable_vars or cd - sends elsewhere, or a
+// pattern nocaseglob matches in any case. want is what the stand-in rm
+// saw ("PWD|ARGS") under bash, with env added to its environment.
+var shellTargetForms = []struct {
+	text string
+	env  []string
+	want string
+}{
+	{text: "X=/tmp/safe; X=$(echo /); rm -rf $X", want: "|-rf /"},
+	{text: "X=/tmp/safe; read X <<< /; rm -rf $X", want: "|-rf /"},
+	{text: "X=/tmp/safe; printf -v X /; rm -rf $X", want: "|-rf /"},
+	{text: "X=/tmp/safe; mapfile -t X <<< /; rm -rf $X", want: "|-rf /"},
+	{text: "X=/tmp/safe; declare -n R=X; R=/; rm -rf $X", want: "|-rf /"},
+	{text: "X=/tmp/safe; X=(/); rm -rf $X", want: "|-rf /"},
+	{text: "X=tmp; unset X; rm -rf /$X", want: "|-rf /"},
+	{text: "X=/tmp/safe; export 'X=/'; rm -rf $X", want: "|-rf /"},
+	{text: "X=/tmp/safe; for X in /; do :; done; rm -rf $X", want: "|-rf /"},
+	{text: "X=; : ${X:=/}; rm -rf $X", want: "|-rf /"},
+	{text: "X=/e; X+=tc; rm -rf $X", want: "|-rf /etc"},
+	{text: "X=/TMP; declare -l X; X=/ETC; rm -rf $X", want: "|-rf /etc"},
+	{text: "f(){ X=/; }; X=/tmp/safe; f; Y=$X; rm -rf $Y", want: "|-rf /"},
+	{text: "rm -rf ${SHELL%/*}; SHELL=/tmp/x/y", env: []string{"SHELL=/bin/bash"}, want: "|-rf /bin"},
+	{text: "if false; then X=/tmp/a; fi; rm -rf $X", env: []string{"X=/"}, want: "|-rf /"},
+	{text: "X=tmp; bash -c 'rm -rf /$X'", want: "|-rf /"},
+	{text: "OLDPWD=/; cd -; rm -rf *", want: "/|-rf "},
+	{text: "x=/; shopt -s cdable_vars; cd x; rm -rf *", want: "/|-rf "},
+	{text: "CDPATH=/ cd etc && rm -rf *", want: "/etc|-rf "},
+	{text: "export CDPATH=/; cd usr; rm -rf *", want: "/usr|-rf "},
+	{text: "cd etc && rm -rf *", env: []string{"CDPATH=/"}, want: "/etc|-rf "},
+	{text: "shopt -s nocaseglob\nrm -rf /E*C", want: "|-rf /etc"},
+}
+
+// shellTargetNearMisses stay allowed in yolo: a variable's value the text
+// does show, where it shows it.
+var shellTargetNearMisses = []string{
+	"X=/tmp/safe; rm -rf $X", "DIR=build; rm -rf $DIR", "D=build && rm -rf $D",
+	"mkdir -p build && D=build && rm -rf \"$D\"/*", "for f in a b; do rm -rf $f; done",
+	"cd x && for f in a b; do rm -rf $f; done", "cd /tmp/x; cd -; rm -rf build",
+	"cd src && rm -rf *", "X=/tmp/a; cd $X && rm -rf *", "export X=/tmp/a; rm -rf $X",
+	"read -r line <<< x; rm -rf build", "shopt -s nocaseglob\nrm -rf ./B*",
+	"x=1; shopt -s cdable_vars; cd ./x && rm -rf *",
+}
+
+// TestShellTargets: yolo never allows the forms (with or without an exec
+// gate), and its near misses stay allowed.
+func TestShellTargets(t *testing.T) {
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, f := range shellTargetForms {
+		for _, gate := range []bool{false, true} {
+			d := Decide(Input{Text: f.text, Policy: yolo, Mode: ModeYolo, Cwd: "/work", Env: f.env, ExecGate: gate})
+			if d.Action == Allow {
+				t.Errorf("%q (env %v, exec gate %v) allowed in yolo: %s", f.text, f.env, gate, d.Reason)
+			}
+		}
+	}
+	for _, text := range shellTargetNearMisses {
+		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q: %v in yolo: %s", text, d.Action, d.Reason)
+		}
+	}
+}
+
+// TestShellTargetsConfirm runs each form under bash with a stand-in rm
+// that records its directory and arguments: bash really gives rm the
+// catastrophic target (or runs it there).
+func TestShellTargetsConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, f := range shellTargetForms {
+		dir := t.TempDir()
+		bin := filepath.Join(dir, "bin")
+		marker := filepath.Join(dir, "RAN")
+		if err := os.Mkdir(bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		stub := "#!/bin/sh\necho \"$PWD|$*\" >> '" + marker + "'\n"
+		if err := os.WriteFile(filepath.Join(bin, "rm"), []byte(stub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, bash, "-c", f.text)
+		cmd.Dir = dir
+		cmd.Env = append([]string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}, f.env...)
+		cmd.Stdin = strings.NewReader("")
+		_ = cmd.Run()
+		cancel()
+		got, _ := os.ReadFile(marker)
+		if !strings.Contains(string(got), f.want) {
+			t.Errorf("%q: the stand-in rm saw %q, not %q (the form is wrong here)", f.text, got, f.want)
+		}
+	}
 }

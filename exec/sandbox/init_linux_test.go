@@ -129,7 +129,10 @@ func TestGroupSignal(t *testing.T) {
 			}
 		})
 		t.Run("handled once", func(t *testing.T) {
-			s := startIn(t, spec, "/bin/sh", "-c", `trap 'echo term >> caught' TERM; echo > ready; sleep 100 & wait; echo done >> caught`)
+			// ready is written once sleep runs: a signal before that
+			// would be trapped with no sleep to end, and the sleep
+			// started after it would hold the script for 100 s.
+			s := startIn(t, spec, "/bin/sh", "-c", `trap 'echo term >> caught' TERM; sleep 100 & echo > ready; wait; echo done >> caught`)
 			waitFile(t, filepath.Join(ws, "ready"))
 			syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
 			err, o := s.wait()

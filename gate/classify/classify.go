@@ -113,7 +113,7 @@ func Classify(text string, opt Options) (res Result) {
 	}()
 	switch opt.Shell {
 	case shellcfg.Cmd, shellcfg.PowerShell:
-		return classifyWindows(text, opt.Shell, opt.MaxBytes)
+		return classifyWindows(text, opt.Shell, opt)
 	case "", shellcfg.Bash, shellcfg.Sh:
 	default:
 		return verdictResult(Unknown, "unknown-shell", fmt.Sprintf("shell %q is not one the classifier knows", opt.Shell))

@@ -690,7 +690,8 @@ func TestClassifyWindows(t *testing.T) {
 		{"del x", un},
 		{"type \\\\server\\share\\x", un},
 		{"dir ^& del x", un},
-		{"echo hi", un},
+		{"echo hi", ro},
+		{"echo hi > x", un},
 		{"", un},
 	})
 	runCases(t, Options{Shell: shellcfg.PowerShell}, []classCase{
@@ -711,6 +712,69 @@ func TestClassifyWindows(t *testing.T) {
 		{"iex 'x'", un},
 	})
 	runCases(t, Options{Shell: "fish"}, []classCase{{"ls", un}})
+}
+
+// TestClassifyPowerShell: the lexer's quotes, pipelines, statements and
+// groups, cmdlets and the programs PowerShell starts, each in both
+// directions.
+func TestClassifyPowerShell(t *testing.T) {
+	runCases(t, Options{Shell: shellcfg.PowerShell}, []classCase{
+		// quotes: single is literal, double only without $ and `
+		{"Get-Content 'foo bar'", ro},
+		{"Get-Content 'it''s'", ro},
+		{"Get-Content '$x'", ro},
+		{`Get-Content "foo bar"`, ro},
+		{`Get-Content "foo $bar"`, un},
+		{"Get-Content \"a`$b\"", un},
+		{"Get-Content 'a'b", un},
+		{"Get-Content a'b'", un},
+		{"Get-Content 'open", un},
+		{"Get-Content \u2018a\u2019", un},
+		{"Get-Content \u2013Raw x", un},
+		// pipelines, statements, chains
+		{"Get-Content foo.rs | Select-Object -Skip 200", ro},
+		{"Get-Item foo.rs | Select-Object Length", ro},
+		{"pwd && ls", ro},
+		{"pwd; ls;", ro},
+		{"Test-Path x || Get-Location", ro},
+		{"Get-Content x | Out-File y", un},
+		{"Get-ChildItem; Remove-Item foo", un},
+		{"Get-ChildItem |", un},
+		{"| Get-ChildItem", un},
+		{"Get-ChildItem & x", un},
+		{";;", un},
+		// groups: what is inside runs
+		{"(Get-Content foo.rs -Raw)", ro},
+		{"Write-Output (Get-Location)", ro},
+		{"Write-Output (Set-Content foo6.txt 'abc')", un},
+		{"Get-Content (New-Item bar.txt)", un},
+		{"(Get-Content x).Length", un},
+		{"(Get-Content x", un},
+		{"Get-Content x)", un},
+		{"ls @(calc.exe)", un},
+		{"Write-Output $(Get-Content foo)", un},
+		// programs: read as bash reads the same words
+		{"git status", ro},
+		{"git cat-file -p HEAD:foo.rs", ro},
+		{"rg --files-with-matches foo | Measure-Object | Select-Object -ExpandProperty Count", ro},
+		{"grep -rn 'a b' src", ro},
+		{"git push", wr},
+		{"git -c core.pager=cat show HEAD:foo.rs", un},
+		{"rg --pre cat x", un},
+		{"git log (Get-Content args.txt)", un},
+		{"git log ''", un},
+		{`git log 'a" "--output=x'`, un},
+		{`git log 'a b\'`, un},
+		{"git -c.x log", un},
+		{"./tool.exe", un},
+		{"C:\\tools\\x.exe", un},
+		// names PowerShell binds itself never reach the program
+		{"sort -o out x", un},
+		{"sc x y", un},
+		{"curl https://example.com", un},
+		{"r", un},
+		{"where git", un},
+	})
 }
 
 func TestClassifyReason(t *testing.T) {

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"fmt"
 	"github.com/agentexec/agentexec/gate/facts"
 	"strings"
 	"testing"
@@ -62,20 +63,49 @@ func FuzzPrescan(f *testing.F) {
 	})
 }
 
-// FuzzClassifyWindows checks that the cmd and PowerShell allowlist never
-// calls text read-only that holds an operator, quote or expansion.
+// FuzzClassifyWindows checks that the cmd allowlist never calls text
+// read-only that holds an operator, quote or expansion, and PowerShell's
+// never text that holds, outside quoted strings, a character that
+// expands, escapes, redirects or starts another kind of value, or any
+// byte outside ASCII.
 func FuzzClassifyWindows(f *testing.F) {
-	for _, c := range []string{"dir", "type a.txt", "Get-ChildItem -Recurse", "gc a | rm", "dir & del x", "type %X%"} {
+	for _, c := range []string{"dir", "type a.txt", "Get-ChildItem -Recurse", "gc a | rm", "dir & del x", "type %X%",
+		"Get-Content 'a b' | Select-Object -First 2", "(gci).Name", "git status; pwd", `Write-Output "a $b"`} {
 		f.Add(c)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, sh := range []shellcfg.ShellType{shellcfg.Cmd, shellcfg.PowerShell} {
-			r := Classify(text, Options{Shell: sh})
-			if r.Safety == ReadOnly && strings.ContainsAny(text, winRejected) {
-				t.Fatalf("%s: Classify(%q) = read-only", sh, text)
+		if r := Classify(text, Options{Shell: shellcfg.Cmd}); r.Safety == ReadOnly && strings.ContainsAny(text, winRejected) {
+			t.Fatalf("cmd: Classify(%q) = read-only", text)
+		}
+		if r := Classify(text, Options{Shell: shellcfg.PowerShell}); r.Safety == ReadOnly {
+			if bad := psOutsideQuotes(text); bad != "" {
+				t.Fatalf("powershell: Classify(%q) = read-only with %s", text, bad)
 			}
 		}
 	})
+}
+
+// psOutsideQuotes names a character PowerShell gives a meaning, outside
+// quoted strings (inside a double-quoted one: $ and `), or a byte outside
+// ASCII; "" if there is none.
+func psOutsideQuotes(text string) string {
+	var quote byte
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= 0x80:
+			return "a byte outside ASCII"
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+		case c == quote:
+			quote = 0
+		case quote == '"' && (c == '$' || c == '`'):
+			return fmt.Sprintf("%q in a double-quoted string", c)
+		case quote == 0 && strings.IndexByte("$@{}[]<>`#,%!^", c) >= 0:
+			return fmt.Sprintf("%q", c)
+		}
+	}
+	return ""
 }
 
 var adversarialSeeds = []string{

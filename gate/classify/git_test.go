@@ -2,6 +2,8 @@ package classify
 
 import (
 	"testing"
+
+	"github.com/agentexec/agentexec/gate/programs"
 )
 
 func TestGitRules(t *testing.T) {
@@ -64,6 +66,29 @@ func TestGitRules(t *testing.T) {
 
 // TestGitHelperOptionsSorted: an abbreviation matching several helper
 // options is reported as the first in name order, the same every time.
+// TestGitReadOnlyIsLocal: every git command the classifier may call
+// read-only is one whose read-only forms the configuration rules treat as
+// local, so the two cannot drift (git worktree list had been read-only to
+// the classifier and, with any credential helper configured, unknown to
+// the configuration rules).
+func TestGitReadOnlyIsLocal(t *testing.T) {
+	for sub := range gitTables {
+		if !programs.GitLocal(sub) {
+			t.Errorf("git %s has read-only forms but is not local to the configuration rules", sub)
+		}
+	}
+	for _, sub := range []string{"status", "log", "worktree", "symbolic-ref", "annotate"} {
+		if !programs.GitLocal(sub) {
+			t.Errorf("GitLocal(%s) = false", sub)
+		}
+	}
+	for _, sub := range []string{"fetch", "push", "ls-remote", "commit", "send-email", "submodule", "pull"} {
+		if programs.GitLocal(sub) {
+			t.Errorf("GitLocal(%s) = true; it contacts a remote or starts an editor", sub)
+		}
+	}
+}
+
 func TestGitHelperOptionsSorted(t *testing.T) {
 	for i := 1; i < len(gitHelperOptions); i++ {
 		if gitHelperOptions[i-1].name >= gitHelperOptions[i].name {

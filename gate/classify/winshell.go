@@ -9,12 +9,13 @@ import (
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
-// cmd.exe and PowerShell have no parser here, so their text is Unknown
-// except for a few exact read-only forms: one command from a short list,
-// then plain words. The tokenizer refuses every character either shell
-// gives a meaning beyond "part of a word": operators, redirects, quotes,
-// variables (%X%, $x), escapes (^, `), grouping, splatting, comments and
-// separators. Refusing is always Unknown, never a guess.
+// cmd.exe has no parser here, so its text is Unknown except for a few
+// exact read-only forms: one command from a short list, then plain words.
+// The tokenizer refuses every character cmd gives a meaning beyond "part
+// of a word": operators, redirects, quotes, variables (%X%), escapes (^),
+// grouping and separators. Refusing is always Unknown, never a guess.
+// PowerShell has a lexer of its own (powershell.go); the allowlists below
+// are its cmdlets.
 
 // winRejected are the characters that end the allowlist check.
 const winRejected = "&|<>()$;%!^`\"'@{}[],#=\n\r"
@@ -24,7 +25,7 @@ const winRejected = "&|<>()$;%!^`\"'@{}[],#=\n\r"
 var winCmdAllow = &lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"dir": true, "type": true, "where": true, "findstr": true, "cd": false,
-		"ver": false, "whoami": false, "hostname": false, "chdir": false,
+		"ver": false, "whoami": false, "hostname": false, "chdir": false, "echo": true,
 	}
 }}
 
@@ -44,6 +45,16 @@ var winPSAllow = &lazy.Value[map[string]map[string]bool]{Build: func() map[strin
 		"get-command":   psParams("name", "all", "commandtype"),
 		"get-psdrive":   psParams("name", "psprovider"),
 		"get-host":      psParams(),
+		// The object cmdlets read their input and print; a calculated
+		// property would be a script block or hashtable, which the lexer
+		// refuses.
+		"select-object":  psParams("property", "excludeproperty", "expandproperty", "first", "last", "skip", "skiplast", "unique", "index", "skipindex", "casesensitive"),
+		"measure-object": psParams("property", "sum", "average", "maximum", "minimum", "line", "word", "character", "ignorewhitespace", "allstats", "standarddeviation"),
+		"sort-object":    psParams("property", "descending", "unique", "top", "bottom", "stable", "casesensitive"),
+		"format-list":    psParams("property", "force"),
+		"format-table":   psParams("property", "autosize", "wrap", "hidetableheaders", "force"),
+		"write-output":   psParams("inputobject", "noenumerate"),
+		"write-host":     psParams("object", "nonewline", "separator"),
 	}
 }}
 
@@ -53,6 +64,8 @@ var winPSAliases = &lazy.Value[map[string]string]{Build: func() map[string]strin
 		"gci": "get-childitem", "dir": "get-childitem", "ls": "get-childitem",
 		"gc": "get-content", "cat": "get-content", "type": "get-content",
 		"sls": "select-string", "pwd": "get-location", "gl": "get-location",
+		"select": "select-object", "measure": "measure-object", "fl": "format-list", "ft": "format-table",
+		"echo": "write-output", "write": "write-output",
 	}
 }}
 
@@ -65,26 +78,32 @@ func psParams(names ...string) map[string]bool {
 }
 
 // classifyWindows classifies cmd.exe or PowerShell text.
-func classifyWindows(text string, sh shellcfg.ShellType, maxBytes int) Result {
-	if max := orDefault(maxBytes, facts.MaxBytes); len(text) > max {
+func classifyWindows(text string, sh shellcfg.ShellType, opt Options) Result {
+	if max := orDefault(opt.MaxBytes, facts.MaxBytes); len(text) > max {
 		return verdictResult(Unknown, "too-long", fmt.Sprintf("command too long: %d bytes is over the %d-byte limit", len(text), max))
 	}
-	words, bad := winTokens(text)
-	if bad != "" {
-		return verdictResult(Unknown, "windows-syntax", fmt.Sprintf("%s text containing %s is not on the read-only allowlist", sh, bad))
-	}
-	if len(words) == 0 {
-		return verdictResult(Unknown, "empty", "the command is empty")
-	}
 	var f finding
-	if sh == shellcfg.Cmd {
-		f = winCmdRule(words)
+	if sh == shellcfg.PowerShell {
+		f = classifyPowerShell(text, opt)
 	} else {
-		f = winPSRule(words)
+		f = classifyCmd(text)
 	}
 	r := verdictResult(f.s, f.rule, f.why)
 	r.Evidence[0].End, r.Evidence[0].Text = len(text), clip(text)
 	return r
+}
+
+// classifyCmd classifies cmd.exe text: one allowlisted command and plain
+// words.
+func classifyCmd(text string) finding {
+	words, bad := winTokens(text)
+	if bad != "" {
+		return finding{Unknown, "windows-syntax", fmt.Sprintf("cmd text containing %s is not on the read-only allowlist", bad)}
+	}
+	if len(words) == 0 {
+		return finding{Unknown, "empty", "the command is empty"}
+	}
+	return winCmdRule(words)
 }
 
 // winTokens splits text on spaces and tabs, or names the first character
@@ -122,21 +141,4 @@ func winCmdRule(words []string) finding {
 		return finding{Unknown, "windows-command", "`type` without a file is not on the allowlist"}
 	}
 	return finding{ReadOnly, "windows-read-only", fmt.Sprintf("cmd `%s` only reads", words[0])}
-}
-
-func winPSRule(words []string) finding {
-	name := strings.ToLower(words[0])
-	if canon, ok := winPSAliases.Get()[name]; ok {
-		name = canon
-	}
-	params := winPSAllow.Get()[name]
-	if params == nil {
-		return finding{Unknown, "windows-command", fmt.Sprintf("PowerShell command `%s` is not on the read-only allowlist", words[0])}
-	}
-	for _, w := range words[1:] {
-		if strings.HasPrefix(w, "-") && !params[strings.ToLower(w[1:])] {
-			return finding{Unknown, "windows-parameter", fmt.Sprintf("PowerShell parameter `%s` is not on the allowlist for `%s`", w, words[0])}
-		}
-	}
-	return finding{ReadOnly, "windows-read-only", fmt.Sprintf("PowerShell `%s` only reads", words[0])}
 }

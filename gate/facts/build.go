@@ -62,9 +62,12 @@ func Build(text string, opt Options) *Tree {
 	}
 	t.File, t.Parsed = f, true
 	b := &tb.b
-	*b = builder{t: t, opt: opt, src: text}
+	*b = builder{t: t, opt: opt, src: text, scopeEnd: len(text) + 1}
+	t.keyword = t.keyword || keywordOn(f)
 	b.stmts(f.Stmts)
 	b.rebind()
+	t.finishVars()
+	b.finishPrompts()
 	t.finish()
 	return t
 }
@@ -126,8 +129,13 @@ type builder struct {
 	depth   int
 	inSubst int
 	walk    int // recursion depth of the walk
-	pipe    *[][]*Call
-	visit   func(syntax.Node) bool // substs, once
+	// background: the statement being read runs in the background (its
+	// assignments are a subshell's); scopeEnd: where an assignment
+	// statement read now stops holding (values.go).
+	background bool
+	scopeEnd   int
+	pipe       *[][]*Call
+	visit      func(syntax.Node) bool // substs, once
 	// guessing: the text is shell text a program may run (guessText), so
 	// its calls are guesses.
 	guessing bool
@@ -177,6 +185,13 @@ func (b *builder) enter() bool {
 func (b *builder) leave() { b.walk-- }
 
 func (b *builder) stmts(list []*syntax.Stmt) {
+	if b.walk > 0 && len(list) > 0 {
+		// A nested list (a subshell, a body, a branch): its assignments
+		// hold to its end.
+		saved := b.scopeEnd
+		b.scopeEnd = min(saved, int(list[len(list)-1].End().Offset()))
+		defer func() { b.scopeEnd = saved }()
+	}
 	for _, s := range list {
 		b.stmt(s)
 	}
@@ -188,6 +203,9 @@ func (b *builder) stmt(s *syntax.Stmt) {
 		return
 	}
 	defer b.leave()
+	savedBg := b.background
+	b.background = s.Background || s.Coprocess
+	defer func() { b.background = savedBg }()
 	first := len(b.t.Calls)
 	if s.Cmd != nil {
 		b.command(s, s.Cmd)
@@ -232,10 +250,14 @@ func (b *builder) command(s *syntax.Stmt, cmd syntax.Command) {
 			b.t.Floods = append(b.t.Floods, b.span(s))
 		}
 	case *syntax.ForClause:
-		if wi, ok := c.Loop.(*syntax.WordIter); ok {
-			for _, w := range wi.Items {
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, w := range l.Items {
 				b.word(w)
 			}
+		case *syntax.CStyleLoop:
+			// for ((i=$(cmd); …; …)): the header's substitutions run.
+			b.walkSubsts(l)
 		}
 		b.loopVar(c)
 		b.stmts(c.Do)
@@ -265,6 +287,15 @@ func (b *builder) command(s *syntax.Stmt, cmd syntax.Command) {
 	case *syntax.TimeClause:
 		b.stmt(c.Stmt)
 	case *syntax.CoprocClause:
+		// coproc NAME sets the array NAME and NAME_PID (COPROC by default).
+		if c.Name != nil {
+			if v, ok := Static(c.Name); ok {
+				b.unsureVar(v)
+				b.unsureVar(v + "_PID")
+			} else {
+				b.unsureAll()
+			}
+		}
 		b.stmt(c.Stmt)
 	case *syntax.TestClause:
 		b.testExpr(c.X)
@@ -274,7 +305,7 @@ func (b *builder) command(s *syntax.Stmt, cmd syntax.Command) {
 			if w, ok := x.(*syntax.Word); ok {
 				// let 'a[$(cmd)]': the quoted word is evaluated as
 				// arithmetic, and its subscript's substitutions run.
-				b.t.ArithWords = append(b.t.ArithWords, b.wordOf(w))
+				b.arithWord(b.wordOf(w))
 			}
 		}
 	case *syntax.ArithmCmd:
@@ -292,6 +323,8 @@ func (b *builder) binary(c *syntax.BinaryCmd) {
 		return
 	}
 	todo := []*syntax.Stmt{c.Y, c.X}
+	saved, leftmost := b.scopeEnd, true
+	defer func() { b.scopeEnd = saved }()
 	for len(todo) > 0 {
 		s := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
@@ -299,6 +332,12 @@ func (b *builder) binary(c *syntax.BinaryCmd) {
 			todo = append(todo, bc.Y, bc.X)
 			continue
 		}
+		if !leftmost {
+			// Run or not by what came before: it holds for the rest of
+			// the chain only.
+			b.scopeEnd = min(saved, int(c.End().Offset()))
+		}
+		leftmost = false
 		b.stmt(s)
 	}
 }
@@ -322,8 +361,11 @@ func (b *builder) pipeline(c *syntax.BinaryCmd) {
 	flat(c.Y)
 	var pipe [][]*Call
 	var prev *Call
+	saved := b.scopeEnd
+	defer func() { b.scopeEnd = saved }()
 	for _, e := range elems {
 		first := len(b.t.Calls)
+		b.scopeEnd = min(saved, int(e.End().Offset())) // a subshell each
 		b.stmt(e)
 		calls := append([]*Call(nil), b.t.Calls[first:]...)
 		pipe = append(pipe, calls)
@@ -365,7 +407,15 @@ func (b *builder) callExpr(s *syntax.Stmt, ce *syntax.CallExpr) {
 	if len(ce.Args) == 0 {
 		return
 	}
-	c := &Call{Argv: b.words(ce.Args), Assigns: assigns, Text: strings.TrimRight(strings.TrimSpace(b.source(s)), " \t;&"),
+	args := ce.Args
+	if b.t.keyword {
+		// Under set -k every NAME=VALUE word is an assignment to the
+		// command's environment, wherever it stands.
+		var kw []*syntax.Word
+		args, kw = keywordArgs(ce.Args)
+		assigns = append(assigns, b.keywordAssigns(kw)...)
+	}
+	c := &Call{Argv: b.words(args), Assigns: assigns, Text: strings.TrimRight(strings.TrimSpace(b.source(s)), " \t;&"),
 		Span: b.span(s), Via: b.via, How: b.how, Depth: b.depth, InSubst: b.inSubst > 0, Stmt: s, Node: ce, Guess: b.guessing}
 	if !b.add(c) {
 		return
@@ -425,7 +475,7 @@ func (b *builder) assigns(as []*syntax.Assign, alone bool) []Assign {
 		}
 		if a.Value != nil && b.t.integers[x.Name] {
 			// n='a[$(cmd)]' for an integer n is evaluated as arithmetic.
-			b.t.ArithWords = append(b.t.ArithWords, b.wordOf(a.Value))
+			b.arithWord(b.wordOf(a.Value))
 		}
 		if a.Value != nil {
 			x.Value = b.wordOf(a.Value)
@@ -436,6 +486,7 @@ func (b *builder) assigns(as []*syntax.Assign, alone bool) []Assign {
 			x.Value = Word{Static: true}
 			b.setVar(x.Name, "")
 		}
+		b.trackAssign(a, alone)
 		out = append(out, x)
 		if alone {
 			b.commandVar(nil, x)
@@ -480,6 +531,7 @@ func (b *builder) declClause(s *syntax.Stmt, c *syntax.DeclClause) {
 	b.nameref(c)
 	b.declCompound(c)
 	var words []declWord
+	var named []string
 	for _, a := range c.Args {
 		if a.Name == nil {
 			b.walkSubsts(a)
@@ -492,12 +544,16 @@ func (b *builder) declClause(s *syntax.Stmt, c *syntax.DeclClause) {
 		for _, x := range b.assigns([]*syntax.Assign{a}, false) {
 			b.commandVar(nil, x)
 		}
+		named = append(named, a.Name.Value)
+		if a.Value != nil && a.Array == nil && a.Index == nil && !a.Append {
+			b.definiteVar(a.Name.Value, b.span(a).Start)
+		}
 	}
 	variant := "declare"
 	if c.Variant != nil {
 		variant = c.Variant.Value
 	}
-	b.declWords(nil, variant, words)
+	b.declWords(nil, variant, words, named)
 }
 
 // redirs reads a statement's redirections, their words' substitutions
@@ -514,6 +570,10 @@ func (b *builder) redirs(rs []*syntax.Redirect) []Redir {
 		x := Redir{Op: r.Op, Node: r}
 		if r.N != nil {
 			x.N = r.N.Value
+			if name, ok := strings.CutPrefix(x.N, "{"); ok {
+				// {X}>F stores the descriptor's number in X.
+				b.unsureVar(strings.TrimSuffix(name, "}"))
+			}
 		}
 		if r.Word != nil {
 			x.Target = b.wordOf(r.Word)
@@ -625,6 +685,9 @@ func (b *builder) substs(n syntax.Node) bool {
 		return false
 	case *syntax.ParamExp:
 		b.defaultAssign(n)
+		b.promptExp(n)
+	case *syntax.BinaryArithm, *syntax.UnaryArithm:
+		b.arithAssign(n)
 	}
 	return true
 }
@@ -643,13 +706,13 @@ func (b *builder) testExpr(x syntax.TestExpr) {
 			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
 				for _, side := range []syntax.TestExpr{t.X, t.Y} {
 					if w, ok := side.(*syntax.Word); ok {
-						b.t.ArithWords = append(b.t.ArithWords, b.wordOf(w))
+						b.arithWord(b.wordOf(w))
 					}
 				}
 			}
 		case *syntax.UnaryTest:
 			if w, ok := t.X.(*syntax.Word); ok && (t.Op == syntax.TsVarSet || t.Op == syntax.TsRefVar) {
-				b.t.ArithWords = append(b.t.ArithWords, b.wordOf(w))
+				b.arithWord(b.wordOf(w))
 			}
 		}
 		return true
@@ -670,6 +733,7 @@ func (b *builder) payload(c *Call, text, how string) {
 		return
 	}
 	b.t.nestedBytes += len(text)
+	b.t.keyword = b.t.keyword || keywordOn(f)
 	sp := c.Span
 	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: c, how: how, depth: b.depth + 1, walk: b.walk}
 	nb.stmts(f.Stmts)
@@ -691,6 +755,7 @@ func (b *builder) reparse(sp Span, c *Call, text, how string) {
 		return
 	}
 	b.t.nestedBytes += len(text)
+	b.t.keyword = b.t.keyword || keywordOn(f)
 	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: b.via, how: b.how, depth: b.depth + 1, walk: b.walk, inSubst: b.inSubst, guessing: b.guessing}
 	if c != nil {
 		nb.via, nb.how = c, how
@@ -745,11 +810,30 @@ func (b *builder) cdCall(c *Call) {
 		b.cd(Home, true)
 		return
 	}
-	if vals, ok := Resolve(args[0].Node, b.knownVars()); ok && len(vals) == 1 && args[0].Node != nil {
-		b.cd(vals[0], true)
+	a := args[0]
+	switch {
+	case a.Static && a.Value == "-" && c.Base == "cd":
+		// cd - goes back to $OLDPWD: a directory the text was in, once it
+		// has changed directory itself and not set OLDPWD.
+		b.t.vs.cdDash = true
+		b.t.vs.oldpwd = b.t.vs.oldpwd || len(b.t.Cds) == 0 && !b.t.CdUnknown
+		return
+	case a.Node != nil && len(paramNames(a.Node)) > 0:
+		// Resolved once every value is known (finishVars), in place.
+		b.t.vs.cdWords = append(b.t.vs.cdWords, cdUse{w: a.Node, at: c.Span.Start, child: c.ExpandedElsewhere(), idx: len(b.t.Cds)})
+		b.t.Cds = append(b.t.Cds, "")
 		return
 	}
-	b.cd("", false)
+	vals, ok := Resolve(a.Node, b.knownVars())
+	if !ok || len(vals) != 1 || a.Node == nil {
+		b.cd("", false)
+		return
+	}
+	if d := vals[0]; !strings.HasPrefix(d, "/") && d != "." && d != ".." && !strings.HasPrefix(d, "./") && !strings.HasPrefix(d, "../") {
+		// CDPATH and cdable_vars may send a name elsewhere.
+		b.t.RelativeCd = true
+	}
+	b.cd(vals[0], true)
 }
 
 // endlessCond reports a loop condition that never ends the loop: `true`
@@ -796,4 +880,47 @@ func spawnsUnwaited(body []*syntax.Stmt) bool {
 		})
 	}
 	return spawns && !leaves
+}
+
+// trackAssign records what an assignment word does to what its variable
+// is sure to hold (see values.go); shell: it sets the shell's own
+// variable (a statement of assignments alone).
+func (b *builder) trackAssign(a *syntax.Assign, shell bool) {
+	name, at := a.Name.Value, b.span(a).Start
+	if a.Array != nil || a.Index != nil {
+		b.unsureVar(name)
+		return
+	}
+	if a.Value == nil {
+		if shell && !a.Append {
+			b.definiteVar(name, at)
+		}
+		return
+	}
+	fields, ok := Resolve(a.Value, b.knownVars())
+	if !ok || len(fields) != 1 {
+		b.unsureVar(name)
+		return
+	}
+	deps := paramNames(a.Value)
+	if a.Append {
+		// X+=v appends to every value X may hold; it is no definite value
+		// of its own.
+		for _, v := range append([]string(nil), b.t.Vars[name]...) {
+			b.setVar(name, v+fields[0])
+		}
+		deps = append(deps, name)
+	}
+	if len(deps) > 0 {
+		b.t.vs.derived = append(b.t.vs.derived, derivedVar{name: name, deps: deps, at: at})
+	}
+	if shell && !a.Append {
+		b.definiteVar(name, at)
+	}
+}
+
+// arithWord records a word bash evaluates as arithmetic.
+func (b *builder) arithWord(w Word) {
+	b.t.ArithWords = append(b.t.ArithWords, w)
+	b.arithText(w)
 }

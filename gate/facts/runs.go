@@ -65,6 +65,12 @@ func (b *builder) runs(c *Call) {
 	if prog.Declares {
 		b.declCall(c, args)
 	}
+	if prog.Unsets {
+		b.unsetCall(args)
+	}
+	if prog.Shopts {
+		b.shoptCall(args)
+	}
 	switch {
 	case prog.Runs != nil && prog.Runs.Opaque != "":
 		if len(args) == 0 || !onlyListing(args) {
@@ -519,6 +525,10 @@ func (b *builder) sourceFile(c *Call, args []Word) {
 	if len(args) == 0 {
 		return
 	}
+	if c.Prog != nil && c.Prog.Kind.Has(p.Builtin) {
+		// The file's assignments are the shell's own.
+		b.unsureAll()
+	}
 	b.scriptOperand(c, args[0], args[1:])
 }
 
@@ -596,8 +606,15 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	if chdir, ok := firstValue(parsed, "C", "chdir"); ok && prog.Kind.Has(p.Launcher) {
 		b.cd(chdir, true)
 	}
+	skipped := len(rest)
 	for i := 0; i < r.Skip && len(rest) > 0; i++ {
 		rest = rest[1:]
+	}
+	if w, ok := splitBefore(args[:parsed.Rest], args[parsed.Rest:][:skipped-len(rest)]); ok && !c.Guessed() {
+		// T="5 rm -rf"; timeout $T / runs rm: the words bash makes of an
+		// option value or a skipped operand decide where the command starts.
+		b.hide(Unreadable, c.Span, c, "the word `%s` before the command `%s` runs may split into several words, so where that command starts is computed at run time", clip(w.Raw), c.Base)
+		return
 	}
 	if prog.Opts == nil && len(rest) > 0 && (!rest[0].Static || strings.HasPrefix(rest[0].Value, "-")) && !c.Guessed() {
 		b.hide(Unreadable, c.Span, c, "`%s` is given the option `%s`, and the gate does not model its options, so the command it runs is uncertain", c.Base, clip(rest[0].Raw))
@@ -647,6 +664,20 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	default:
 		b.argvCall(c, append(prefixWords(r.Prefix), rest...), what, r.StdinArgs)
 	}
+}
+
+// splitBefore returns the first of the words a launcher reads before its
+// command (options, their values, its own operands) that bash may turn
+// into several words or none: an unquoted expansion, a glob, a brace.
+func splitBefore(groups ...[]Word) (Word, bool) {
+	for _, ws := range groups {
+		for _, w := range ws {
+			if !w.Static && MaySplit(w.Node) {
+				return w, true
+			}
+		}
+	}
+	return Word{}, false
 }
 
 // replaceString is the string an xargs-like launcher replaces in its argv

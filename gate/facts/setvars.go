@@ -29,6 +29,7 @@ func (b *builder) defaultAssign(pe *syntax.ParamExp) {
 	if pe.Exp == nil || pe.Param == nil || pe.Exp.Op != syntax.AssignUnset && pe.Exp.Op != syntax.AssignUnsetOrNull {
 		return
 	}
+	b.defaultValue(pe)
 	if p.Var(pe.Param.Value) == p.PlainVar {
 		return
 	}
@@ -44,7 +45,11 @@ func (b *builder) defaultAssign(pe *syntax.ParamExp) {
 // loopVar reads for/select V in ITEMS: V takes each item's value.
 func (b *builder) loopVar(c *syntax.ForClause) {
 	wi, ok := c.Loop.(*syntax.WordIter)
-	if !ok || wi.Name == nil || p.Var(wi.Name.Value) == p.PlainVar {
+	if !ok || wi.Name == nil {
+		return
+	}
+	b.loopValues(c, wi)
+	if p.Var(wi.Name.Value) == p.PlainVar {
 		return
 	}
 	if !wi.InPos.IsValid() || len(wi.Items) == 0 {
@@ -77,10 +82,12 @@ func (b *builder) names(c *Call, prog *p.Program, args []Word) {
 	}
 	for _, w := range set {
 		if !w.Static || w.Hole {
+			b.unsureAll()
 			b.hide(ShellState, c.Span, c, "`%s` sets a variable whose name is computed at run time, which may be one programs read as a command", c.Base)
 			continue
 		}
 		name, _, _ := strings.Cut(w.Value, "[")
+		b.unsureVar(name)
 		if p.Var(name) != p.PlainVar {
 			b.hide(ShellState, c.Span, c, "`%s` sets %s, which programs read as a command, options or code to load, to a value the text does not show", c.Base, name)
 		}
@@ -103,6 +110,9 @@ func (b *builder) nameref(c *syntax.DeclClause) {
 	if !ref {
 		return
 	}
+	// Every later assignment to the reference is one to a variable the
+	// gate may not name.
+	b.unsureAll()
 	for _, a := range c.Args {
 		ref, target := "", ""
 		switch {
@@ -298,19 +308,28 @@ func (b *builder) declCall(c *Call, args []Word) {
 	for i, a := range args {
 		ws[i] = declWord{text: a.Value, static: a.Static && !a.Hole, span: c.Span, node: a.Node}
 	}
-	b.declWords(c, c.Base, ws)
+	b.declWords(c, c.Base, ws, nil)
 }
 
 // declWords reads each NAME=VALUE operand as an assignment to NAME, and
 // hides an operand computed at run time unless the options make the
-// builtin only print or act on functions (declare -p, -f, -F).
-func (b *builder) declWords(c *Call, variant string, ws []declWord) {
-	inert := false
+// builtin only print or act on functions (declare -p, -f, -F). named are
+// the names the parser read as assignments: with a case or integer
+// attribute (-l, -u, -c, -i), what they are later given is converted, so
+// the text's values are not theirs.
+func (b *builder) declWords(c *Call, variant string, ws []declWord, named []string) {
+	inert, convert := false, false
 	for _, w := range ws {
 		if !w.static || w.text == "--" || !strings.HasPrefix(w.text, "-") && !strings.HasPrefix(w.text, "+") {
 			break
 		}
 		inert = inert || strings.ContainsAny(w.text, "fF") || variant != "export" && strings.Contains(w.text, "p")
+		convert = convert || strings.ContainsAny(w.text, "lucin")
+	}
+	if convert && !inert {
+		for _, name := range named {
+			b.unsureVar(name)
+		}
 	}
 	ended := false
 	for _, w := range ws {
@@ -319,7 +338,9 @@ func (b *builder) declWords(c *Call, variant string, ws []declWord) {
 			if name, ok := assignedName(w.node); ok {
 				// "NAME=$x": the name is spelled, the value computed.
 				b.commandVar(nil, Assign{Name: name, Value: Word{Node: w.node}, Raw: w.text})
+				b.unsureVar(name)
 			} else {
+				b.unsureAll()
 				b.hide(ShellState, w.span, c, "`%s` is given a word computed at run time, which it reads as an assignment to a variable the text does not name (it may be one programs read as a command)", variant)
 			}
 		case !w.static:
@@ -329,8 +350,22 @@ func (b *builder) declWords(c *Call, variant string, ws []declWord) {
 		default:
 			name, val, ok := strings.Cut(w.text, "=")
 			name, _, _ = strings.Cut(strings.TrimSuffix(name, "+"), "[")
-			if ok && validName(name) && !inert {
+			switch {
+			case inert:
+			case ok && validName(name):
 				b.commandVar(nil, Assign{Name: name, Value: Word{Value: val, Static: true, Raw: w.text}, Raw: w.text})
+				b.setVar(name, val)
+				if convert || strings.Contains(w.text, "+=") || strings.Contains(w.text, "[") {
+					b.unsureVar(name)
+				} else {
+					b.definiteVar(name, w.span.Start)
+				}
+			case !ok && validName(name) && variant != "export" && variant != "readonly":
+				// declare X, local X: a new variable, empty.
+				b.setVar(name, "")
+				if convert {
+					b.unsureVar(name)
+				}
 			}
 		}
 	}
@@ -383,6 +418,159 @@ func litParts(w *syntax.Word) []string {
 		default:
 			return out
 		}
+	}
+	return out
+}
+
+// loopValues gives a for or select variable each item's value; an item
+// the gate cannot resolve, or the positional parameters, are values the
+// text does not show. A loop may run no turn, so none is definite.
+func (b *builder) loopValues(loop *syntax.ForClause, wi *syntax.WordIter) {
+	name := wi.Name.Value
+	if !wi.InPos.IsValid() {
+		b.unsureVar(name)
+		return
+	}
+	for _, w := range wi.Items {
+		fields, ok := Resolve(w, b.knownVars())
+		if !ok || len(paramNames(w)) > 0 {
+			b.unsureVar(name)
+			return
+		}
+		for _, f := range fields {
+			b.setVar(name, f)
+		}
+	}
+	if c := loop; c != nil && c.DoPos.IsValid() && c.DonePos.IsValid() {
+		// Each turn's body runs with one of the items.
+		b.definiteIn(name, scope{int(c.DoPos.Offset()), min(b.scopeEnd, int(c.DonePos.Offset()))})
+	}
+}
+
+// defaultValue reads ${X:=w} and ${X=w} as X=w where X was unset (or
+// empty); ${!X:=w} assigns the variable X names.
+func (b *builder) defaultValue(pe *syntax.ParamExp) {
+	if pe.Excl {
+		b.unsureAll()
+		return
+	}
+	name := pe.Param.Value
+	if pe.Exp.Word == nil {
+		b.setVar(name, "")
+		return
+	}
+	fields, ok := Resolve(pe.Exp.Word, b.knownVars())
+	if !ok || len(fields) != 1 || len(paramNames(pe.Exp.Word)) > 0 {
+		b.unsureVar(name)
+		return
+	}
+	b.setVar(name, fields[0])
+}
+
+// unsetCall reads unset NAME…: each name is then empty (unset -f names
+// functions); a computed operand may unset any variable.
+func (b *builder) unsetCall(args []Word) {
+	for _, a := range args {
+		switch {
+		case !a.Static || a.Hole:
+			b.unsureAll()
+		case a.Value == "-f":
+			return
+		case strings.HasPrefix(a.Value, "-"):
+		default:
+			name, _, _ := strings.Cut(a.Value, "[")
+			b.setVar(name, "")
+		}
+	}
+}
+
+// shoptCall reads shopt -s NAME…: the options that change where later
+// words lead — cdable_vars (cd NAME goes to $NAME), nocaseglob (patterns
+// match in any case). An option computed at run time may be either.
+func (b *builder) shoptCall(args []Word) {
+	set := false
+	for _, a := range args {
+		switch {
+		case !a.Static || a.Hole:
+			b.t.CdSearch, b.t.NoCaseGlob = true, true
+		case strings.HasPrefix(a.Value, "-"):
+			set = set || strings.Contains(a.Value, "s")
+		case !set:
+		case a.Value == "cdable_vars":
+			b.t.CdSearch = true
+		case a.Value == "nocaseglob":
+			b.t.NoCaseGlob = true
+		}
+	}
+}
+
+// keywordOn reports a file that turns on bash's keyword option: set -k,
+// set -o keyword, shopt -o -s keyword, or set given a word computed at
+// run time (it may be -k).
+func keywordOn(f *syntax.File) bool {
+	on := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		ce, ok := n.(*syntax.CallExpr)
+		if !ok || on || len(ce.Args) == 0 {
+			return !on
+		}
+		args := ce.Args
+		if v, ok := Static(args[0]); ok && (v == "builtin" || v == "command") {
+			args = args[1:]
+		}
+		if len(args) == 0 {
+			return true
+		}
+		name, _ := Static(args[0])
+		if name != "set" && name != "shopt" {
+			return true
+		}
+		for _, w := range args[1:] {
+			v, ok := Static(w)
+			switch {
+			case !ok:
+				on = true
+			case v == "keyword":
+				on = true
+			case name == "set" && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "k"):
+				on = true
+			}
+		}
+		return !on
+	})
+	return on
+}
+
+// keywordArgs splits a command's words into its argv and the NAME=VALUE
+// words set -k makes assignments (a name spelled unquoted before =).
+func keywordArgs(ws []*syntax.Word) (argv, assigns []*syntax.Word) {
+	argv = append(argv, ws[0])
+	for _, w := range ws[1:] {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok {
+			if name, _, found := strings.Cut(l.Value, "="); found && validName(name) {
+				assigns = append(assigns, w)
+				continue
+			}
+		}
+		argv = append(argv, w)
+	}
+	return argv, assigns
+}
+
+// keywordAssigns reads the NAME=VALUE words of keywordArgs.
+func (b *builder) keywordAssigns(ws []*syntax.Word) []Assign {
+	out := make([]Assign, 0, len(ws))
+	for _, w := range ws {
+		l := w.Parts[0].(*syntax.Lit)
+		name, _, _ := strings.Cut(l.Value, "=")
+		a := Assign{Name: name, Raw: b.source(w)}
+		if v, ok := Static(w); ok {
+			_, val, _ := strings.Cut(v, "=")
+			a.Value = Word{Value: val, Static: true, Raw: a.Raw}
+		} else {
+			a.Value = Word{Raw: a.Raw, Node: w}
+		}
+		out = append(out, a)
 	}
 	return out
 }

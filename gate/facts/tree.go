@@ -208,6 +208,20 @@ type Tree struct {
 	Cds []string
 	// CdUnknown reports a change of directory the gate cannot follow.
 	CdUnknown bool
+	// RelativeCd reports a cd to a name (not /…, ./…, ../…), which bash
+	// looks up in CDPATH first, or as a variable under cdable_vars.
+	RelativeCd bool
+	// CdSearch: the text turns on cdable_vars (or a shell option it
+	// computes), so a cd to a name may go to a variable's value.
+	CdSearch bool
+	// NoCaseGlob: the text turns on nocaseglob (or a shell option it
+	// computes), so its patterns match names in any case (/E*C is /etc).
+	NoCaseGlob bool
+	// vs is what the text's variables are sure to hold (values.go).
+	vs varState
+	// keyword: the text turns on set -k (keyword), so NAME=VALUE words
+	// after a command's name are assignments to its environment.
+	keyword bool
 	// Funcs maps function names to their definitions.
 	Funcs map[string][]*syntax.FuncDecl
 	// Pipes lists each pipeline's elements, left to right: for each

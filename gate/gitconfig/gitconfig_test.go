@@ -108,6 +108,8 @@ func TestGitConfigRiskKeys(t *testing.T) {
 		// network command does run it.
 		{"credential helper for config", "global", "[credential \"https://h\"]\n\thelper = x\n", "config", []string{"user.name"}, false},
 		{"credential helper for fetch", "global", "[credential \"https://h\"]\n\thelper = x\n", "fetch", nil, true},
+		{"credential helper for worktree list", "global", "[credential \"https://h\"]\n\thelper = x\n", "worktree", []string{"list"}, false},
+		{"credential helper for ls-remote", "global", "[credential \"https://h\"]\n\thelper = x\n", "ls-remote", nil, true},
 		{"editor for commit", "global", "[core]\n\teditor = vim\n", "commit", nil, true},
 		{"sequence.editor for rebase", "global", "[sequence]\n\teditor = x\n", "rebase", nil, true},
 		{"lfs filter", "global", "[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n", "status", nil, true},

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentexec/agentexec/internal/lazy"
+	p "github.com/agentexec/agentexec/gate/programs"
 )
 
 // gitRule says how one configuration key can make git run a program.
@@ -130,25 +130,6 @@ func gitSubsectionRule(section, sub, name string) gitRule {
 	return grNone
 }
 
-// gitLocalSubcommands never contact a remote and never launch an editor in
-// the forms the classifier calls read-only. Every other subcommand gets the
-// remote and editor rules too.
-var gitLocalSubcommands = lazy.NewSet(
-	"status", "diff", "log", "show", "blame",
-	"annotate", "ls-files", "ls-tree", "rev-parse",
-	"rev-list", "cat-file", "describe", "grep",
-	"branch", "shortlog", "for-each-ref", "show-ref",
-	"diff-tree", "diff-files", "diff-index",
-	"name-rev", "merge-base", "reflog", "whatchanged",
-	"tag", "stash", "var", "version",
-	"check-ignore", "check-attr", "count-objects",
-	"symbolic-ref", "show-branch", "range-diff",
-	"cherry", "format-patch", "remote",
-	// git config reads its files and prints: no helper, remote or editor
-	// runs in the forms the classifier calls read-only (--edit is not).
-	"config",
-)
-
 // gitRiskContext is what the rules need to know about the command.
 type gitRiskContext struct {
 	sub      string
@@ -162,7 +143,7 @@ type gitRiskContext struct {
 
 func newGitRiskContext(sub string, args []string, e gitEnv, l *gitConfigLoader) *gitRiskContext {
 	sub = strings.ToLower(sub)
-	local := gitLocalSubcommands.Has(sub) && !(sub == "remote" && gitRemoteTalks(args))
+	local := p.GitLocal(sub) && !(sub == "remote" && gitRemoteTalks(args))
 	_, pagerEnv := lookupEnvList(e.vars, "GIT_PAGER")
 	c := &gitRiskContext{sub: sub, remote: !local, editor: !local, pagerEnv: pagerEnv}
 	c.showSig = sub == "verify-commit" || sub == "verify-tag" || gitArgsShowSignature(sub, args)

@@ -89,6 +89,24 @@ func IsGitCommand(sub string) bool {
 	return ok
 }
 
+// gitLocalOther are the commands with rules of their own (GitOther, and
+// symbolic-ref) whose read-only forms, like every GitReads command's,
+// neither contact a remote nor start an editor; `git remote` is local
+// only in the forms that do not query the remote, which the
+// configuration rules tell apart.
+var gitLocalOther = lazy.NewSet("annotate", "apply", "bisect", "branch", "config", "format-patch",
+	"notes", "reflog", "remote", "stash", "symbolic-ref", "tag", "worktree")
+
+// GitLocal reports whether the read-only forms of git command sub stay in
+// the repository: no remote is contacted and no editor started, so the
+// configuration that names a credential helper, an ssh command or an
+// editor does not concern them. Every command the classifier may call
+// read-only must be one (TestGitReadOnlyIsLocal).
+func GitLocal(sub string) bool {
+	kind, _ := GitCommand(sub)
+	return kind == GitReads || gitLocalOther.Has(sub)
+}
+
 // GitDryRunN are the git commands whose -n means --dry-run.
 var GitDryRunN = lazy.NewSet("add", "clean", "mv", "push", "rm")
 

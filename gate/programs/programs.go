@@ -160,6 +160,12 @@ type Program struct {
 	// the unquoted form does, and an operand computed at run time may
 	// assign any variable.
 	Declares bool
+	// Unsets: it unsets the variables its operands name (unset; -f
+	// names functions instead).
+	Unsets bool
+	// Shopts: it turns on the shell options its operands name with -s
+	// (shopt -s nocaseglob), which change how later words expand.
+	Shopts bool
 	// Endless: it writes without end (yes), so what reads it reads forever.
 	Endless bool
 	// Escape is the language of the code its options (RunsCode) and its
@@ -171,6 +177,12 @@ type Program struct {
 	// TARGET NAME, -s or not): what is later done to NAME is done to
 	// TARGET.
 	Links bool
+	// Transparent: a launcher that runs its command as the shell would,
+	// changing only how long or at what priority or buffering it runs
+	// (timeout, nice, ionice, stdbuf), so an allow rule that covers the
+	// command covers it run through this launcher, as Claude Code reads
+	// such wrappers. It writes no file (nohup does) and runs nothing else.
+	Transparent bool
 }
 
 // NameArgs says which words of a builtin name the variables it sets:

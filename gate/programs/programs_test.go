@@ -245,3 +245,21 @@ func TestEscapeShellTexts(t *testing.T) {
 		}
 	}
 }
+
+// TestInertVarsCarryNoCode: no variable the table knows to carry or load
+// code, or to hold a program's options, is inert.
+func TestInertVarsCarryNoCode(t *testing.T) {
+	for _, n := range inertVars.Words() {
+		if Var(n) != PlainVar {
+			t.Errorf("%s is inert and also a variable of kind %d", n, Var(n))
+		}
+		if !Inert(n) {
+			t.Errorf("Inert(%s) = false", n)
+		}
+	}
+	for _, n := range []string{"PATH", "LD_PRELOAD", "NODE_OPTIONS", "HOME", "GOFLAGS", "MYVAR", "npm_config_script_shell", "PAGER"} {
+		if Inert(n) {
+			t.Errorf("Inert(%s) = true", n)
+		}
+	}
+}

@@ -99,8 +99,10 @@ func builtins() []Program {
 		one(Program{Name: "echo", Kind: Builtin | Reader, Why: whyReader, Echo: true}),
 		declares(compound(each(Builtin|StateBuiltin, whyState, "declare", "typeset", "local", "readonly"))),
 		declares(each(Builtin|StateBuiltin, whyState, "export")),
-		each(Builtin|StateBuiltin, whyState, "unalias", "shopt", "let",
-			"unset",
+		one(
+			Program{Name: "unset", Kind: Builtin | StateBuiltin, Why: whyState, Unsets: true},
+			Program{Name: "shopt", Kind: Builtin | StateBuiltin, Why: whyState, Shopts: true}),
+		each(Builtin|StateBuiltin, whyState, "unalias", "let",
 			"compopt", "umask", "disown", "fg", "bg",
 			"shift", "return", "logout", "break", "continue", "suspend", "function", "select",
 			"coproc", "nameref"),
@@ -738,6 +740,7 @@ func launchers() []Program {
 		return Program{Name: name, Kind: Launcher | k, Why: why, Opts: o, Runs: &r}
 	}
 	argv := Runs{Argv: true}
+	transparent := func(p Program) Program { p.Transparent = true; return p }
 	return one(
 		l("sudo", Launch("AbEHiKklnPSsVv", "ugCDhprtUT", longs(
 			"askpass background preserve-env set-home login remove-timestamp reset-timestamp list non-interactive preserve-groups stdin shell validate version help",
@@ -770,9 +773,9 @@ func launchers() []Program {
 		// git push; yadm runs git on its own repository).
 		l("hub", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
 		l("yadm", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
-		l("nice", Launch("", "n", longs("help version", "adjustment", "")).WithDigits(), argv, 0, whyLauncher),
-		l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher),
-		l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		transparent(l("nice", Launch("", "n", longs("help version", "adjustment", "")).WithDigits(), argv, 0, whyLauncher)),
+		transparent(l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher)),
+		transparent(l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher)),
 		l("xargs", Launch("0prtx", "adEPsn", longs("null interactive no-run-if-empty verbose exit open-tty show-limits help version process-slot-var",
 			"arg-file delimiter max-chars max-args", "")).
 			Short("ilLe", Opt{Arity: OptArg}).Short("LI", Opt{Arity: ReqArg}).
@@ -781,7 +784,7 @@ func launchers() []Program {
 			Runs{Argv: true, StdinArgs: true, Replace: []string{"I", "i", "replace"}}, 0, whyLauncher),
 		l("setsid", Launch("cfw", "", longs("ctty fork wait help version", "", "")), argv, 0, whyLauncher),
 		l("nohup", Launch("", "", longs("help version", "", "")), argv, 0, whyLauncher),
-		l("stdbuf", Launch("", "ioe", longs("help version", "input output error", "")), argv, 0, whyLauncher),
+		transparent(l("stdbuf", Launch("", "ioe", longs("help version", "input output error", "")), argv, 0, whyLauncher)),
 		l("unbuffer", Launch("p", "", nil), argv, 0, whyLauncher),
 		l("chroot", Launch("", "", longs("skip-chdir help version", "userspec groups", "")), Runs{Argv: true, Skip: 1}, Privilege, whyLauncher),
 		l("schroot", Launch("", "cdup", longs("preserve-environment", "chroot directory user", "")), Runs{Argv: true}, Privilege, whyLauncher),
