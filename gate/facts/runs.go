@@ -109,6 +109,9 @@ func (b *builder) runs(c *Call) {
 	case prog.Kind.Has(p.Viewer):
 		b.viewer(c, args)
 	case prog.Runs != nil && prog.Runs.Project:
+		if b.toolbox(c, prog, args) {
+			return
+		}
 		if !probe(prog, args) {
 			b.hide(ProjectCode, c.Span, c, "`%s` is %s: what it starts is decided by the project's files", c.Base, prog.Why)
 			b.guess(c, args)
@@ -239,6 +242,8 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 			if cmd, ok := strings.CutPrefix(f.Value, "exec="); ok {
 				b.payload(c, cmd, what)
 			}
+		case f.Opt.Commands != nil:
+			b.ownCommand(c, f, args, what)
 		case f.Opt.Absolute && !path.IsAbs(f.Value):
 		case f.Opt.Effect == p.RunsProgram && (f.Opt.Rest || f.Name == "S" || f.Name == "split-string"):
 			rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
@@ -271,6 +276,34 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 		b.argvCall(c, args[f.Index+1:end], what, true)
 	case p.Unproven:
 		b.keyed(c, prog, f, what)
+	}
+}
+
+// toolbox reads a build tool's command line for the option that runs one
+// of its own commands instead of the project (cmake -E): true when given.
+func (b *builder) toolbox(c *Call, prog *p.Program, args []Word) bool {
+	if prog.Opts == nil {
+		return false
+	}
+	for _, f := range prog.Opts.Parse(toArgs(args)).Found {
+		if f.Opt.Commands != nil {
+			b.effect(c, prog, f, args)
+			return true
+		}
+	}
+	return false
+}
+
+// ownCommand reads an option naming one of the program's own commands
+// (cmake -E rm -f x) as the argv it acts as, with the words after it.
+func (b *builder) ownCommand(c *Call, f p.Found, args []Word, what string) {
+	as, ok := f.Opt.Commands.As[f.Value]
+	switch {
+	case !ok:
+		b.hide(Unreadable, c.Span, c, "%s names %s, a command the gate does not know", what, clip(f.Value))
+	case as != "":
+		rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
+		b.argvCall(c, append(splitWords(as), rest...), what, false)
 	}
 }
 
