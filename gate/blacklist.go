@@ -1657,7 +1657,9 @@ func initSignal(args []facts.Word) bool {
 
 // isMinusOne reports a word bash's kill reads as the pid -1 (-1, -01, -001).
 func isMinusOne(v string) bool {
-	n, err := strconv.ParseInt(v, 10, 64)
+	// kill reads a pid as strtoimax does: blanks around it are ignored,
+	// so " -1" and $'\t-01' are -1 too.
+	n, err := strconv.ParseInt(strings.Trim(v, " \t\n\v\f\r"), 10, 64)
 	return err == nil && n == -1
 }
 

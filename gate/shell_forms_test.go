@@ -178,3 +178,39 @@ func TestShellTargetsConfirm(t *testing.T) {
 		}
 	}
 }
+
+// shellKillForms give kill the pid -1 with blanks around it, which kill
+// reads as strtoimax does (skipping them): every process is signalled.
+var shellKillForms = []string{`kill -9 " -1"`, `kill -9 "-1 "`, `kill -9 $'\t-1'`, `kill -s 9 " -1"`, `kill "  -01"`}
+
+// TestShellKillForms: yolo refuses each, and each kills a sleep beside it
+// as PID 1 of a new PID namespace (killed by KILL or TERM), as
+// TestKillAllFormsConfirm runs them.
+func TestShellKillForms(t *testing.T) {
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, form := range shellKillForms {
+		if d := Decide(Input{Text: form, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Deny {
+			t.Errorf("%q: %v in yolo: %s", form, d.Action, d.Reason)
+		}
+	}
+	if d := Decide(Input{Text: `kill -9 " 1234"`, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
+		t.Errorf("near miss: %v: %s", d.Action, d.Reason)
+	}
+	bash := requireBash(t)
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("unshare not found: the forms are not confirmed here")
+	}
+	if out, err := exec.Command(unshare, "-pf", "--mount-proc", bash, "-c", "true").CombinedOutput(); err != nil {
+		t.Skipf("no PID namespace here: %v %s", err, out)
+	}
+	for _, form := range shellKillForms {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		out, _ := exec.CommandContext(ctx, unshare, "-pf", "--mount-proc", bash, "-c",
+			"sleep 20 & s=$!; "+form+" 2>/dev/null; wait $s; echo status $?").Output()
+		cancel()
+		if !strings.Contains(string(out), "status 137") && !strings.Contains(string(out), "status 143") {
+			t.Errorf("%q did not kill the sleep beside it: %s", form, out)
+		}
+	}
+}
