@@ -117,6 +117,12 @@ var shellTargetForms = []struct {
 	{text: "export CDPATH=/; cd usr; rm -rf *", want: "/usr|-rf "},
 	{text: "cd etc && rm -rf *", env: []string{"CDPATH=/"}, want: "/etc|-rf "},
 	{text: "shopt -s nocaseglob\nrm -rf /E*C", want: "|-rf /etc"},
+	// /proc/self/cwd is the directory the command runs in, and a
+	// descriptor the shell opened on a directory is that directory.
+	{text: "cd /; rm -rf /proc/self/cwd/*", want: "/|-rf /proc/self/cwd/bin"},
+	{text: "rm -rf /proc/1/cwd/etc", want: "|-rf /proc/1/cwd/etc"},
+	{text: "exec 3</etc; rm -rf /dev/fd/3/*", want: "|-rf /dev/fd/3/"},
+	{text: "exec 3</; rm -rf /proc/self/fd/3/etc", want: "|-rf /proc/self/fd/3/etc"},
 }
 
 // shellTargetNearMisses stay allowed in yolo: a variable's value the text
@@ -128,6 +134,7 @@ var shellTargetNearMisses = []string{
 	"cd src && rm -rf *", "X=/tmp/a; cd $X && rm -rf *", "export X=/tmp/a; rm -rf $X",
 	"read -r line <<< x; rm -rf build", "shopt -s nocaseglob\nrm -rf ./B*",
 	"x=1; shopt -s cdable_vars; cd ./x && rm -rf *",
+	"echo x > /dev/stdout", "echo x 2> /dev/stderr", "cd /tmp/x && rm -rf /proc/self/cwd/*", "rm -rf /proc/self/cwd/build",
 }
 
 // TestShellTargets: yolo never allows the forms (with or without an exec
