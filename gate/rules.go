@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentexec/agentexec/gate/facts"
+	p "github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/shellcfg"
 )
@@ -658,9 +659,75 @@ func coverageOf(allow []Rule, t *facts.Tree) *coverage {
 	cv := &coverage{calls: topCalls(t)}
 	cv.by = cv.buf[:0]
 	for _, c := range cv.calls {
-		cv.by = append(cv.by, coveringIndex(allow, c))
+		k := coveringIndex(allow, c)
+		if k < 0 {
+			k = coveredThrough(allow, t, c, 0)
+		}
+		cv.by = append(cv.by, k)
 	}
 	return cv
+}
+
+// coveredThrough is the rule covering c as the command a transparent
+// launcher runs (timeout 60 npm test under Bash(npm test:*)), or -1: c
+// must be such a launcher, read whole (no hidden execution of its own),
+// without redirections or assignments that are not inert, starting
+// exactly one call, itself covered.
+func coveredThrough(allow []Rule, t *facts.Tree, c *facts.Call, depth int) int {
+	if c.Prog == nil || !c.Prog.Transparent || c.WriteRedir || !inertAssigns(c) || depth > 8 {
+		return -1
+	}
+	for _, h := range t.Hidden {
+		if h.Call == c {
+			return -1 // an option it does not know, a computed word: not read through
+		}
+	}
+	var inner *facts.Call
+	for _, n := range t.Calls {
+		if n.Via == c {
+			if inner != nil {
+				return -1
+			}
+			inner = n
+		}
+	}
+	if inner == nil {
+		return -1
+	}
+	if k := coveringIndex(allow, inner); k >= 0 {
+		return k
+	}
+	return coveredThrough(allow, t, inner, depth+1)
+}
+
+// inertAssigns reports whether every assignment before c is an inert
+// variable given a static value (programs.Inert).
+func inertAssigns(c *facts.Call) bool {
+	for _, a := range c.Assigns {
+		if !p.Inert(a.Name) || !a.Value.Static {
+			return false
+		}
+	}
+	return true
+}
+
+// segmentCovered reports the rule that covers segment s as a call: the
+// call of the same text (after bash's time keyword) when coverage found
+// one for it — through an inert assignment or a transparent launcher.
+func segmentCovered(allow []Rule, s string, cv *coverage) (Rule, bool) {
+	if cv == nil {
+		return Rule{}, false
+	}
+	n := normalizeBlanks(s)
+	if rest, ok := strings.CutPrefix(n, "time "); ok {
+		n = strings.TrimPrefix(rest, "-p ")
+	}
+	for i, c := range cv.calls {
+		if k := cv.by[i]; k >= 0 && normalizeBlanks(c.Text) == n {
+			return allow[k], true
+		}
+	}
+	return Rule{}, false
 }
 
 // uncovered are the calls no allow rule covers.
@@ -846,6 +913,9 @@ func allowWithReadOnly(allow []Rule, in ruleInput, cv *coverage) (Rule, bool) {
 		if _, ok := firstMatch(allow, []string{normalizeBlanks(s)}); ok {
 			continue
 		}
+		if _, ok := segmentCovered(allow, s, cv); ok {
+			continue
+		}
 		if Classify(s, ClassifyOptions{Shell: in.shell}).Safety.Norm() != ReadOnly {
 			return Rule{}, false
 		}
@@ -891,12 +961,18 @@ func coveringIndex(allow []Rule, c *facts.Call) int {
 		return -1
 	}
 	n := normalizeBlanks(c.Text)
+	bare := ""
+	if len(c.Assigns) > 0 && inertAssigns(c) {
+		if k := assignmentPrefix(n); k > 0 {
+			bare = strings.TrimLeft(n[k:], " \t")
+		}
+	}
 	for i := range allow {
 		r := &allow[i]
 		if c.WriteRedir && !r.bare() && !strings.Contains(r.Pattern, ">") {
 			continue
 		}
-		if r.Match(n) {
+		if r.Match(n) || bare != "" && r.Match(bare) {
 			return i
 		}
 	}
@@ -1080,6 +1156,12 @@ func allowAll(allow []Rule, shell shellcfg.ShellType, seg Segmentation, t *facts
 			continue // every call is checked below: the parse runs none here
 		}
 		r, ok := firstMatch(allow, []string{normalizeBlanks(s)})
+		if !ok && shell.IsPOSIX() && t != nil {
+			if cv == nil {
+				cv = coverageOf(allow, t)
+			}
+			r, ok = segmentCovered(allow, s, cv)
+		}
 		if !ok {
 			return Rule{}, s, 0
 		}

@@ -3,6 +3,7 @@ package facts
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -139,6 +140,27 @@ func (b *builder) uncertain(c *Call, prog *p.Program, parsed p.Parsed) {
 	}
 }
 
+// escapes reads the shell text code in prog's language hands to the shell
+// (vim's :!cmd, gdb's shell cmd) as this text's commands.
+func (b *builder) escapes(c *Call, prog *p.Program, code, what string) {
+	if prog == nil || prog.Escape == p.NoEscape {
+		return
+	}
+	for _, sh := range prog.Escape.ShellTexts(code) {
+		b.payload(c, sh, fmt.Sprintf("the shell command %s hands on", what))
+	}
+}
+
+// plusCommands reads a viewer's +cmd operands (less +cmd, vim +cmd) in
+// its language; a viewer's other operands are files.
+func (b *builder) plusCommands(c *Call, prog *p.Program, args []Word) {
+	for _, a := range args {
+		if cmd, ok := strings.CutPrefix(a.Value, "+"); ok && a.Static {
+			b.escapes(c, prog, cmd, fmt.Sprintf("`%s %s`", c.Base, clip(a.Raw)))
+		}
+	}
+}
+
 // onlyListing reports an argument list that only lists (-l, -p) or
 // prints (fc -l).
 func onlyListing(args []Word) bool {
@@ -183,6 +205,13 @@ func (b *builder) options(c *Call, prog *p.Program, args []Word) p.Parsed {
 	parsed := prog.Opts.Parse(toArgs(args))
 	for _, f := range parsed.Found {
 		b.effect(c, prog, f, args)
+	}
+	if alt := prog.Opts.Alt; alt != nil {
+		for _, f := range alt.Parse(toArgs(args)).Found {
+			if !slices.ContainsFunc(parsed.Found, func(g p.Found) bool { return g.Index == f.Index && g.Name == f.Name }) {
+				b.effect(c, prog, f, args)
+			}
+		}
 	}
 	if prog.Operands == p.ResponseFiles && prog.Opts.CarriesCommands() {
 		// @FILE is read as more options, which may be the ones that run
@@ -229,6 +258,9 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 		}
 	case p.RunsCode:
 		b.hide(InlineCode, c.Span, c, "%s runs inline code (%s), which the gate cannot read", what, clip(f.Value))
+		if f.ValueStatic {
+			b.escapes(c, prog, f.Value, what)
+		}
 	case p.RunsFile:
 		b.hide(ProjectCode, c.Span, c, "%s runs %s", what, clip(f.Value))
 	case p.StartsArgv:
@@ -461,6 +493,11 @@ func (b *builder) interpreter(c *Call, prog *p.Program, args []Word) {
 	if prog.Opts == nil {
 		if len(args) > 0 {
 			b.hide(InlineCode, c.Span, c, "`%s` is %s, and the gate does not read its arguments", c.Base, prog.Why)
+			for _, a := range args {
+				if a.Static {
+					b.escapes(c, prog, a.Value, fmt.Sprintf("an argument of `%s`", c.Base))
+				}
+			}
 		} else {
 			c.script, c.ScriptStdin = true, true
 		}
@@ -507,6 +544,7 @@ func (b *builder) viewer(c *Call, args []Word) {
 		for _, i := range parsed.Operands {
 			if a := args[i]; !a.Static || strings.HasPrefix(a.Value, "+") {
 				b.hide(InlineCode, c.Span, c, "`%s` is %s, and `%s` gives it commands to run", c.Base, whyOf(c), clip(a.Raw))
+				b.plusCommands(c, prog, args)
 				return
 			}
 		}
@@ -521,6 +559,7 @@ func (b *builder) viewer(c *Call, args []Word) {
 			v == "--eval" || v == "-e" || v == "-l" || v == "-f" || v == "--batch" || v == "-P" ||
 			strings.HasPrefix(v, "--pager") || v == "-H" || strings.HasPrefix(v, "--html") || strings.HasPrefix(v, "--eval=") {
 			b.hide(InlineCode, c.Span, c, "`%s` is %s, and `%s` gives it commands to run", c.Base, whyOf(c), clip(v))
+			b.plusCommands(c, c.Prog, args)
 			return
 		}
 	}
@@ -567,8 +606,15 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	if chdir, ok := firstValue(parsed, "C", "chdir"); ok && prog.Kind.Has(p.Launcher) {
 		b.cd(chdir, true)
 	}
+	skipped := len(rest)
 	for i := 0; i < r.Skip && len(rest) > 0; i++ {
 		rest = rest[1:]
+	}
+	if w, ok := splitBefore(args[:parsed.Rest], args[parsed.Rest:][:skipped-len(rest)]); ok && !c.Guessed() {
+		// T="5 rm -rf"; timeout $T / runs rm: the words bash makes of an
+		// option value or a skipped operand decide where the command starts.
+		b.hide(Unreadable, c.Span, c, "the word `%s` before the command `%s` runs may split into several words, so where that command starts is computed at run time", clip(w.Raw), c.Base)
+		return
 	}
 	if prog.Opts == nil && len(rest) > 0 && (!rest[0].Static || strings.HasPrefix(rest[0].Value, "-")) && !c.Guessed() {
 		b.hide(Unreadable, c.Span, c, "`%s` is given the option `%s`, and the gate does not model its options, so the command it runs is uncertain", c.Base, clip(rest[0].Raw))
@@ -618,6 +664,20 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 	default:
 		b.argvCall(c, append(prefixWords(r.Prefix), rest...), what, r.StdinArgs)
 	}
+}
+
+// splitBefore returns the first of the words a launcher reads before its
+// command (options, their values, its own operands) that bash may turn
+// into several words or none: an unquoted expansion, a glob, a brace.
+func splitBefore(groups ...[]Word) (Word, bool) {
+	for _, ws := range groups {
+		for _, w := range ws {
+			if !w.Static && MaySplit(w.Node) {
+				return w, true
+			}
+		}
+	}
+	return Word{}, false
 }
 
 // replaceString is the string an xargs-like launcher replaces in its argv

@@ -320,6 +320,30 @@ func HasGlob(w *syntax.Word) bool {
 	return false
 }
 
+// MaySplit reports whether bash may make several words, or none, of w: an
+// unquoted parameter, command or arithmetic expansion is split on $IFS
+// ("$x" is not), a glob may match several files, and a brace expands. A
+// word Static calls static never does; nil is one word.
+func MaySplit(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	if HasGlob(w) {
+		return true
+	}
+	for _, part := range w.Parts {
+		switch part.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp:
+			return true
+		case *syntax.Lit:
+			if braceFields(w) > 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // fieldsSafe runs expand.Fields, turning a panic inside mvdan's expander
 // into an error so a crafted word can never take the process down.
 func fieldsSafe(cfg *expand.Config, words ...*syntax.Word) (fields []string, err error) {

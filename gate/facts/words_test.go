@@ -168,3 +168,20 @@ func TestPrescanShortcut(t *testing.T) {
 		t.Errorf("nesting of %d: %v, want ErrTooDeep", lim.Depth+1, err)
 	}
 }
+
+// TestMaySplit: which words bash may make several words (or none) of.
+func TestMaySplit(t *testing.T) {
+	for w, want := range map[string]bool{
+		"$x": true, "${x}": true, "a$x": true, "$(x)": true, "`x`": true, "$((1))": true,
+		"{a,b}": true, "a*": true, "[ab]": true,
+		`"$x"`: false, `"$(x)"`: false, "plain": false, "'$x'": false, "{a}": false, "[": false, "~": false,
+	} {
+		f, err := syntax.NewParser().Parse(strings.NewReader("echo "+w), "")
+		if err != nil {
+			t.Fatalf("%s: %v", w, err)
+		}
+		if got := MaySplit(f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1]); got != want {
+			t.Errorf("MaySplit(%s) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -116,6 +116,11 @@ type Options struct {
 	// value instead of an unknown one: for programs whose options all take
 	// their values after '=' (valgrind --tool=memcheck, firejail --net=none).
 	Lenient bool
+	// Alt is a second reading of the same command line, for a program
+	// whose parser reads an option by what came before it (vim's -s is
+	// ex mode's silent flag after -e, a script file otherwise): the
+	// options either reading finds count, the stricter.
+	Alt *Options
 	// HelpUnproven: the classifier does not prove --help/--version
 	// harmless for this program (the peers' own parsers of sort and tree
 	// refuse them).

@@ -168,10 +168,21 @@ type Program struct {
 	Shopts bool
 	// Endless: it writes without end (yes), so what reads it reads forever.
 	Endless bool
+	// Escape is the language of the code its options (RunsCode) and its
+	// +cmd operands give it, when that language can hand text to the
+	// shell (vim's :!cmd, gdb's shell cmd); for a database shell whose
+	// options the table does not model, every argument is read so.
+	Escape Escape
 	// Links: its last operand becomes another name for its first (ln
 	// TARGET NAME, -s or not): what is later done to NAME is done to
 	// TARGET.
 	Links bool
+	// Transparent: a launcher that runs its command as the shell would,
+	// changing only how long or at what priority or buffering it runs
+	// (timeout, nice, ionice, stdbuf), so an allow rule that covers the
+	// command covers it run through this launcher, as Claude Code reads
+	// such wrappers. It writes no file (nohup does) and runs nothing else.
+	Transparent bool
 }
 
 // NameArgs says which words of a builtin name the variables it sets:

@@ -505,22 +505,35 @@ func tarOpts() *Options {
 
 func viewers() []Program {
 	return concat(
-		each(Viewer, whyViewer, "less", "more", "most", "pg",
+		escaping(EscapeKeys, each(Viewer, whyViewer, "less", "more", "most", "pg", "zless", "zmore", "bzless", "xzless")),
+		each(Viewer, whyViewer,
 			"nano", "emacs", "emacsclient", "info", "pico", "joe", "mcedit",
 			"micro", "helix", "hx", "kak", "code", "subl", "gedit", "kate", "bat", "batcat",
 			"w3m", "lynx", "links", "elinks", "mutt", "neomutt", "red",
 			"sensible-pager", "sensible-editor", "editor", "pager", "xdg-open", "open",
-			"zless", "zmore", "bzless", "xzless", "lesspipe", "ag", "ack"),
+			"lesspipe", "ag", "ack"),
 		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"},
 			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts()}),
-		withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts),
-		withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
+		escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts)),
+		escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
 			// nvim -l runs a Lua script; --listen and --embed serve its API.
 			return vimOpts().Short("l", eff(ReqArg, RunsFile, "`nvim -l` runs the Lua script %q")).
 				Long(eff(NoArg, Harmless, ""), "headless", "embed", "api-info").
 				Long(eff(ReqArg, Unproven, "`nvim --listen` serves its API at %q, through which commands run"), "listen")
-		}),
+		})),
 	)
+}
+
+// tcl gives an interpreter Tcl's shell escapes.
+func tcl(p Program) Program { p.Escape = EscapeTcl; return p }
+
+// escaping gives each entry the shell escapes of the language its code is
+// in.
+func escaping(e Escape, ps []Program) []Program {
+	for i := range ps {
+		ps[i].Escape = e
+	}
+	return ps
 }
 
 // withOpts gives each entry its own option grammar from mk.
@@ -550,20 +563,31 @@ func manOpts() *Options {
 // letters cluster, -c takes the rest of its cluster or the next word).
 // -c, --cmd and -S give it commands, which run shell commands with :!;
 // -u, -U and -s read a vimrc or keys from a file; -w, -W and -i write one.
-// -s is also ex mode's "silent" flag: read as taking a file, stricter.
+// -s is also ex mode's "silent" flag (vim -es, ex -s), which takes no
+// word: both readings count (Alt), so neither hides the -c after it.
 // The +cmd operands are read by facts.
 func vimOpts() *Options {
+	o := vimGrammar(false)
+	o.Alt = vimGrammar(true)
+	return o
+}
+
+func vimGrammar(ex bool) *Options {
 	code := eff(ReqArg, RunsCode, "`vim %s` runs editor commands, which can run shell commands")
 	file := eff(ReqArg, RunsFile, "vim runs the editor commands in %q, which can run shell commands")
 	write := eff(ReqArg, Writes, "vim writes %q")
-	return Opts("AbCdDeEfFgHhlLmMnNRrxXyYZ", "Ttq", longs(
+	o := Opts("AbCdDeEfFgHhlLmMnNRrxXyYZ", "Ttq", longs(
 		"noplugin clean not-a-term ttyfail literal nofork echo-wid version help",
 		"servername socketid windowid gui-dialog-file", "")).
 		Short("c", code).Long(code, "cmd").
 		Short("S", eff(ReqArg, RunsFile, "`vim -S` sources %q, editor commands that can run shell commands")).
-		Short("uUs", file).Short("wWi", write).
+		Short("uU", file).Short("wWi", write).
 		Long(write, "startuptime", "log").
 		Long(eff(ReqArg, Unproven, "`vim --remote` sends %q to another Vim, which runs it"), "remote", "remote-silent", "remote-wait", "remote-wait-silent", "remote-tab", "remote-send", "remote-expr")
+	if ex {
+		return o.Short("s", Opt{})
+	}
+	return o.Short("s", file)
 }
 
 // shellOpts is bash's command line: -c makes the first operand the
@@ -650,9 +674,8 @@ func interpreters() []Program {
 		interp("php", "ahHiqsvw", "cdfnz", "-r -B -R -E -F", "--version", "-v", "--help", "-h"),
 		interp("lua", "iEvW", "l", "-e", "-v"),
 		interp("luajit", "ibv", "ljO", "-e", "-v"),
-		interp("tclsh", "", "", "", ""),
-		interp("wish", "", "", "", ""),
-		interp("expect", "dDinNv", "f", "-c", "-v"),
+		tcl(interp("tclsh", "", "", "", "")), tcl(interp("wish", "", "", "", "")),
+		tcl(interp("expect", "dDinNv", "f", "-c", "-v")),
 		interp("java", "", "", "", "--version", "-version", "--help", "-help", "-h"),
 		interp("jshell", "", "", "", "--version"),
 		interp("groovy", "", "", "-e", "--version", "-v"),
@@ -703,9 +726,9 @@ func interpreters() []Program {
 		Program{Name: "ed", Kind: Interpreter, Why: "a line editor whose commands, read from standard input, run shell commands with !", Runs: &Runs{Script: true, Stdin: true}, Probe: []string{"--version", "-V", "--help", "-h"}},
 		Program{Name: "sqlite3", Kind: Interpreter, Scanner: ScanSqlite, Why: "a database shell whose dot commands run programs", Probe: []string{"--version", "-version"}},
 		Program{Name: "duckdb", Kind: Interpreter, Scanner: ScanSqlite, Why: "a database shell whose dot commands run programs", Probe: []string{"--version", "-version"}},
-		Program{Name: "psql", Kind: Interpreter | NetworkClient, Why: "a database shell that can run programs (\\!)", Probe: []string{"--version", "-V"}},
-		Program{Name: "mysql", Kind: Interpreter | NetworkClient, Why: "a database shell that can run programs (system)", Probe: []string{"--version", "-V"}},
-		Program{Name: "mariadb", Kind: Interpreter | NetworkClient, Why: "a database shell that can run programs (system)", Probe: []string{"--version", "-V"}},
+		Program{Name: "psql", Kind: Interpreter | NetworkClient, Escape: EscapeSQL, Why: "a database shell that can run programs (\\!)", Probe: []string{"--version", "-V"}},
+		Program{Name: "mysql", Kind: Interpreter | NetworkClient, Escape: EscapeSQL, Why: "a database shell that can run programs (system)", Probe: []string{"--version", "-V"}},
+		Program{Name: "mariadb", Kind: Interpreter | NetworkClient, Escape: EscapeSQL, Why: "a database shell that can run programs (system)", Probe: []string{"--version", "-V"}},
 	)
 }
 
@@ -717,6 +740,7 @@ func launchers() []Program {
 		return Program{Name: name, Kind: Launcher | k, Why: why, Opts: o, Runs: &r}
 	}
 	argv := Runs{Argv: true}
+	transparent := func(p Program) Program { p.Transparent = true; return p }
 	return one(
 		l("sudo", Launch("AbEHiKklnPSsVv", "ugCDhprtUT", longs(
 			"askpass background preserve-env set-home login remove-timestamp reset-timestamp list non-interactive preserve-groups stdin shell validate version help",
@@ -749,9 +773,9 @@ func launchers() []Program {
 		// git push; yadm runs git on its own repository).
 		l("hub", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
 		l("yadm", nil, Runs{Argv: true, Prefix: []string{"git"}}, NetworkClient, "a git wrapper that runs git with its arguments"),
-		l("nice", Launch("", "n", longs("help version", "adjustment", "")).WithDigits(), argv, 0, whyLauncher),
-		l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher),
-		l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		transparent(l("nice", Launch("", "n", longs("help version", "adjustment", "")).WithDigits(), argv, 0, whyLauncher)),
+		transparent(l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher)),
+		transparent(l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher)),
 		l("xargs", Launch("0prtx", "adEPsn", longs("null interactive no-run-if-empty verbose exit open-tty show-limits help version process-slot-var",
 			"arg-file delimiter max-chars max-args", "")).
 			Short("ilLe", Opt{Arity: OptArg}).Short("LI", Opt{Arity: ReqArg}).
@@ -760,7 +784,7 @@ func launchers() []Program {
 			Runs{Argv: true, StdinArgs: true, Replace: []string{"I", "i", "replace"}}, 0, whyLauncher),
 		l("setsid", Launch("cfw", "", longs("ctty fork wait help version", "", "")), argv, 0, whyLauncher),
 		l("nohup", Launch("", "", longs("help version", "", "")), argv, 0, whyLauncher),
-		l("stdbuf", Launch("", "ioe", longs("help version", "input output error", "")), argv, 0, whyLauncher),
+		transparent(l("stdbuf", Launch("", "ioe", longs("help version", "input output error", "")), argv, 0, whyLauncher)),
 		l("unbuffer", Launch("p", "", nil), argv, 0, whyLauncher),
 		l("chroot", Launch("", "", longs("skip-chdir help version", "userspec groups", "")), Runs{Argv: true, Skip: 1}, Privilege, whyLauncher),
 		l("schroot", Launch("", "cdup", longs("preserve-environment", "chroot directory user", "")), Runs{Argv: true}, Privilege, whyLauncher),
@@ -838,7 +862,11 @@ func launchers() []Program {
 		// (its other subcommands run nothing, read as run: the stricter).
 		l("agentexec", Launch("", "", longs("json pty help version", "policy policy-format mode shell cwd dir timeout sandbox audit from-hook network env project", "")).
 			Short("c", eff(ReqArg, RunsShell, "`agentexec run -c` runs %q")), Runs{Argv: true, Skip: 1}, 0, "agentexec, which runs a command under its own gate"),
-		l("gdb", gdbOpts(), Runs{After: "--args"}, Interpreter, "a debugger that runs programs and commands"),
+		func() Program {
+			p := l("gdb", gdbOpts(), Runs{After: "--args"}, Interpreter, "a debugger that runs programs and commands")
+			p.Escape = EscapeGdb
+			return p
+		}(),
 		l("lldb", nil, Runs{After: "--"}, Interpreter, "a debugger that runs programs and commands"),
 		l("machinectl", nil, Runs{}, Emulator, "runs commands in containers"),
 		func() Program {

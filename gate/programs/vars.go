@@ -104,6 +104,27 @@ var programVars = &lazy.Value[map[string]VarKind]{Build: func() map[string]VarKi
 	return m
 }}
 
+// inertVars are variables known to select a behaviour their programs
+// already have — a mode, a locale, colour, a target platform, verbosity —
+// and never to name a file, a program, code or where code comes from.
+// Every other variable may (npm_config_*, RUSTFLAGS' -C linker=, GOPROXY,
+// PYTHONWARNINGS' category imports a module), so only these are inert.
+var inertVars = lazy.NewSet(
+	"NODE_ENV", "BABEL_ENV", "RAILS_ENV", "RACK_ENV", "APP_ENV", "CI", "DEBUG", "PORT",
+	"RUST_BACKTRACE", "RUST_LOG", "RUST_TEST_THREADS", "CARGO_TERM_COLOR", "CARGO_INCREMENTAL",
+	"TZ", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LC_COLLATE", "LC_NUMERIC", "LC_TIME",
+	"TERM", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES",
+	"PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "PYTHONIOENCODING",
+	"GOOS", "GOARCH", "GOARM", "GOAMD64", "CGO_ENABLED", "GOMAXPROCS", "GOTRACEBACK", "GOGC", "GOMEMLIMIT",
+	"NODE_NO_WARNINGS",
+)
+
+// Inert reports whether assigning name before a command changes only how
+// the command behaves in ways it already offers (NODE_ENV=test npm test
+// runs npm test), so an allow rule for the command covers it with that
+// assignment. False for every variable not known to be so.
+func Inert(name string) bool { return inertVars.Has(name) && Var(name) == PlainVar }
+
 // shellSets are the variables bash itself assigns as a text runs (or
 // takes from its own state), so no value the text gives them holds
 // for long: cd sets PWD and OLDPWD, every command sets _, read sets
