@@ -1040,12 +1040,12 @@ func stdinOperands(c *facts.Call) []facts.Word {
 	case in == nil:
 		return hole
 	case in.Kind == facts.FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.Echo:
-		vals, ok := facts.Statics(in.From.Argv[1:])
+		outs, ok := facts.EchoOutputs(in.From)
 		if !ok {
 			return hole
 		}
 		var out []facts.Word
-		for _, f := range strings.Fields(strings.Join(vals, " ")) {
+		for _, f := range strings.Fields(strings.Join(outs, " ")) {
 			out = append(out, facts.Word{Value: f, Static: true, Raw: f})
 		}
 		return out

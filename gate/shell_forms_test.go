@@ -66,6 +66,22 @@ var shellBypassClasses = []bypassClass{
 		yoloAllowed: []string{"x='\\u@\\h'; echo ${x@P}", "x=a; echo ${x@Q} ${x@U} ${x@E}"},
 	},
 	{
+		name: "echo's escapes are decoded before a shell reads its output",
+		// echo -e (bash), shopt -s xpg_echo and dash's echo decode \n,
+		// \xHH and \0NNN, so the shell reads a second line (bash-confirmed).
+		refused: []string{
+			`echo -e 'a\nrm -f x' | sh`,
+			`echo -e 'a\x0arm -f x' | bash`,
+			`echo -e 'a\0012rm -f x' | sh`,
+			`shopt -s xpg_echo; echo 'a\nrm -f x' | bash`,
+			`echo -e '\x72\x6d -f x' | sh`,
+			`echo -e 'x\x20y' | xargs rm -f`,
+		},
+		allowed:     []string{`echo -e 'ls\npwd' | sh`, `echo -e 'a\tb'`},
+		yolo:        []string{`echo -e 'a\nrm -rf /' | sh`, `echo -e 'rm -rf \x2f' | sh`, `echo -e '\x2f' | xargs rm -rf`, `echo 'a\nrm -rf ~' | sh`},
+		yoloAllowed: []string{`echo -e 'ls\npwd' | sh`, `echo -e 'hello\tworld' | sh`},
+	},
+	{
 		name: "a C-style for loop's header runs its command substitutions",
 		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
 		// failed; the header was never read for calls.
