@@ -538,6 +538,17 @@ func (b *blChecker) expand(n *syntax.Word) ([]string, bool) {
 // run in, cleaned, with /proc/…/root prefixes dropped. "" stands for a
 // path relative to an unknown directory that could be catastrophic.
 func (b *blChecker) absolute(v string) []string {
+	if rest, self, ok := procDirAlias(v); ok {
+		if self {
+			// /proc/self/cwd/X is X from where the command runs.
+			return b.absolute(rest)
+		}
+		out := []string{cleanPath(v)}
+		if riskyRelative(rest) {
+			out = append(out, "") // under a directory the text does not show
+		}
+		return out
+	}
 	if strings.HasPrefix(v, "/") {
 		return b.linkAlias(v, b.homeAlias([]string{cleanPath(v)}))
 	}
@@ -649,6 +660,36 @@ func riskyRelative(v string) bool {
 // procRoot matches the /proc/PID/root and /proc/self/cwd-style aliases of
 // the filesystem root.
 var procRoot = lazyre.New(`^/proc/(self|thread-self|[0-9]+)(/task/[0-9]+)?/root(/|$)`)
+
+// procCwd and procFd match the /proc links that stand for a directory:
+// a process's working directory, and a descriptor (which may be one the
+// shell opened on a directory: exec 3</etc) used as a directory.
+var (
+	procCwd = lazyre.New(`^/proc/(self|thread-self|[0-9]+)(?:/task/[0-9]+)?/cwd(?:/(.*))?$`)
+	procFd  = lazyre.New(`^/(?:proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/fd/[0-9]+|dev/fd/[0-9]+|dev/std(?:in|out|err))/(.*)$`)
+)
+
+// procDirAlias reads a path through such a link: the rest of the path
+// below it ("." for the directory itself), and whether the link is the
+// command's own working directory (self).
+func procDirAlias(v string) (rest string, self, ok bool) {
+	v = path.Clean(v) + map[bool]string{true: "/", false: ""}[strings.HasSuffix(v, "/")]
+	if m := procCwd.Regexp().FindStringSubmatch(strings.TrimSuffix(v, "/")); m != nil {
+		rest = m[2]
+		if rest == "" {
+			rest = "."
+		}
+		return rest, m[1] == "self" || m[1] == "thread-self", true
+	}
+	if m := procFd.Regexp().FindStringSubmatch(v); m != nil {
+		rest = m[1]
+		if rest == "" {
+			rest = "."
+		}
+		return rest, false, true
+	}
+	return "", false, false
+}
 
 // cleanPath cleans p and drops /proc/…/root prefixes.
 func cleanPath(v string) string {
@@ -1657,7 +1698,9 @@ func initSignal(args []facts.Word) bool {
 
 // isMinusOne reports a word bash's kill reads as the pid -1 (-1, -01, -001).
 func isMinusOne(v string) bool {
-	n, err := strconv.ParseInt(v, 10, 64)
+	// kill reads a pid as strtoimax does: blanks around it are ignored,
+	// so " -1" and $'\t-01' are -1 too.
+	n, err := strconv.ParseInt(strings.Trim(v, " \t\n\v\f\r"), 10, 64)
 	return err == nil && n == -1
 }
 

@@ -333,9 +333,9 @@ func TestLauncherModelForms(t *testing.T) {
 		{"script --comm='rm -f x' -q /dev/null", Deny},
 		{"script -q /dev/null -c 'ls'", Allow},
 		{"script -q --bogus /dev/null", Ask},
-		{"gdb -batch --eval-command='shell rm -f x'", Ask},
-		{"gdb -q -batch -ex='shell rm -f x'", Ask},
-		{"gdb -batch -ex 'shell rm -f x' --args true", Ask},
+		{"gdb -batch --eval-command='shell rm -f x'", Deny},
+		{"gdb -q -batch -ex='shell rm -f x'", Deny},
+		{"gdb -batch -ex 'shell rm -f x' --args true", Deny}, // gdb's shell command is shell text
 		{"gdb --batch --args true", Allow},
 		{"zip -q a.zip f -T -TT 'rm -f x'", Ask},
 		{"zip -qr9 a.zip src -x '*.o'", Allow},

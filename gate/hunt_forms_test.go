@@ -199,6 +199,47 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"git fetch --upload-pack=git-upload-pack origin", "git rebase -x 'go test ./...' main"},
 	},
 	{
+		// A debugger's or editor's command language hands text to the
+		// shell (gdb's shell, !, pipe; Vim's :!, :r !, :{range}!): that
+		// text is shell text, which yolo's blacklist reads.
+		name: "gdb's shell escapes", needs: "gdb",
+		refused: []string{"gdb -batch -ex 'shell rm -f x'", "gdb -batch -ex '!rm -f x'",
+			"gdb -batch -ex 'pipe show version | rm -f x'", "gdb -batch -ex 'she rm -f x'", "gdb -batch --eval-command='shell rm -f x'"},
+		yolo:        []string{"gdb -batch -ex 'shell rm -rf /'", "gdb -batch -ex '!rm -rf ~'", "gdb -batch -iex 'pipe info all | rm -rf /'"},
+		yoloAllowed: []string{"gdb -batch -ex run -ex bt ./a.out", "gdb -batch -ex 'info functions' ./a.out"},
+	},
+	{
+		// vim -es is ex mode's silent flag, not -s SCRIPTIN: it did hide
+		// the -c after it.
+		name: "Vim's shell escapes", needs: "vim", files: map[string]string{"f": "hi\n"},
+		refused: []string{"vim -es -c '!rm -f x' -c q", "vim -es +'!rm -f x' +q", "vim -es +'%!rm -f x' +'q!' f",
+			"ex -sc '!rm -f x' -c q", "vim -es -c 'r !rm -f x' -c 'q!'"},
+		// less's keys run !cmd on a terminal (by hand under script(1)); psql
+		// and mysql run \! and system once connected; expect spawns.
+		unconfirmed: []string{"less '+!rm -f x' f", "more '+!rm -f x' f", "psql -c '\\! rm -f x'",
+			"mysql -e 'system rm -f x'", "expect -c 'spawn rm -f x'"},
+		yolo: []string{"vim -es -c '!rm -rf /' -c q", "ex -s -c 'r !rm -rf /'", "vim -es +'%!rm -rf ~' +q",
+			"nvim --headless -c '!rm -rf /' -c q", "less '+!rm -rf /' f", "less '+|arm -rf /' f",
+			"psql -c '\\! rm -rf /'", "mysql -e 'select 1; system rm -rf /'", "expect -c 'spawn rm -rf /'"},
+		yoloAllowed: []string{"vim -es -c '%s/a/b/g' -c wq f", "vim +42 f", "vim -s keys.txt f", "vim -c 'set list!' f",
+			"nvim --headless '+Lazy! sync' +qa", "less +F log", "less '+/foo' f", "psql -c 'select 1'", "mysql -e 'show databases'"},
+	},
+	{
+		// cmake -E is a toolbox whose commands act as rm, cp, mv, env,
+		// time; cmake does the file work itself (no rm to stand in for:
+		// cmake 3.25 -E remove_directory DIR removed DIR, by hand).
+		name: "cmake -E's toolbox commands", needs: "cmake", files: map[string]string{"d/f": ""},
+		refused: []string{"cmake -E env FOO=1 rm -f x", "cmake -E time rm -f x", "cmake -E chdir d rm -f ../x",
+			"cmake -E env -- rm -f x"},
+		unconfirmed: []string{"cmake -E rm -f x", "cmake -E remove -f x", "cmake -E remove_directory x"},
+		allowed: []string{"cmake -E make_directory build", "cmake -E echo hi", "cmake -E copy a b",
+			"cmake -E tar xzf a.tgz", "cmake -E env FOO=1 ls"},
+		yolo: []string{"cmake -E remove_directory /", "cmake -E rm -rf ~", "cmake -E copy /tmp/p /etc/passwd",
+			"cmake -E rename /usr /tmp/u", "cmake -E chdir / rm -rf ."},
+		yoloAllowed: []string{"cmake -E make_directory build", "cmake -E rm -rf build", "cmake -E copy_directory a b",
+			"cmake -S . -B build", "cmake --build build -j4"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.

@@ -39,6 +39,33 @@ var shellBypassClasses = []bypassClass{
 		yoloAllowed: []string{"export 'FOO=bar'; ls", `export "FOO=$x"; ls`, "export -f f", "declare -F"},
 	},
 	{
+		name: "under set -k a NAME=VALUE word anywhere is an assignment to the command's environment",
+		// set -k; bash -c true BASH_ENV=f: the started shell sources f
+		// (bash-confirmed), which the gate had read as an operand.
+		files: map[string]string{"env.sh": "rm -f x\n"},
+		refused: []string{
+			"set -k; bash -c true BASH_ENV=./env.sh",
+			"set -o keyword; bash -c true BASH_ENV=./env.sh",
+			"shopt -os keyword; bash -c true BASH_ENV=./env.sh",
+			"set -k; env bash -c true BASH_ENV=./env.sh",
+			"set -ek\nbash -c true BASH_ENV=./env.sh",
+		},
+		allowed:     []string{"set -e; bash -c true X=1", "set -euo pipefail; ls"},
+		yolo:        []string{"set -k; git log GIT_PAGER='rm -rf /'", "set -k; bash -c true BASH_ENV=./e"},
+		yoloAllowed: []string{"set -k; echo a=b", "set -e; make CC=gcc"},
+	},
+	{
+		name: "${X@P} expands X's value as a prompt, running its command substitutions",
+		refused: []string{
+			"x='$(rm -f x)'; echo ${x@P}",
+			"x='`rm -f x`'; echo \"${x@P}\"",
+			"read x <<< '$(rm -f x)'; echo ${x@P}",
+			"x=$(echo '$(rm -f x)'); : ${x@P}",
+		},
+		yolo:        []string{"x='$(rm -rf /)'; echo ${x@P}", "x='`rm -rf ~`'; echo \"${x@P}\"", "read x; echo ${x@P}", "a=('$(rm -rf /)'); echo ${a[0]@P}"},
+		yoloAllowed: []string{"x='\\u@\\h'; echo ${x@P}", "x=a; echo ${x@Q} ${x@U} ${x@E}"},
+	},
+	{
 		name: "a C-style for loop's header runs its command substitutions",
 		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
 		// failed; the header was never read for calls.
@@ -90,6 +117,12 @@ var shellTargetForms = []struct {
 	{text: "export CDPATH=/; cd usr; rm -rf *", want: "/usr|-rf "},
 	{text: "cd etc && rm -rf *", env: []string{"CDPATH=/"}, want: "/etc|-rf "},
 	{text: "shopt -s nocaseglob\nrm -rf /E*C", want: "|-rf /etc"},
+	// /proc/self/cwd is the directory the command runs in, and a
+	// descriptor the shell opened on a directory is that directory.
+	{text: "cd /; rm -rf /proc/self/cwd/*", want: "/|-rf /proc/self/cwd/bin"},
+	{text: "rm -rf /proc/1/cwd/etc", want: "|-rf /proc/1/cwd/etc"},
+	{text: "exec 3</etc; rm -rf /dev/fd/3/*", want: "|-rf /dev/fd/3/"},
+	{text: "exec 3</; rm -rf /proc/self/fd/3/etc", want: "|-rf /proc/self/fd/3/etc"},
 }
 
 // shellTargetNearMisses stay allowed in yolo: a variable's value the text
@@ -101,6 +134,7 @@ var shellTargetNearMisses = []string{
 	"cd src && rm -rf *", "X=/tmp/a; cd $X && rm -rf *", "export X=/tmp/a; rm -rf $X",
 	"read -r line <<< x; rm -rf build", "shopt -s nocaseglob\nrm -rf ./B*",
 	"x=1; shopt -s cdable_vars; cd ./x && rm -rf *",
+	"echo x > /dev/stdout", "echo x 2> /dev/stderr", "cd /tmp/x && rm -rf /proc/self/cwd/*", "rm -rf /proc/self/cwd/build",
 }
 
 // TestShellTargets: yolo never allows the forms (with or without an exec
@@ -148,6 +182,42 @@ func TestShellTargetsConfirm(t *testing.T) {
 		got, _ := os.ReadFile(marker)
 		if !strings.Contains(string(got), f.want) {
 			t.Errorf("%q: the stand-in rm saw %q, not %q (the form is wrong here)", f.text, got, f.want)
+		}
+	}
+}
+
+// shellKillForms give kill the pid -1 with blanks around it, which kill
+// reads as strtoimax does (skipping them): every process is signalled.
+var shellKillForms = []string{`kill -9 " -1"`, `kill -9 "-1 "`, `kill -9 $'\t-1'`, `kill -s 9 " -1"`, `kill "  -01"`}
+
+// TestShellKillForms: yolo refuses each, and each kills a sleep beside it
+// as PID 1 of a new PID namespace (killed by KILL or TERM), as
+// TestKillAllFormsConfirm runs them.
+func TestShellKillForms(t *testing.T) {
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, form := range shellKillForms {
+		if d := Decide(Input{Text: form, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Deny {
+			t.Errorf("%q: %v in yolo: %s", form, d.Action, d.Reason)
+		}
+	}
+	if d := Decide(Input{Text: `kill -9 " 1234"`, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
+		t.Errorf("near miss: %v: %s", d.Action, d.Reason)
+	}
+	bash := requireBash(t)
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("unshare not found: the forms are not confirmed here")
+	}
+	if out, err := exec.Command(unshare, "-pf", "--mount-proc", bash, "-c", "true").CombinedOutput(); err != nil {
+		t.Skipf("no PID namespace here: %v %s", err, out)
+	}
+	for _, form := range shellKillForms {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		out, _ := exec.CommandContext(ctx, unshare, "-pf", "--mount-proc", bash, "-c",
+			"sleep 20 & s=$!; "+form+" 2>/dev/null; wait $s; echo status $?").Output()
+		cancel()
+		if !strings.Contains(string(out), "status 137") && !strings.Contains(string(out), "status 143") {
+			t.Errorf("%q did not kill the sleep beside it: %s", form, out)
 		}
 	}
 }

@@ -63,9 +63,11 @@ func Build(text string, opt Options) *Tree {
 	t.File, t.Parsed = f, true
 	b := &tb.b
 	*b = builder{t: t, opt: opt, src: text, scopeEnd: len(text) + 1}
+	t.keyword = t.keyword || keywordOn(f)
 	b.stmts(f.Stmts)
 	b.rebind()
 	t.finishVars()
+	b.finishPrompts()
 	t.finish()
 	return t
 }
@@ -405,7 +407,15 @@ func (b *builder) callExpr(s *syntax.Stmt, ce *syntax.CallExpr) {
 	if len(ce.Args) == 0 {
 		return
 	}
-	c := &Call{Argv: b.words(ce.Args), Assigns: assigns, Text: strings.TrimRight(strings.TrimSpace(b.source(s)), " \t;&"),
+	args := ce.Args
+	if b.t.keyword {
+		// Under set -k every NAME=VALUE word is an assignment to the
+		// command's environment, wherever it stands.
+		var kw []*syntax.Word
+		args, kw = keywordArgs(ce.Args)
+		assigns = append(assigns, b.keywordAssigns(kw)...)
+	}
+	c := &Call{Argv: b.words(args), Assigns: assigns, Text: strings.TrimRight(strings.TrimSpace(b.source(s)), " \t;&"),
 		Span: b.span(s), Via: b.via, How: b.how, Depth: b.depth, InSubst: b.inSubst > 0, Stmt: s, Node: ce, Guess: b.guessing}
 	if !b.add(c) {
 		return
@@ -675,6 +685,7 @@ func (b *builder) substs(n syntax.Node) bool {
 		return false
 	case *syntax.ParamExp:
 		b.defaultAssign(n)
+		b.promptExp(n)
 	case *syntax.BinaryArithm, *syntax.UnaryArithm:
 		b.arithAssign(n)
 	}
@@ -722,6 +733,7 @@ func (b *builder) payload(c *Call, text, how string) {
 		return
 	}
 	b.t.nestedBytes += len(text)
+	b.t.keyword = b.t.keyword || keywordOn(f)
 	sp := c.Span
 	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: c, how: how, depth: b.depth + 1, walk: b.walk}
 	nb.stmts(f.Stmts)
@@ -743,6 +755,7 @@ func (b *builder) reparse(sp Span, c *Call, text, how string) {
 		return
 	}
 	b.t.nestedBytes += len(text)
+	b.t.keyword = b.t.keyword || keywordOn(f)
 	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: b.via, how: b.how, depth: b.depth + 1, walk: b.walk, inSubst: b.inSubst, guessing: b.guessing}
 	if c != nil {
 		nb.via, nb.how = c, how

@@ -3,6 +3,7 @@ package facts
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -108,6 +109,9 @@ func (b *builder) runs(c *Call) {
 	case prog.Kind.Has(p.Viewer):
 		b.viewer(c, args)
 	case prog.Runs != nil && prog.Runs.Project:
+		if b.toolbox(c, prog, args) {
+			return
+		}
 		if !probe(prog, args) {
 			b.hide(ProjectCode, c.Span, c, "`%s` is %s: what it starts is decided by the project's files", c.Base, prog.Why)
 			b.guess(c, args)
@@ -136,6 +140,27 @@ func (b *builder) uncertain(c *Call, prog *p.Program, parsed p.Parsed) {
 	// not know is no evidence of anything.
 	if parsed.Unknown != "" && (prog.Kind.Has(p.Launcher) || prog.Opts.CarriesCommands()) && !c.Guessed() {
 		b.hide(Unreadable, c.Span, c, "`%s` is given the option `-%s`, which the gate does not know, so what it runs is uncertain", c.Base, strings.TrimLeft(parsed.Unknown, "-"))
+	}
+}
+
+// escapes reads the shell text code in prog's language hands to the shell
+// (vim's :!cmd, gdb's shell cmd) as this text's commands.
+func (b *builder) escapes(c *Call, prog *p.Program, code, what string) {
+	if prog == nil || prog.Escape == p.NoEscape {
+		return
+	}
+	for _, sh := range prog.Escape.ShellTexts(code) {
+		b.payload(c, sh, fmt.Sprintf("the shell command %s hands on", what))
+	}
+}
+
+// plusCommands reads a viewer's +cmd operands (less +cmd, vim +cmd) in
+// its language; a viewer's other operands are files.
+func (b *builder) plusCommands(c *Call, prog *p.Program, args []Word) {
+	for _, a := range args {
+		if cmd, ok := strings.CutPrefix(a.Value, "+"); ok && a.Static {
+			b.escapes(c, prog, cmd, fmt.Sprintf("`%s %s`", c.Base, clip(a.Raw)))
+		}
 	}
 }
 
@@ -183,6 +208,13 @@ func (b *builder) options(c *Call, prog *p.Program, args []Word) p.Parsed {
 	parsed := prog.Opts.Parse(toArgs(args))
 	for _, f := range parsed.Found {
 		b.effect(c, prog, f, args)
+	}
+	if alt := prog.Opts.Alt; alt != nil {
+		for _, f := range alt.Parse(toArgs(args)).Found {
+			if !slices.ContainsFunc(parsed.Found, func(g p.Found) bool { return g.Index == f.Index && g.Name == f.Name }) {
+				b.effect(c, prog, f, args)
+			}
+		}
 	}
 	if w, ok := optionComputed(args, parsed); ok && prog.Opts.CarriesCommands() && !c.Guessed() {
 		// tar $X, sort $X, zip $X: the word may be (or split into) the
@@ -239,6 +271,8 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 			if cmd, ok := strings.CutPrefix(f.Value, "exec="); ok {
 				b.payload(c, cmd, what)
 			}
+		case f.Opt.Commands != nil:
+			b.ownCommand(c, f, args, what)
 		case f.Opt.Absolute && !path.IsAbs(f.Value):
 		case f.Opt.Effect == p.RunsProgram && (f.Opt.Rest || f.Name == "S" || f.Name == "split-string"):
 			rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
@@ -258,6 +292,9 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 		}
 	case p.RunsCode:
 		b.hide(InlineCode, c.Span, c, "%s runs inline code (%s), which the gate cannot read", what, clip(f.Value))
+		if f.ValueStatic {
+			b.escapes(c, prog, f.Value, what)
+		}
 	case p.RunsFile:
 		b.hide(ProjectCode, c.Span, c, "%s runs %s", what, clip(f.Value))
 	case p.StartsArgv:
@@ -268,6 +305,34 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 		b.argvCall(c, args[f.Index+1:end], what, true)
 	case p.Unproven:
 		b.keyed(c, prog, f, what)
+	}
+}
+
+// toolbox reads a build tool's command line for the option that runs one
+// of its own commands instead of the project (cmake -E): true when given.
+func (b *builder) toolbox(c *Call, prog *p.Program, args []Word) bool {
+	if prog.Opts == nil {
+		return false
+	}
+	for _, f := range prog.Opts.Parse(toArgs(args)).Found {
+		if f.Opt.Commands != nil {
+			b.effect(c, prog, f, args)
+			return true
+		}
+	}
+	return false
+}
+
+// ownCommand reads an option naming one of the program's own commands
+// (cmake -E rm -f x) as the argv it acts as, with the words after it.
+func (b *builder) ownCommand(c *Call, f p.Found, args []Word, what string) {
+	as, ok := f.Opt.Commands.As[f.Value]
+	switch {
+	case !ok:
+		b.hide(Unreadable, c.Span, c, "%s names %s, a command the gate does not know", what, clip(f.Value))
+	case as != "":
+		rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
+		b.argvCall(c, append(splitWords(as), rest...), what, false)
 	}
 }
 
@@ -490,6 +555,11 @@ func (b *builder) interpreter(c *Call, prog *p.Program, args []Word) {
 	if prog.Opts == nil {
 		if len(args) > 0 {
 			b.hide(InlineCode, c.Span, c, "`%s` is %s, and the gate does not read its arguments", c.Base, prog.Why)
+			for _, a := range args {
+				if a.Static {
+					b.escapes(c, prog, a.Value, fmt.Sprintf("an argument of `%s`", c.Base))
+				}
+			}
 		} else {
 			c.script, c.ScriptStdin = true, true
 		}
@@ -536,6 +606,7 @@ func (b *builder) viewer(c *Call, args []Word) {
 		for _, i := range parsed.Operands {
 			if a := args[i]; !a.Static || strings.HasPrefix(a.Value, "+") {
 				b.hide(InlineCode, c.Span, c, "`%s` is %s, and `%s` gives it commands to run", c.Base, whyOf(c), clip(a.Raw))
+				b.plusCommands(c, prog, args)
 				return
 			}
 		}
@@ -550,6 +621,7 @@ func (b *builder) viewer(c *Call, args []Word) {
 			v == "--eval" || v == "-e" || v == "-l" || v == "-f" || v == "--batch" || v == "-P" ||
 			strings.HasPrefix(v, "--pager") || v == "-H" || strings.HasPrefix(v, "--html") || strings.HasPrefix(v, "--eval=") {
 			b.hide(InlineCode, c.Span, c, "`%s` is %s, and `%s` gives it commands to run", c.Base, whyOf(c), clip(v))
+			b.plusCommands(c, c.Prog, args)
 			return
 		}
 	}

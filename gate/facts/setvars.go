@@ -503,3 +503,74 @@ func (b *builder) shoptCall(args []Word) {
 		}
 	}
 }
+
+// keywordOn reports a file that turns on bash's keyword option: set -k,
+// set -o keyword, shopt -o -s keyword, or set given a word computed at
+// run time (it may be -k).
+func keywordOn(f *syntax.File) bool {
+	on := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		ce, ok := n.(*syntax.CallExpr)
+		if !ok || on || len(ce.Args) == 0 {
+			return !on
+		}
+		args := ce.Args
+		if v, ok := Static(args[0]); ok && (v == "builtin" || v == "command") {
+			args = args[1:]
+		}
+		if len(args) == 0 {
+			return true
+		}
+		name, _ := Static(args[0])
+		if name != "set" && name != "shopt" {
+			return true
+		}
+		for _, w := range args[1:] {
+			v, ok := Static(w)
+			switch {
+			case !ok:
+				on = true
+			case v == "keyword":
+				on = true
+			case name == "set" && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "k"):
+				on = true
+			}
+		}
+		return !on
+	})
+	return on
+}
+
+// keywordArgs splits a command's words into its argv and the NAME=VALUE
+// words set -k makes assignments (a name spelled unquoted before =).
+func keywordArgs(ws []*syntax.Word) (argv, assigns []*syntax.Word) {
+	argv = append(argv, ws[0])
+	for _, w := range ws[1:] {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok {
+			if name, _, found := strings.Cut(l.Value, "="); found && validName(name) {
+				assigns = append(assigns, w)
+				continue
+			}
+		}
+		argv = append(argv, w)
+	}
+	return argv, assigns
+}
+
+// keywordAssigns reads the NAME=VALUE words of keywordArgs.
+func (b *builder) keywordAssigns(ws []*syntax.Word) []Assign {
+	out := make([]Assign, 0, len(ws))
+	for _, w := range ws {
+		l := w.Parts[0].(*syntax.Lit)
+		name, _, _ := strings.Cut(l.Value, "=")
+		a := Assign{Name: name, Raw: b.source(w)}
+		if v, ok := Static(w); ok {
+			_, val, _ := strings.Cut(v, "=")
+			a.Value = Word{Value: val, Static: true, Raw: a.Raw}
+		} else {
+			a.Value = Word{Raw: a.Raw, Node: w}
+		}
+		out = append(out, a)
+	}
+	return out
+}

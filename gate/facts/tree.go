@@ -219,6 +219,9 @@ type Tree struct {
 	NoCaseGlob bool
 	// vs is what the text's variables are sure to hold (values.go).
 	vs varState
+	// keyword: the text turns on set -k (keyword), so NAME=VALUE words
+	// after a command's name are assignments to its environment.
+	keyword bool
 	// Funcs maps function names to their definitions.
 	Funcs map[string][]*syntax.FuncDecl
 	// Pipes lists each pipeline's elements, left to right: for each

@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"fmt"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -37,6 +38,7 @@ type varState struct {
 	derived  []derivedVar
 	cdWords  []cdUse
 	cdDash   bool // a cd - was read
+	prompts  []promptUse
 	oldpwd   bool // a cd - before any other cd: to OLDPWD from before the text
 }
 
@@ -281,5 +283,41 @@ func (t *Tree) finishCds() {
 	}
 	if t.RelativeCd && (t.CdSearch || len(t.Vars["CDPATH"]) > 0 || t.vs.unsure["CDPATH"] || t.vs.all) {
 		t.CdUnknown = true
+	}
+}
+
+// promptUse is a ${X@P}: X's value is expanded as a prompt string, whose
+// command substitutions run (bash's promptvars, on by default).
+type promptUse struct {
+	name  string
+	sp    Span
+	at    int
+	plain bool // ${X@P} itself, not ${!X@P} or ${X[i]@P}, in the decided text
+}
+
+// promptExp records a ${X@P} expansion.
+func (b *builder) promptExp(pe *syntax.ParamExp) {
+	if pe.Exp == nil || pe.Exp.Op != syntax.OtherParamOps || pe.Exp.Word == nil || pe.Exp.Word.Lit() != "P" || pe.Param == nil {
+		return
+	}
+	sp := b.span(pe)
+	b.t.vs.prompts = append(b.t.vs.prompts, promptUse{name: pe.Param.Value, sp: sp, at: sp.Start,
+		plain: !pe.Excl && pe.Index == nil && b.depth == 0 && b.outer == nil})
+}
+
+// finishPrompts reads the commands each ${X@P} runs: every value the text
+// gives X holding an expansion is read as a double-quoted string's text,
+// and a value the text does not show (or an indirect or indexed X) hides
+// what it runs.
+func (b *builder) finishPrompts() {
+	for _, pu := range b.t.vs.prompts {
+		if !pu.plain || !b.t.sureAt(pu.name, pu.at, false) {
+			b.hide(Unreadable, pu.sp, nil, "`${%s@P}` expands a value the text does not show as a prompt, which runs the commands in it", pu.name)
+		}
+		for _, v := range b.t.Vars[pu.name] {
+			if strings.ContainsAny(v, "$`") {
+				b.reparse(pu.sp, nil, "_=\""+v+"\"", fmt.Sprintf("`${%s@P}` expands the prompt %q, which", pu.name, clip(v)))
+			}
+		}
 	}
 }

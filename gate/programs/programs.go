@@ -168,6 +168,11 @@ type Program struct {
 	Shopts bool
 	// Endless: it writes without end (yes), so what reads it reads forever.
 	Endless bool
+	// Escape is the language of the code its options (RunsCode) and its
+	// +cmd operands give it, when that language can hand text to the
+	// shell (vim's :!cmd, gdb's shell cmd); for a database shell whose
+	// options the table does not model, every argument is read so.
+	Escape Escape
 	// Links: its last operand becomes another name for its first (ln
 	// TARGET NAME, -s or not): what is later done to NAME is done to
 	// TARGET.

@@ -1,6 +1,7 @@
 package programs
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -210,6 +211,39 @@ func TestOptionListsNameOnce(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestEscapeShellTexts(t *testing.T) {
+	for _, c := range []struct {
+		e    Escape
+		code string
+		want []string
+	}{
+		{EscapeEx, "!rm -f x", []string{"rm -f x"}},
+		{EscapeEx, "set nu | silent !rm -f x | q", []string{"rm -f x | q"}},
+		{EscapeEx, "%!sort", []string{"sort"}},
+		{EscapeEx, "r !date", []string{"date"}},
+		{EscapeEx, "term ++close make", []string{"make"}},
+		{EscapeEx, "%s/a/b/g", nil},
+		{EscapeEx, "w!", nil},
+		{EscapeKeys, "!rm -f x", []string{"rm -f x"}},
+		{EscapeKeys, "|ash", []string{"sh"}},
+		{EscapeKeys, "G", nil},
+		{EscapeGdb, "shell rm -f x", []string{"rm -f x"}},
+		{EscapeGdb, "she ls", []string{"ls"}},
+		{EscapeGdb, "pipe bt | grep main", []string{"grep main"}},
+		{EscapeGdb, "show version", nil},
+		{EscapeSQL, "select 1; \\! rm -f x", []string{"rm -f x"}},
+		{EscapeSQL, "select 1; SYSTEM rm -f x", []string{"rm -f x"}},
+		{EscapeSQL, "select system from t", nil},
+		{EscapeTcl, "spawn ssh h; expect x", []string{"ssh h"}},
+		{EscapeTcl, "set x [exec -- ls -l]", []string{"ls -l"}},
+		{EscapeTcl, "puts hi", nil},
+	} {
+		if got := c.e.ShellTexts(c.code); !slices.Equal(got, c.want) {
+			t.Errorf("%d %q: %q, want %q", c.e, c.code, got, c.want)
+		}
+	}
 }
 
 // TestInertVarsCarryNoCode: no variable the table knows to carry or load

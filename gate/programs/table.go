@@ -505,22 +505,58 @@ func tarOpts() *Options {
 
 func viewers() []Program {
 	return concat(
-		each(Viewer, whyViewer, "less", "more", "most", "pg",
+		escaping(EscapeKeys, each(Viewer, whyViewer, "less", "more", "most", "pg", "zless", "zmore", "bzless", "xzless")),
+		each(Viewer, whyViewer,
 			"nano", "emacs", "emacsclient", "info", "pico", "joe", "mcedit",
 			"micro", "helix", "hx", "kak", "code", "subl", "gedit", "kate", "bat", "batcat",
 			"w3m", "lynx", "links", "elinks", "mutt", "neomutt", "red",
 			"sensible-pager", "sensible-editor", "editor", "pager", "xdg-open", "open",
-			"zless", "zmore", "bzless", "xzless", "lesspipe", "ag", "ack"),
+			"lesspipe", "ag", "ack"),
 		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"},
 			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts()}),
-		withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts),
-		withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
+		escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts)),
+		escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
 			// nvim -l runs a Lua script; --listen and --embed serve its API.
 			return vimOpts().Short("l", eff(ReqArg, RunsFile, "`nvim -l` runs the Lua script %q")).
 				Long(eff(NoArg, Harmless, ""), "headless", "embed", "api-info").
 				Long(eff(ReqArg, Unproven, "`nvim --listen` serves its API at %q, through which commands run"), "listen")
-		}),
+		})),
 	)
+}
+
+// cmake runs project code, but `cmake -E CMD ARGS…` is its portable
+// toolbox, whose commands act as these programs do (cmake 3.28's
+// documented list); "" are the commands that only print, compare or
+// touch the Windows registry.
+func cmake() Program {
+	cmds := map[string]string{
+		"capabilities": "", "cat": "cat", "chdir": "env -C", "compare_files": "", "copy": "cp",
+		"copy_directory": "cp -r", "copy_directory_if_different": "cp -r", "copy_if_different": "cp",
+		"create_symlink": "ln -s", "create_hardlink": "ln", "echo": "echo", "echo_append": "echo -n",
+		"env": "env", "environment": "", "false": "false", "make_directory": "mkdir -p",
+		"md5sum": "md5sum", "sha1sum": "sha1sum", "sha224sum": "sha224sum", "sha256sum": "sha256sum",
+		"sha384sum": "sha384sum", "sha512sum": "sha512sum", "remove": "rm", "remove_directory": "rm -rf",
+		"rename": "mv", "rm": "rm", "sleep": "sleep", "tar": "tar", "time": "time", "touch": "touch",
+		"touch_nocreate": "touch -c", "true": "true", "delete_regv": "", "write_regv": "",
+		"env_vs8_wince": "", "env_vs9_wince": "",
+	}
+	o := Opts("", "", nil).AnyOption().Short("E", Opt{Arity: ReqArg, Effect: RunsProgram, Rest: true, Commands: &Toolbox{As: cmds},
+		Why: "`cmake -E %s` acts as another program"})
+	o.Stop = true
+	return Program{Name: "cmake", Kind: BuildTool, Why: whyBuild, Runs: &Runs{Project: true}, Opts: o,
+		Probe: []string{"--version", "--help"}}
+}
+
+// tcl gives an interpreter Tcl's shell escapes.
+func tcl(p Program) Program { p.Escape = EscapeTcl; return p }
+
+// escaping gives each entry the shell escapes of the language its code is
+// in.
+func escaping(e Escape, ps []Program) []Program {
+	for i := range ps {
+		ps[i].Escape = e
+	}
+	return ps
 }
 
 // withOpts gives each entry its own option grammar from mk.
@@ -550,20 +586,31 @@ func manOpts() *Options {
 // letters cluster, -c takes the rest of its cluster or the next word).
 // -c, --cmd and -S give it commands, which run shell commands with :!;
 // -u, -U and -s read a vimrc or keys from a file; -w, -W and -i write one.
-// -s is also ex mode's "silent" flag: read as taking a file, stricter.
+// -s is also ex mode's "silent" flag (vim -es, ex -s), which takes no
+// word: both readings count (Alt), so neither hides the -c after it.
 // The +cmd operands are read by facts.
 func vimOpts() *Options {
+	o := vimGrammar(false)
+	o.Alt = vimGrammar(true)
+	return o
+}
+
+func vimGrammar(ex bool) *Options {
 	code := eff(ReqArg, RunsCode, "`vim %s` runs editor commands, which can run shell commands")
 	file := eff(ReqArg, RunsFile, "vim runs the editor commands in %q, which can run shell commands")
 	write := eff(ReqArg, Writes, "vim writes %q")
-	return Opts("AbCdDeEfFgHhlLmMnNRrxXyYZ", "Ttq", longs(
+	o := Opts("AbCdDeEfFgHhlLmMnNRrxXyYZ", "Ttq", longs(
 		"noplugin clean not-a-term ttyfail literal nofork echo-wid version help",
 		"servername socketid windowid gui-dialog-file", "")).
 		Short("c", code).Long(code, "cmd").
 		Short("S", eff(ReqArg, RunsFile, "`vim -S` sources %q, editor commands that can run shell commands")).
-		Short("uUs", file).Short("wWi", write).
+		Short("uU", file).Short("wWi", write).
 		Long(write, "startuptime", "log").
 		Long(eff(ReqArg, Unproven, "`vim --remote` sends %q to another Vim, which runs it"), "remote", "remote-silent", "remote-wait", "remote-wait-silent", "remote-tab", "remote-send", "remote-expr")
+	if ex {
+		return o.Short("s", Opt{})
+	}
+	return o.Short("s", file)
 }
 
 // shellOpts is bash's command line: -c makes the first operand the
@@ -650,9 +697,8 @@ func interpreters() []Program {
 		interp("php", "ahHiqsvw", "cdfnz", "-r -B -R -E -F", "--version", "-v", "--help", "-h"),
 		interp("lua", "iEvW", "l", "-e", "-v"),
 		interp("luajit", "ibv", "ljO", "-e", "-v"),
-		interp("tclsh", "", "", "", ""),
-		interp("wish", "", "", "", ""),
-		interp("expect", "dDinNv", "f", "-c", "-v"),
+		tcl(interp("tclsh", "", "", "", "")), tcl(interp("wish", "", "", "", "")),
+		tcl(interp("expect", "dDinNv", "f", "-c", "-v")),
 		interp("java", "", "", "", "--version", "-version", "--help", "-help", "-h"),
 		interp("jshell", "", "", "", "--version"),
 		interp("groovy", "", "", "-e", "--version", "-v"),
@@ -703,9 +749,9 @@ func interpreters() []Program {
 		Program{Name: "ed", Kind: Interpreter, Why: "a line editor whose commands, read from standard input, run shell commands with !", Runs: &Runs{Script: true, Stdin: true}, Probe: []string{"--version", "-V", "--help", "-h"}},
 		Program{Name: "sqlite3", Kind: Interpreter, Scanner: ScanSqlite, Why: "a database shell whose dot commands run programs", Probe: []string{"--version", "-version"}},
 		Program{Name: "duckdb", Kind: Interpreter, Scanner: ScanSqlite, Why: "a database shell whose dot commands run programs", Probe: []string{"--version", "-version"}},
-		Program{Name: "psql", Kind: Interpreter | NetworkClient, Why: "a database shell that can run programs (\\!)", Probe: []string{"--version", "-V"}},
-		Program{Name: "mysql", Kind: Interpreter | NetworkClient, Why: "a database shell that can run programs (system)", Probe: []string{"--version", "-V"}},
-		Program{Name: "mariadb", Kind: Interpreter | NetworkClient, Why: "a database shell that can run programs (system)", Probe: []string{"--version", "-V"}},
+		Program{Name: "psql", Kind: Interpreter | NetworkClient, Escape: EscapeSQL, Why: "a database shell that can run programs (\\!)", Probe: []string{"--version", "-V"}},
+		Program{Name: "mysql", Kind: Interpreter | NetworkClient, Escape: EscapeSQL, Why: "a database shell that can run programs (system)", Probe: []string{"--version", "-V"}},
+		Program{Name: "mariadb", Kind: Interpreter | NetworkClient, Escape: EscapeSQL, Why: "a database shell that can run programs (system)", Probe: []string{"--version", "-V"}},
 	)
 }
 
@@ -839,7 +885,11 @@ func launchers() []Program {
 		// (its other subcommands run nothing, read as run: the stricter).
 		l("agentexec", Launch("", "", longs("json pty help version", "policy policy-format mode shell cwd dir timeout sandbox audit from-hook network env project", "")).
 			Short("c", eff(ReqArg, RunsShell, "`agentexec run -c` runs %q")), Runs{Argv: true, Skip: 1}, 0, "agentexec, which runs a command under its own gate"),
-		l("gdb", gdbOpts(), Runs{After: "--args"}, Interpreter, "a debugger that runs programs and commands"),
+		func() Program {
+			p := l("gdb", gdbOpts(), Runs{After: "--args"}, Interpreter, "a debugger that runs programs and commands")
+			p.Escape = EscapeGdb
+			return p
+		}(),
 		l("lldb", nil, Runs{After: "--"}, Interpreter, "a debugger that runs programs and commands"),
 		l("machinectl", nil, Runs{}, Emulator, "runs commands in containers"),
 		func() Program {
@@ -886,7 +936,8 @@ func buildTools() []Program {
 		return out
 	}
 	out := concat(
-		b("make", "gmake", "bmake", "cmake", "ninja", "meson", "bazel", "bazelisk", "buck", "buck2",
+		one(cmake()),
+		b("make", "gmake", "bmake", "ninja", "meson", "bazel", "bazelisk", "buck", "buck2",
 			"pants", "scons", "just", "task", "go-task", "nx", "gulp", "grunt", "lerna", "turbo",
 			"earthly", "mage", "invoke", "doit", "rake", "gradle", "gradlew", "mvn", "mvnw", "ant",
 			"sbt", "lein", "mix", "rebar3", "stack", "cabal", "dub", "nimble", "tox", "nox",
