@@ -225,6 +225,21 @@ var bypassClasses = []bypassClass{
 			"nvim --headless '+Lazy! sync' +qa", "less +F log", "less '+/foo' f", "psql -c 'select 1'", "mysql -e 'show databases'"},
 	},
 	{
+		// cmake -E is a toolbox whose commands act as rm, cp, mv, env,
+		// time; cmake does the file work itself (no rm to stand in for:
+		// cmake 3.25 -E remove_directory DIR removed DIR, by hand).
+		name: "cmake -E's toolbox commands", needs: "cmake", files: map[string]string{"d/f": ""},
+		refused: []string{"cmake -E env FOO=1 rm -f x", "cmake -E time rm -f x", "cmake -E chdir d rm -f ../x",
+			"cmake -E env -- rm -f x"},
+		unconfirmed: []string{"cmake -E rm -f x", "cmake -E remove -f x", "cmake -E remove_directory x"},
+		allowed: []string{"cmake -E make_directory build", "cmake -E echo hi", "cmake -E copy a b",
+			"cmake -E tar xzf a.tgz", "cmake -E env FOO=1 ls"},
+		yolo: []string{"cmake -E remove_directory /", "cmake -E rm -rf ~", "cmake -E copy /tmp/p /etc/passwd",
+			"cmake -E rename /usr /tmp/u", "cmake -E chdir / rm -rf ."},
+		yoloAllowed: []string{"cmake -E make_directory build", "cmake -E rm -rf build", "cmake -E copy_directory a b",
+			"cmake -S . -B build", "cmake --build build -j4"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.

@@ -67,6 +67,11 @@ type Opt struct {
 	// arguments of the parent's own after it, so its words are only the
 	// start of its command line (rsync -e ssh runs ssh HOST rsync --server…).
 	Appends bool
+	// Commands: the value (RunsProgram) is one of the program's own
+	// commands, each acting as the argv the map gives it (cmake -E
+	// remove_directory DIR is rm -rf DIR; "" for one that runs and writes
+	// nothing); a value the map lacks is a command the gate does not know.
+	Commands *Toolbox
 	// Absolute: the value names a program only when it is an absolute
 	// path (git send-email --smtp-server=/usr/sbin/sendmail); any other
 	// value is not a command (a mail host).
@@ -75,6 +80,9 @@ type Opt struct {
 	// substituted when the phrase has a %q).
 	Why string
 }
+
+// Toolbox is a program's own commands and the argv each acts as.
+type Toolbox struct{ As map[string]string }
 
 // Options is how a program reads its command line, after getopt_long:
 // short options cluster (-abc), a short option's value is the rest of its

@@ -524,6 +524,29 @@ func viewers() []Program {
 	)
 }
 
+// cmake runs project code, but `cmake -E CMD ARGS…` is its portable
+// toolbox, whose commands act as these programs do (cmake 3.28's
+// documented list); "" are the commands that only print, compare or
+// touch the Windows registry.
+func cmake() Program {
+	cmds := map[string]string{
+		"capabilities": "", "cat": "cat", "chdir": "env -C", "compare_files": "", "copy": "cp",
+		"copy_directory": "cp -r", "copy_directory_if_different": "cp -r", "copy_if_different": "cp",
+		"create_symlink": "ln -s", "create_hardlink": "ln", "echo": "echo", "echo_append": "echo -n",
+		"env": "env", "environment": "", "false": "false", "make_directory": "mkdir -p",
+		"md5sum": "md5sum", "sha1sum": "sha1sum", "sha224sum": "sha224sum", "sha256sum": "sha256sum",
+		"sha384sum": "sha384sum", "sha512sum": "sha512sum", "remove": "rm", "remove_directory": "rm -rf",
+		"rename": "mv", "rm": "rm", "sleep": "sleep", "tar": "tar", "time": "time", "touch": "touch",
+		"touch_nocreate": "touch -c", "true": "true", "delete_regv": "", "write_regv": "",
+		"env_vs8_wince": "", "env_vs9_wince": "",
+	}
+	o := Opts("", "", nil).AnyOption().Short("E", Opt{Arity: ReqArg, Effect: RunsProgram, Rest: true, Commands: &Toolbox{As: cmds},
+		Why: "`cmake -E %s` acts as another program"})
+	o.Stop = true
+	return Program{Name: "cmake", Kind: BuildTool, Why: whyBuild, Runs: &Runs{Project: true}, Opts: o,
+		Probe: []string{"--version", "--help"}}
+}
+
 // tcl gives an interpreter Tcl's shell escapes.
 func tcl(p Program) Program { p.Escape = EscapeTcl; return p }
 
@@ -913,7 +936,8 @@ func buildTools() []Program {
 		return out
 	}
 	out := concat(
-		b("make", "gmake", "bmake", "cmake", "ninja", "meson", "bazel", "bazelisk", "buck", "buck2",
+		one(cmake()),
+		b("make", "gmake", "bmake", "ninja", "meson", "bazel", "bazelisk", "buck", "buck2",
 			"pants", "scons", "just", "task", "go-task", "nx", "gulp", "grunt", "lerna", "turbo",
 			"earthly", "mage", "invoke", "doit", "rake", "gradle", "gradlew", "mvn", "mvnw", "ant",
 			"sbt", "lein", "mix", "rebar3", "stack", "cabal", "dub", "nimble", "tox", "nox",
