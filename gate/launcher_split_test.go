@@ -1,9 +1,11 @@
 package gate
 
-// launcherBypassClasses are the forms where the words a launcher reads
-// before its command are computed: bash splits an unquoted expansion (and
-// expands a brace or glob) into words, so an option value or a skipped
-// operand may carry the command itself.
+// launcherBypassClasses are the forms where a computed word of a program
+// that runs commands may be (or split into) what runs one: bash splits an
+// unquoted expansion (and expands a brace or glob) into words, so a
+// launcher's option value or skipped operand may carry the command itself,
+// and a word where find reads a primary or tar an option may be -exec or
+// --to-command.
 var launcherBypassClasses = []bypassClass{
 	{
 		name: "a launcher's option value or operand may split into the command",
@@ -18,5 +20,28 @@ var launcherBypassClasses = []bypassClass{
 		yolo:        []string{`T="5 rm -rf"; timeout $T /`, `N="5 rm -rf"; nice -n $N /`},
 		allowed:     []string{`timeout "$T" ls`, `timeout 5 ls`, `nice -n "$N" ls`, `nice -n 5 ls`},
 		yoloAllowed: []string{`timeout "$T" ls`, `T=5; timeout "$T" ls`, `nice -n 10 make`},
+	},
+	{
+		name:  "a computed word of find may be a primary that runs a command",
+		files: map[string]string{"x": "data"},
+		refused: []string{
+			`P="x -exec rm -f {} ;"; find . -name $P`,
+			`P="-exec rm -f {} ;"; find . -name x $P`,
+			`D=-exec; find "$D" rm -f x \;`,
+			`D=-execdir; find . -name x "$D" rm -f {} +`,
+		},
+		yolo:        []string{`P="-o -delete"; find / -name x $P`},
+		allowed:     []string{`find . -name "$P"`, `find "./$D" -name x`, `find . -name "*.$ext" -exec grep -l foo {} +`},
+		yoloAllowed: []string{`find . -name "$P" -print`, `find src -type f -newer "$REF"`},
+	},
+	{
+		name:  "a computed word may be an option that runs a command",
+		files: map[string]string{"x": "data"},
+		refused: []string{
+			`tar -cf a.tar x; X=--to-command=rm; tar -x $X -f a.tar`,
+			`tar -cf a.tar x; X="--to-command=rm -f"; tar -x "$X" -f a.tar`,
+			`tar -cf a.tar x; X="-f a.tar --to-command=rm"; tar -x $X`,
+		},
+		allowed: []string{`tar -czf "$OUT" src`, `tar -xf "$F"`, `sort -k "$K" f`, `ls $X`, `grep -r "$P" .`},
 	},
 }

@@ -4,34 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentexec/agentexec/internal/lazy"
+	"github.com/agentexec/agentexec/gate/programs"
 )
 
 // find's expression is read with an accept-list of primaries and their
 // value counts, so a path literally named -delete is consumed as the value
 // of -name and an unknown primary is Unknown.
-
-// findNoValue are primaries and operators that take no value and only test
-// or print to standard output.
-var findNoValue = lazy.NewSet("-print", "-print0", "-ls", "-prune", "-quit", "-true",
-	"-false", "-depth", "-d", "-mount", "-xdev", "-follow", "-noleaf",
-	"-daystart", "-ignore_readdir_race", "-noignore_readdir_race", "-empty",
-	"-executable", "-readable", "-writable", "-nogroup", "-nouser", "-not", "!",
-	"-a", "-and", "-o", "-or", "(", ")", ",", "-warn", "-nowarn")
-
-// findOneValue are primaries that take exactly one value.
-var findOneValue = lazy.NewSet("-name", "-iname", "-path", "-ipath", "-wholename",
-	"-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-newer", "-anewer",
-	"-cnewer", "-amin", "-atime", "-cmin", "-ctime", "-mmin", "-mtime", "-used",
-	"-size", "-type", "-xtype", "-user", "-group", "-uid", "-gid", "-perm",
-	"-links", "-inum", "-samefile", "-maxdepth", "-mindepth", "-fstype",
-	"-context", "-printf", "-regextype", "-files0-from")
-
-// findHelp are help words find reads in primary position.
-var findHelp = lazy.NewSet("--help", "-help", "--version", "-version")
-
-// findStartOptions come before the starting points.
-var findStartOptions = lazy.NewSet("-P", "-H", "-L")
 
 // findRule classifies find: -delete and -fprint*/-fls write, -exec and
 // friends run their command, which is classified by the same rules.
@@ -53,7 +31,7 @@ func findRule(w *walker, a argv) finding {
 	help := false
 	for i < len(args) {
 		var f finding
-		help = help || findHelp.Has(args[i])
+		help = help || programs.FindHelp.Has(args[i])
 		i, f = findPrimary(w, args, i)
 		merge(f)
 	}
@@ -73,7 +51,7 @@ options:
 	for i < len(args) {
 		v := args[i]
 		switch {
-		case findStartOptions.Has(v):
+		case programs.FindStartOptions.Has(v):
 			i++
 		case v == "-D":
 			i += 2
@@ -96,9 +74,9 @@ options:
 func findPrimary(w *walker, args []string, i int) (int, finding) {
 	v := args[i]
 	switch {
-	case findNoValue.Has(v):
+	case programs.FindNoValue.Has(v):
 		return i + 1, finding{ReadOnly, "find", ""}
-	case findOneValue.Has(v) || isNewerXY(v):
+	case programs.FindOneValue(v):
 		if i+1 >= len(args) {
 			return len(args), finding{Unknown, "missing-value", fmt.Sprintf("`find %s` has no value", v)}
 		}
@@ -113,7 +91,7 @@ func findPrimary(w *walker, args []string, i int) (int, finding) {
 		return i + 2, finding{Write, "find-fprint", fmt.Sprintf("`find %s` writes a file", v)}
 	case v == "-fprintf":
 		return i + 3, finding{Write, "find-fprint", "`find -fprintf` writes a file"}
-	case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
+	case programs.FindRuns.Has(v):
 		return findExec(w, args, i)
 	}
 	return len(args), finding{Unknown, "unknown-option", fmt.Sprintf("`find` primary %q is not one the rules know", v)}
@@ -127,12 +105,6 @@ func looksLikePrimary(v string) bool {
 	}
 	c := v[1]
 	return c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-}
-
-// isNewerXY matches -newerXY (e.g. -newermt), which takes one value.
-func isNewerXY(v string) bool {
-	return len(v) == len("-newerXY") && strings.HasPrefix(v, "-newer") &&
-		strings.ContainsRune("aBcmt", rune(v[6])) && strings.ContainsRune("aBcmt", rune(v[7]))
 }
 
 // findExec classifies the command of -exec/-execdir/-ok/-okdir up to its

@@ -216,6 +216,12 @@ func (b *builder) options(c *Call, prog *p.Program, args []Word) p.Parsed {
 			}
 		}
 	}
+	if w, ok := optionComputed(args, parsed); ok && prog.Opts.CarriesCommands() && !c.Guessed() {
+		// tar $X, sort $X, zip $X: the word may be (or split into) the
+		// option that runs a command (--to-command=, --compress-program=,
+		// -TT).
+		b.hide(Unreadable, c.Span, c, "the word `%s` of `%s` is computed at run time and may be one of its options that run a command", clip(w.Raw), c.Base)
+	}
 	if prog.Operands == p.ResponseFiles && prog.Opts.CarriesCommands() {
 		// @FILE is read as more options, which may be the ones that run
 		// code (ar @opts with --plugin in it).
@@ -227,6 +233,29 @@ func (b *builder) options(c *Call, prog *p.Program, args []Word) p.Parsed {
 		}
 	}
 	return parsed
+}
+
+// optionComputed returns the first computed word among the options (before
+// a -- or the stop) that may be an option: one bash may split, or an
+// operand position's word whose literal start is not surely a non-dash.
+// A computed value of a known option is that option's value, unless it
+// splits.
+func optionComputed(args []Word, parsed p.Parsed) (Word, bool) {
+	operand := map[int]bool{}
+	for _, i := range parsed.Operands {
+		operand[i] = true
+	}
+	for i := 0; i < parsed.Rest && i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w.Static:
+		case MaySplit(w.Node):
+			return w, true
+		case operand[i] && !nonDashStart(w.Node):
+			return w, true
+		}
+	}
+	return Word{}, false
 }
 
 // effect reads one option's effect.
@@ -1152,8 +1181,10 @@ func (b *builder) fedScript(c *Call) {
 		b.hide(FedScript, c.Span, c, "%s is computed at run time", what)
 	case FromPipe:
 		if up := in.From; up != nil && up.Prog != nil && up.Prog.Echo {
-			if vals, ok := Statics(up.Argv[1:]); ok {
-				b.payload(c, strings.Join(vals, " "), what)
+			if outs, ok := EchoOutputs(up); ok {
+				for _, text := range outs {
+					b.payload(c, text, what)
+				}
 				return
 			}
 		}
@@ -1181,8 +1212,10 @@ func (b *builder) fedSub(c *Call, in *Input, what string) {
 		}
 	case in.Kind == FromPipe:
 		if up := in.From; up != nil && up.Prog != nil && up.Prog.Echo {
-			if vals, ok := Statics(up.Argv[1:]); ok {
-				b.subScript(c, c.Prog, []string{strings.Join(vals, " ")})
+			if outs, ok := EchoOutputs(up); ok {
+				for _, text := range outs {
+					b.subScript(c, c.Prog, []string{text})
+				}
 				return
 			}
 		}
@@ -1217,14 +1250,12 @@ func (t *Tree) finish() {
 // find reads find's actions that run a command: -exec, -execdir, -ok and
 // -okdir CMD … ; (or +), with {} standing for each file found.
 func (b *builder) find(c *Call, args []Word) {
+	if w, ok := findComputed(args); ok && !c.Guessed() {
+		b.hide(Unreadable, c.Span, c, "the word `%s` of `find` is computed at run time and may be a primary such as -exec or -delete", clip(w.Raw))
+	}
 	for k := 0; k < len(args); k++ {
 		a := args[k]
-		if !a.Static {
-			continue
-		}
-		switch a.Value {
-		case "-exec", "-execdir", "-ok", "-okdir":
-		default:
+		if !a.Static || !p.FindRuns.Has(a.Value) {
 			continue
 		}
 		j := k + 1
@@ -1242,6 +1273,62 @@ func (b *builder) find(c *Call, args []Word) {
 		b.argvCall(c, inner, fmt.Sprintf("the command `find %s` runs", a.Value), plus)
 		k = j
 	}
+}
+
+// findComputed returns the first computed word of a find command line
+// that may stand for primaries: any word bash may split, and a word that
+// could start with a dash where find reads one — the value of a one-value
+// primary (-name "$p") cannot, nor can a word whose literal start is not a
+// dash ("./$d"); the words of an -exec command are its argv.
+func findComputed(args []Word) (Word, bool) {
+	for k := 0; k < len(args); k++ {
+		w := args[k]
+		switch {
+		case w.Static && p.FindRuns.Has(w.Value):
+			// The command's words are its argv (read as a call), up to
+			// the ; or + that ends it; a computed one among them may be
+			// that ; (and split, more words after it).
+			for k+1 < len(args) && !(args[k+1].Static && (args[k+1].Value == ";" || args[k+1].Value == "+")) {
+				k++
+				if a := args[k]; !a.Static && (MaySplit(a.Node) || !nonDashStart(a.Node) || strings.ContainsAny(a.Raw[:1], ";+")) {
+					return a, true
+				}
+			}
+		case w.Static:
+		case MaySplit(w.Node):
+			return w, true
+		case k > 0 && args[k-1].Static && p.FindOneValue(args[k-1].Value):
+		case nonDashStart(w.Node):
+		default:
+			return w, true
+		}
+	}
+	return Word{}, false
+}
+
+// nonDashStart reports a word whose value surely starts with a byte other
+// than '-': its first part is an unquoted or quoted literal that does.
+func nonDashStart(w *syntax.Word) bool {
+	if w == nil || len(w.Parts) == 0 {
+		return false
+	}
+	var lit string
+	switch part := w.Parts[0].(type) {
+	case *syntax.Lit:
+		lit = part.Value
+	case *syntax.SglQuoted:
+		if part.Dollar {
+			return false // $'\x2d' is a dash
+		}
+		lit = part.Value
+	case *syntax.DblQuoted:
+		if len(part.Parts) > 0 {
+			if l, ok := part.Parts[0].(*syntax.Lit); ok {
+				lit = l.Value
+			}
+		}
+	}
+	return lit != "" && lit[0] != '-' && lit[0] != '\\'
 }
 
 // sub reads a program whose sub-language runs commands (sed's e command,
