@@ -914,6 +914,7 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if e := b.optionWrites(bc); e != nil {
 		return e
 	}
+	b.bindCheck(bc)
 	return b.shellFromDownload(bc)
 }
 
@@ -1040,12 +1041,12 @@ func stdinOperands(c *facts.Call) []facts.Word {
 	case in == nil:
 		return hole
 	case in.Kind == facts.FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.Echo:
-		vals, ok := facts.Statics(in.From.Argv[1:])
+		outs, ok := facts.EchoOutputs(in.From)
 		if !ok {
 			return hole
 		}
 		var out []facts.Word
-		for _, f := range strings.Fields(strings.Join(vals, " ")) {
+		for _, f := range strings.Fields(strings.Join(outs, " ")) {
 			out = append(out, facts.Word{Value: f, Static: true, Raw: f})
 		}
 		return out
@@ -2188,6 +2189,61 @@ func forkBombs(t *facts.Tree) *BlacklistEntry {
 	}
 	for name := range calls {
 		if spawns[name] && counts[name] >= 2 && reaches(calls, name, name, map[string]bool{}) {
+			return blEntry("fork-bomb")
+		}
+	}
+	return startedBombs(t)
+}
+
+// startedBombs finds the same recursion in the calls a function's body
+// starts by any route the facts read — eval's text (f(){ eval f\|f\&; }),
+// a launcher's argv, a -c script (an exported function) — as well as
+// directly: each call is owned by the function whose body holds it or
+// the call that started it, and spawns when it, or a call above it, is a
+// pipeline's element or runs in the background.
+func startedBombs(t *facts.Tree) *BlacklistEntry {
+	inBody := map[*syntax.Stmt]string{}
+	for name, decls := range t.Funcs {
+		for _, fd := range decls {
+			syntax.Walk(fd.Body, func(n syntax.Node) bool {
+				if s, ok := n.(*syntax.Stmt); ok {
+					inBody[s] = name
+				}
+				return true
+			})
+		}
+	}
+	piped := map[*facts.Call]bool{}
+	for _, pipe := range t.Pipes {
+		if len(pipe) > 1 {
+			for _, elem := range pipe {
+				for _, c := range elem {
+					piped[c] = true
+				}
+			}
+		}
+	}
+	calls := map[string][]string{}
+	spawns := map[string]bool{}
+	for _, c := range t.Calls {
+		if t.Funcs[c.Name] == nil {
+			continue
+		}
+		owner, spawn := "", false
+		for x := c; x != nil && owner == ""; x = x.Via {
+			spawn = spawn || piped[x] || x.Stmt != nil && x.Stmt.Background
+			if x.Stmt != nil {
+				owner = inBody[x.Stmt]
+			}
+		}
+		if owner == "" {
+			continue
+		}
+		calls[owner] = append(calls[owner], c.Name)
+		spawns[owner] = spawns[owner] || spawn
+	}
+	for name := range calls {
+		if spawns[name] && len(calls[name]) >= 2 && reaches(calls, name, name, map[string]bool{}) {
 			return blEntry("fork-bomb")
 		}
 	}

@@ -66,6 +66,22 @@ var shellBypassClasses = []bypassClass{
 		yoloAllowed: []string{"x='\\u@\\h'; echo ${x@P}", "x=a; echo ${x@Q} ${x@U} ${x@E}"},
 	},
 	{
+		name: "echo's escapes are decoded before a shell reads its output",
+		// echo -e (bash), shopt -s xpg_echo and dash's echo decode \n,
+		// \xHH and \0NNN, so the shell reads a second line (bash-confirmed).
+		refused: []string{
+			`echo -e 'a\nrm -f x' | sh`,
+			`echo -e 'a\x0arm -f x' | bash`,
+			`echo -e 'a\0012rm -f x' | sh`,
+			`shopt -s xpg_echo; echo 'a\nrm -f x' | bash`,
+			`echo -e '\x72\x6d -f x' | sh`,
+			`echo -e 'x\x20y' | xargs rm -f`,
+		},
+		allowed:     []string{`echo -e 'ls\npwd' | sh`, `echo -e 'a\tb'`},
+		yolo:        []string{`echo -e 'a\nrm -rf /' | sh`, `echo -e 'rm -rf \x2f' | sh`, `echo -e '\x2f' | xargs rm -rf`, `echo 'a\nrm -rf ~' | sh`},
+		yoloAllowed: []string{`echo -e 'ls\npwd' | sh`, `echo -e 'hello\tworld' | sh`},
+	},
+	{
 		name: "a C-style for loop's header runs its command substitutions",
 		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
 		// failed; the header was never read for calls.
@@ -218,6 +234,48 @@ func TestShellKillForms(t *testing.T) {
 		cancel()
 		if !strings.Contains(string(out), "status 137") && !strings.Contains(string(out), "status 143") {
 			t.Errorf("%q did not kill the sleep beside it: %s", form, out)
+		}
+	}
+}
+
+// evalBombs recurse through what the function's body starts rather than
+// through its own words: eval's text, a shell given the exported
+// function. TestEvalBombsConfirm runs depth-bounded copies.
+var evalBombs = []string{
+	"f(){ eval f\\|f\\&; }; f", "f(){ eval 'f|f&'; }; f", `f(){ eval "f & f &"; }; f`,
+	"f(){ bash -c f | bash -c f & }; export -f f; f", "f(){ builtin eval 'f|f&'; }; f",
+}
+
+// TestEvalBombs: yolo refuses each; functions that only pipe other
+// programs, or call another function in the background, stay allowed.
+func TestEvalBombs(t *testing.T) {
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, text := range evalBombs {
+		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Deny {
+			t.Errorf("%q: %v in yolo: %s", text, d.Action, d.Reason)
+		}
+	}
+	for _, text := range []string{"f(){ echo hi | grep h; }; f", "f(){ g & }; g(){ echo; }; f", "f(){ eval 'g | h'; }; g(){ :; }; h(){ :; }; f"} {
+		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q: %v in yolo: %s", text, d.Action, d.Reason)
+		}
+	}
+}
+
+// TestEvalBombsConfirm runs the eval and exported-function shapes bounded
+// at depth 3: each call starts two more, 1+2+4+8 calls in all.
+func TestEvalBombsConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, body := range []string{`eval "f x$1 | f x$1 &"`, `bash -c "f x$1" | bash -c "f x$1" &`} {
+		dir := t.TempDir()
+		cnt := filepath.Join(dir, "cnt")
+		text := "f(){ echo >> '" + cnt + "'; [ ${#1} -lt 3 ] || return; " + body + " wait; }; export -f f; f; wait"
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		_ = exec.CommandContext(ctx, bash, "-c", text).Run()
+		cancel()
+		got, _ := os.ReadFile(cnt)
+		if n := strings.Count(string(got), "\n"); n != 15 {
+			t.Errorf("%s: %d calls, want 15", body, n)
 		}
 	}
 }

@@ -236,8 +236,10 @@ func (b *builder) guessStdin(c *Call) {
 	case (in.Kind == FromHereString || in.Kind == FromHereDoc) && in.Static:
 		b.guessText(c, in.Text)
 	case in.Kind == FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.Echo:
-		if vals, ok := Statics(in.From.Argv[1:]); ok {
-			b.guessText(c, strings.Join(vals, " "))
+		if outs, ok := EchoOutputs(in.From); ok {
+			for _, text := range outs {
+				b.guessText(c, text)
+			}
 		}
 	}
 }

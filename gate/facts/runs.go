@@ -1195,8 +1195,10 @@ func (b *builder) fedScript(c *Call) {
 		b.hide(FedScript, c.Span, c, "%s is computed at run time", what)
 	case FromPipe:
 		if up := in.From; up != nil && up.Prog != nil && up.Prog.Echo {
-			if vals, ok := Statics(up.Argv[1:]); ok {
-				b.payload(c, strings.Join(vals, " "), what)
+			if outs, ok := EchoOutputs(up); ok {
+				for _, text := range outs {
+					b.payload(c, text, what)
+				}
 				return
 			}
 		}
@@ -1224,8 +1226,10 @@ func (b *builder) fedSub(c *Call, in *Input, what string) {
 		}
 	case in.Kind == FromPipe:
 		if up := in.From; up != nil && up.Prog != nil && up.Prog.Echo {
-			if vals, ok := Statics(up.Argv[1:]); ok {
-				b.subScript(c, c.Prog, []string{strings.Join(vals, " ")})
+			if outs, ok := EchoOutputs(up); ok {
+				for _, text := range outs {
+					b.subScript(c, c.Prog, []string{text})
+				}
 				return
 			}
 		}

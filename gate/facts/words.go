@@ -441,3 +441,106 @@ func StripLocale(w *syntax.Word) *syntax.Word {
 	}
 	return &syntax.Word{Parts: parts}
 }
+
+// EchoOutputs returns what an echo-like call (Program.Echo) may write,
+// when its words are static: its operands joined by spaces, after the
+// leading option words bash's echo takes (-n, -e, -E and their clusters),
+// and — when an operand holds a backslash — the same text with the
+// escapes decoded as echo -e, bash's xpg_echo, dash's echo and
+// POSIXLY_CORRECT coreutils echo decode them (echo -e 'a\nrm -rf /' | sh
+// runs rm). Both readings are returned: which one a given echo makes
+// depends on the shell and its options.
+func EchoOutputs(c *Call) ([]string, bool) {
+	vals, ok := Statics(c.Argv[1:])
+	if !ok {
+		return nil, false
+	}
+	for len(vals) > 0 && len(vals[0]) > 1 && vals[0][0] == '-' && strings.Trim(vals[0][1:], "neE") == "" {
+		vals = vals[1:]
+	}
+	raw := strings.Join(vals, " ")
+	if !strings.Contains(raw, `\`) {
+		return []string{raw}, true
+	}
+	if dec := echoEscapes(raw); dec != raw {
+		return []string{raw, dec}, true
+	}
+	return []string{raw}, true
+}
+
+// echoEscapes decodes the escapes of echo -e: \a \b \e \E \f \n \r \t \v
+// \\, \0NNN octal, \xHH hex, \uHHHH and \UHHHHHHHH; \c ends the output.
+func echoEscapes(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			sb.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case 'a':
+			sb.WriteByte('\a')
+		case 'b':
+			sb.WriteByte('\b')
+		case 'e', 'E':
+			sb.WriteByte(0x1b)
+		case 'f':
+			sb.WriteByte('\f')
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case 't':
+			sb.WriteByte('\t')
+		case 'v':
+			sb.WriteByte('\v')
+		case '\\':
+			sb.WriteByte('\\')
+		case 'c':
+			return sb.String()
+		case '0':
+			n, j := 0, i+1
+			for ; j < len(s) && j < i+4 && s[j] >= '0' && s[j] <= '7'; j++ {
+				n = n*8 + int(s[j]-'0')
+			}
+			sb.WriteByte(byte(n))
+			i = j - 1
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+			n, j := 0, i+1
+			for ; j < len(s) && j < i+1+max && isHex(s[j]); j++ {
+				n = n*16 + hexVal(s[j])
+			}
+			if j == i+1 {
+				sb.WriteByte('\\')
+				sb.WriteByte(c)
+				continue
+			}
+			if c == 'x' {
+				sb.WriteByte(byte(n))
+			} else {
+				sb.WriteRune(rune(n))
+			}
+			i = j - 1
+		default:
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= 'a':
+		return int(c-'a') + 10
+	case c >= 'A':
+		return int(c-'A') + 10
+	}
+	return int(c - '0')
+}
