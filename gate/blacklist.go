@@ -914,6 +914,7 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if e := b.optionWrites(bc); e != nil {
 		return e
 	}
+	b.bindCheck(bc)
 	return b.shellFromDownload(bc)
 }
 

@@ -240,6 +240,23 @@ var bypassClasses = []bypassClass{
 			"cmake -S . -B build", "cmake --build build -j4"},
 	},
 	{
+		// A writable bind of the host's / (or a system directory, or a
+		// home) hands it to what the container runs, whose paths are the
+		// container's (/h), not the host's: docker's documentation; no
+		// daemon here to run one.
+		name:        "container binds of the host's system paths",
+		unconfirmed: []string{"docker run -v /:/h alpine rm -f /h/x", "podman run --mount type=bind,source=/,target=/h alpine rm -f /h/x"},
+		yolo: []string{"docker run -v /:/h alpine rm -rf /h", "docker run --rm -itv /:/h alpine sh", "docker run -v=/etc:/e alpine sh",
+			"docker run --volume=$HOME:/root alpine sh", "docker run -v ~:/root alpine sh",
+			"docker run --mount type=bind,source=/,target=/h alpine rm -rf /h", "podman run -v /usr:/u alpine sh",
+			"nerdctl run -v /:/h alpine rm -rf /h", "docker create -v /:/h alpine"},
+		yoloAllowed: []string{"docker run -v /:/host:ro alpine ls /host", "docker run --mount type=bind,src=/,dst=/h,readonly alpine ls",
+			"docker run -v $PWD:/src -w /src golang go test ./...", `docker run -v "$(pwd)":/app node npm test`,
+			"docker run -v .:/app node npm test", "docker run -v data:/data postgres",
+			"docker run -v /var/run/docker.sock:/var/run/docker.sock docker ps", "docker run -v ~/.ssh:/root/.ssh:ro alpine ls",
+			"docker run --rm -it node:20 bash"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.

@@ -168,6 +168,9 @@ type Program struct {
 	Shopts bool
 	// Endless: it writes without end (yes), so what reads it reads forever.
 	Endless bool
+	// Binds says how a container runner binds host paths into the
+	// containers it starts; nil for any other program.
+	Binds *Binds
 	// Escape is the language of the code its options (RunsCode) and its
 	// +cmd operands give it, when that language can hand text to the
 	// shell (vim's :!cmd, gdb's shell cmd); for a database shell whose
@@ -183,6 +186,23 @@ type Program struct {
 	// command covers it run through this launcher, as Claude Code reads
 	// such wrappers. It writes no file (nohup does) and runs nothing else.
 	Transparent bool
+}
+
+// Binds is how a container runner's command line binds host paths into a
+// container (docker run -v SRC:DST[:OPTS], --mount
+// type=bind,source=SRC,target=DST[,readonly]): what the container runs
+// may then write the host's SRC through DST, and the gate reads that
+// command's paths as the container's, never as the host's. Every word is
+// read, whatever its subcommand (run, create, service create, compose
+// run): one that only looks like a bind is read as one, the stricter.
+type Binds struct {
+	// Volume are the options whose value is SRC:DST[:OPTS] ("v",
+	// "volume"); Bools the short options without a value that may come
+	// before a Volume letter in one cluster (-itv SRC:DST).
+	Volume []string
+	Bools  string
+	// Mount are the options whose value is a KEY=VALUE,… list (--mount).
+	Mount []string
 }
 
 // NameArgs says which words of a builtin name the variables it sets:

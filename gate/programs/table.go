@@ -973,6 +973,10 @@ func dedupe(ps []Program) []Program {
 	return out
 }
 
+// containerBinds are docker's, podman's and nerdctl's (Go pflag: -v X,
+// -vX, -v=X, --volume X, --volume=X; -d, -i, -t and -P cluster).
+var containerBinds = &Binds{Volume: []string{"v", "volume"}, Bools: "dtiP", Mount: []string{"mount"}}
+
 func packageManagers() []Program {
 	out := each(PackageManager, whyPkg,
 		"npm", "npx", "pnpm", "pnpx", "yarn", "yarnpkg", "corepack", "bunx", "pip", "pip3",
@@ -994,6 +998,10 @@ func packageManagers() []Program {
 		}
 		if out[i].Subcommand == 0 {
 			out[i].Subcommand = 1
+		}
+		switch out[i].Name {
+		case "docker", "podman", "nerdctl":
+			out[i].Binds = containerBinds
 		}
 	}
 	return out
