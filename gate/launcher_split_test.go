@@ -44,4 +44,12 @@ var launcherBypassClasses = []bypassClass{
 		},
 		allowed: []string{`tar -czf "$OUT" src`, `tar -xf "$F"`, `sort -k "$K" f`, `ls $X`, `grep -r "$P" .`},
 	},
+	{
+		name: "a computed word may give a pager its commands",
+		// less runs +!CMD as its first command on a terminal (the static
+		// forms' class leaves it unconfirmed here, as they do).
+		unconfirmed: []string{`X='+!rm -f x'; less "$X" f`, "less $X f", `more "$X" f`},
+		yolo:        []string{`X='+!rm -rf /'; less "$X" f`, `X='+!rm -rf /'; vim "$X" f`, "vim $X f"},
+		allowed:     []string{`less "./$F"`, "less README.md", `vim "src/$F"`},
+	},
 }

@@ -604,7 +604,17 @@ func (b *builder) viewer(c *Call, args []Word) {
 		parsed := b.options(c, prog, args)
 		b.uncertain(c, prog, parsed)
 		for _, i := range parsed.Operands {
-			if a := args[i]; !a.Static || strings.HasPrefix(a.Value, "+") {
+			a := args[i]
+			if !a.Static {
+				if b0 := literalStart(a.Node); b0 != 0 && b0 != '-' && b0 != '+' && !MaySplit(a.Node) {
+					continue // "./$f": a file, whatever it holds
+				}
+				// Its commands may be shell commands (+!CMD): computed,
+				// the blacklist cannot read them.
+				b.hide(Unreadable, c.Span, c, "`%s` is %s, and `%s`, computed at run time, may give it commands to run", c.Base, whyOf(c), clip(a.Raw))
+				return
+			}
+			if strings.HasPrefix(a.Value, "+") {
 				b.hide(InlineCode, c.Span, c, "`%s` is %s, and `%s` gives it commands to run", c.Base, whyOf(c), clip(a.Raw))
 				b.plusCommands(c, prog, args)
 				return
@@ -614,7 +624,11 @@ func (b *builder) viewer(c *Call, args []Word) {
 	}
 	for _, a := range args {
 		if !a.Static {
-			continue
+			if b0 := literalStart(a.Node); b0 != 0 && b0 != '-' && b0 != '+' && !MaySplit(a.Node) {
+				continue // "./$f": a file, whatever it holds
+			}
+			b.hide(Unreadable, c.Span, c, "`%s` is %s, and `%s`, computed at run time, may give it commands to run", c.Base, whyOf(c), clip(a.Raw))
+			return
 		}
 		v := a.Value
 		if strings.HasPrefix(v, "+") || v == "-c" || v == "--cmd" || v == "-S" || v == "-x" ||
@@ -1290,7 +1304,7 @@ func findComputed(args []Word) (Word, bool) {
 			// that ; (and split, more words after it).
 			for k+1 < len(args) && !(args[k+1].Static && (args[k+1].Value == ";" || args[k+1].Value == "+")) {
 				k++
-				if a := args[k]; !a.Static && (MaySplit(a.Node) || !nonDashStart(a.Node) || strings.ContainsAny(a.Raw[:1], ";+")) {
+				if a := args[k]; !a.Static && (MaySplit(a.Node) || !nonDashStart(a.Node) || literalStart(a.Node) == ';' || literalStart(a.Node) == '+') {
 					return a, true
 				}
 			}
@@ -1307,20 +1321,27 @@ func findComputed(args []Word) (Word, bool) {
 }
 
 // nonDashStart reports a word whose value surely starts with a byte other
-// than '-': its first part is an unquoted or quoted literal that does.
+// than '-'.
 func nonDashStart(w *syntax.Word) bool {
+	b := literalStart(w)
+	return b != 0 && b != '-'
+}
+
+// literalStart is the first byte of w's value when its first part is an
+// unquoted or quoted literal that shows it, else 0 ($'\x2d' and \- may
+// be a dash).
+func literalStart(w *syntax.Word) byte {
 	if w == nil || len(w.Parts) == 0 {
-		return false
+		return 0
 	}
 	var lit string
 	switch part := w.Parts[0].(type) {
 	case *syntax.Lit:
 		lit = part.Value
 	case *syntax.SglQuoted:
-		if part.Dollar {
-			return false // $'\x2d' is a dash
+		if !part.Dollar {
+			lit = part.Value
 		}
-		lit = part.Value
 	case *syntax.DblQuoted:
 		if len(part.Parts) > 0 {
 			if l, ok := part.Parts[0].(*syntax.Lit); ok {
@@ -1328,7 +1349,10 @@ func nonDashStart(w *syntax.Word) bool {
 			}
 		}
 	}
-	return lit != "" && lit[0] != '-' && lit[0] != '\\'
+	if lit == "" || lit[0] == '\\' {
+		return 0
+	}
+	return lit[0]
 }
 
 // sub reads a program whose sub-language runs commands (sed's e command,
