@@ -986,7 +986,7 @@ func (b *builder) quotesAsText(n syntax.Node) {
 
 // nestedBackquotes reads a backquoted substitution the parser left part
 // of as literal text: a backquote escaped for the next level (echo
-// `echo \`echo \\\`rm\\\`\``), which bash runs as a substitution of its
+// `echo \`echo \\\`rm\\\`\“), which bash runs as a substitution of its
 // own. Its text is unescaped one level, as bash does inside backquotes
 // (\\ \` \$), and read again as the script bash runs; what cannot be
 // read is hidden.
