@@ -257,6 +257,16 @@ var bypassClasses = []bypassClass{
 			"docker run --rm -it node:20 bash"},
 	},
 	{
+		// Homebrew installs GNU coreutils as grm, gcp, gtimeout…; uutils
+		// as uu-rm (and urm on Homebrew): each is the program it names.
+		name:        "coreutils under a vendor's prefix",
+		unconfirmed: []string{"grm -f x", "uu-rm -f x", "urm -f x", "gtimeout 5 rm -f x", "/opt/homebrew/bin/grm -f x"},
+		allowed:     []string{"gls -la", "gzip x", "git status", "gcc -c x.c"},
+		yolo: []string{"grm -rf /", "uu-rm -rf ~", "urm -rf /", "gcp /tmp/p /etc/passwd", "gmv /etc /tmp/e",
+			"gshred /dev/sda", "gtimeout 5 rm -rf /", "gchmod -R 000 /"},
+		yoloAllowed: []string{"grm -rf build", "gcp a b", "gsort -o x y", "gdu -sh ."},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.
