@@ -99,6 +99,16 @@ var shellBypassClasses = []bypassClass{
 		yoloAllowed: []string{`echo "${x:-'hello'}"`, `echo ${x:-'$(rm -rf /)'}`},
 	},
 	{
+		name: "backquotes nested three deep, which the parser keeps as literal text",
+		refused: []string{
+			"echo `echo \\`echo \\\\\\`rm -f x\\\\\\`\\``",
+			"x=`echo \\`echo \\\\\\`rm -f x\\\\\\`\\``",
+		},
+		allowed:     []string{"echo `echo \\`echo hi\\``", "git commit -m \"fix \\`foo\\`\""},
+		yolo:        []string{"echo `echo \\`echo \\\\\\`rm -rf /\\\\\\`\\``", "echo `echo \\`echo \\\\\\`echo \\\\\\\\\\\\\\`rm -rf /\\\\\\\\\\\\\\`\\\\\\`\\``"},
+		yoloAllowed: []string{"echo `echo \\`echo \\\\\\`echo hi\\\\\\`\\``"},
+	},
+	{
 		name: "a C-style for loop's header runs its command substitutions",
 		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
 		// failed; the header was never read for calls.

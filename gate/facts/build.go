@@ -681,6 +681,9 @@ func (b *builder) walkSubsts(n syntax.Node) {
 func (b *builder) substs(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.CmdSubst:
+		if n.Backquotes {
+			b.nestedBackquotes(n)
+		}
 		b.inSubst++
 		b.stmts(n.Stmts)
 		b.inSubst--
@@ -979,4 +982,31 @@ func (b *builder) quotesAsText(n syntax.Node) {
 		}
 		return true
 	})
+}
+
+// nestedBackquotes reads a backquoted substitution the parser left part
+// of as literal text: a backquote escaped for the next level (echo
+// `echo \`echo \\\`rm\\\`\“), which bash runs as a substitution of its
+// own. Its text is unescaped one level, as bash does inside backquotes
+// (\\ \` \$), and read again as the script bash runs; what cannot be
+// read is hidden.
+func (b *builder) nestedBackquotes(cs *syntax.CmdSubst) {
+	nested := false
+	syntax.Walk(cs, func(x syntax.Node) bool {
+		if l, ok := x.(*syntax.Lit); ok && strings.Contains(l.Value, "`") {
+			nested = true
+		}
+		return !nested
+	})
+	start, end := int(cs.Left.Offset())+1, int(cs.Right.Offset())
+	if !nested || start > end || end > len(b.src) {
+		return
+	}
+	text := strings.NewReplacer("\\\\", "\\", "\\`", "`", "\\$", "$").Replace(b.src[start:end])
+	how := "a backquote nested in backquotes, which bash runs as a substitution,"
+	if _, err := Parse(text, b.opt.POSIX); err != nil {
+		b.hide(Unreadable, b.span(cs), nil, "%s holds text the gate cannot parse (%v)", how, err)
+		return
+	}
+	b.reparse(b.span(cs), nil, text, how)
 }
