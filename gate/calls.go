@@ -27,7 +27,7 @@ type spelling struct {
 
 // spellings lists the ways deny and ask rules see a call: its source
 // text, its words with quotes removed (dynamic ones as holes), argv[0] as
-// its basename, git without its global options, $"…" read as "…".
+// its basename and as the program it stands for (grm is rm), git without its global options, $"…" read as "…".
 func spellings(c *facts.Call) []spelling { return appendSpellings(nil, c) }
 
 // appendSpellings appends c's spellings to out.
@@ -51,6 +51,11 @@ func appendSpellings(out []spelling, c *facts.Call) []spelling {
 		add(joinLike(words, c.Text), holes)
 		if base := path.Base(words[0]); base != words[0] && words[0] != hole {
 			add(strings.Join(append([]string{base}, words[1:]...), " "), holes)
+		}
+		if c.Prog != nil && words[0] != hole && c.Prog.Name != path.Base(words[0]) {
+			// A name that stands for another entry (grm for rm, uu-cp for
+			// cp, mkfs.ext4 for mkfs) is that program to a deny rule too.
+			add(strings.Join(append([]string{c.Prog.Name}, words[1:]...), " "), holes)
 		}
 		if c.Prog != nil && c.Prog.Scanner == p.ScanGit {
 			if g := gitWithoutGlobals(words[1:]); len(g) != len(words)-1 {

@@ -257,6 +257,27 @@ var bypassClasses = []bypassClass{
 			"docker run --rm -it node:20 bash"},
 	},
 	{
+		// Homebrew installs GNU coreutils as grm, gcp, gtimeout…; uutils
+		// as uu-rm (and urm on Homebrew): each is the program it names.
+		name:        "coreutils under a vendor's prefix",
+		unconfirmed: []string{"grm -f x", "uu-rm -f x", "urm -f x", "gtimeout 5 rm -f x", "/opt/homebrew/bin/grm -f x"},
+		allowed:     []string{"gls -la", "gzip x", "git status", "gcc -c x.c"},
+		yolo: []string{"grm -rf /", "uu-rm -rf ~", "urm -rf /", "gcp /tmp/p /etc/passwd", "gmv /etc /tmp/e",
+			"gshred /dev/sda", "gtimeout 5 rm -rf /", "gchmod -R 000 /"},
+		yoloAllowed: []string{"grm -rf build", "gcp a b", "gsort -o x y", "gdu -sh ."},
+	},
+	{
+		// git runs GIT_SSH_COMMAND with the host and the remote command
+		// after its words: its ssh is no login shell reading a script.
+		name: "command variables whose reader appends words", needs: "git", git: true,
+		refused: []string{"GIT_SSH_COMMAND='rm -f x' git fetch ssh://h.invalid/r", "GIT_SSH='rm' git ls-remote ssh://h.invalid/r"},
+		allowed: []string{"GIT_SSH_COMMAND='ssh -i k' git fetch", "EDITOR=vim git commit"},
+		yolo: []string{"GIT_SSH_COMMAND='rm -rf ~' git fetch", "RSYNC_RSH='rm -rf /' rsync a h:b",
+			"GIT_SSH_COMMAND='ssh; rm -rf /' git fetch"},
+		yoloAllowed: []string{"GIT_SSH_COMMAND='ssh -i k' git fetch", "GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy -o IdentitiesOnly=yes' git clone git@github.com:a/b",
+			"RSYNC_RSH='ssh -p 2222' rsync -a a h:b"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.

@@ -82,6 +82,33 @@ var shellBypassClasses = []bypassClass{
 		yoloAllowed: []string{`echo -e 'ls\npwd' | sh`, `echo -e 'hello\tworld' | sh`},
 	},
 	{
+		name: "single quotes bash reads as plain characters: in a double-quoted ${…} word, a here-document, arithmetic",
+		// The parser sees a quoted string; bash expands what is between
+		// the quotes, and rm ran (bash-confirmed).
+		refused: []string{
+			`echo "${x:-'$(rm -f x)'}"`,
+			"cat <<EOF\n${x:-'$(rm -f x)'}\nEOF",
+			"echo \"${x:-'`rm -f x`'}\"",
+			`echo "${x:-$'$(rm -f x)'}"`,
+			`echo $(( '$(rm -f x)' ))`,
+			`a=(); echo ${a['$(rm -f x)']}`,
+			`: "${x:+'$(rm -f x)'}" "${x-'$(rm -f x)'}"`,
+		},
+		allowed:     []string{`echo "${x:-'hello'}"`, `echo ${x:-'$(rm -f x)'}`, `echo "${HOME}/x" '$(ls)'`},
+		yolo:        []string{`echo "${x:-'$(rm -rf /)'}"`, "cat <<EOF\n${x:-'$(rm -rf ~)'}\nEOF", `echo $(( '$(rm -rf /)' ))`},
+		yoloAllowed: []string{`echo "${x:-'hello'}"`, `echo ${x:-'$(rm -rf /)'}`},
+	},
+	{
+		name: "backquotes nested three deep, which the parser keeps as literal text",
+		refused: []string{
+			"echo `echo \\`echo \\\\\\`rm -f x\\\\\\`\\``",
+			"x=`echo \\`echo \\\\\\`rm -f x\\\\\\`\\``",
+		},
+		allowed:     []string{"echo `echo \\`echo hi\\``", "git commit -m \"fix \\`foo\\`\""},
+		yolo:        []string{"echo `echo \\`echo \\\\\\`rm -rf /\\\\\\`\\``", "echo `echo \\`echo \\\\\\`echo \\\\\\\\\\\\\\`rm -rf /\\\\\\\\\\\\\\`\\\\\\`\\``"},
+		yoloAllowed: []string{"echo `echo \\`echo \\\\\\`echo hi\\\\\\`\\``"},
+	},
+	{
 		name: "a C-style for loop's header runs its command substitutions",
 		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
 		// failed; the header was never read for calls.
@@ -277,5 +304,19 @@ func TestEvalBombsConfirm(t *testing.T) {
 		if n := strings.Count(string(got), "\n"); n != 15 {
 			t.Errorf("%s: %d calls, want 15", body, n)
 		}
+	}
+}
+
+// TestLiteralQuotesPlan: plan mode never reads as read-only a single
+// quote bash reads as plain characters around a substitution.
+func TestLiteralQuotesPlan(t *testing.T) {
+	p := testPolicy(t, nil, nil, nil)
+	for _, text := range []string{`echo "${x:-'$(touch f)'}"`, "cat <<EOF\n${x:-'$(touch f)'}\nEOF", `echo "${x:=':$(touch f)'}"`} {
+		if d := Decide(Input{Text: text, Policy: p, Mode: ModePlan, Cwd: "/work"}); d.Action == Allow {
+			t.Errorf("%q allowed in plan mode: %s", text, d.Reason)
+		}
+	}
+	if d := Decide(Input{Text: `echo "${x:-'hello'}"`, Policy: p, Mode: ModePlan, Cwd: "/work"}); d.Action != Allow {
+		t.Errorf("near miss: %v: %s", d.Action, d.Reason)
 	}
 }

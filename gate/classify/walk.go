@@ -41,6 +41,7 @@ type walker struct {
 	tooDeep    bool
 	backquotes int  // how many backquoted substitutions enclose the walk
 	inParam    int  // how many ${…} operand words enclose the walk
+	inDquote   int  // how many double-quoted contexts ("…", a here-document's body) enclose the walk
 	sawCd      bool // a cd/pushd/popd ran earlier in the text
 
 	// Room for the usual few commands and evidence, so that a short text
@@ -568,7 +569,9 @@ func (w *walker) heredoc(r *syntax.Redirect) {
 		}
 	}
 	if !quoted && r.Hdoc != nil {
+		w.inDquote++
 		w.word(r.Hdoc)
+		w.inDquote--
 	}
 }
 

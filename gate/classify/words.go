@@ -39,11 +39,18 @@ func (w *walker) part(p syntax.WordPart) {
 			w.add(p, Unknown, "param-process-substitution", "a `<(…)`/`>(…)` inside a ${…} operand may run a command")
 		}
 	case *syntax.SglQuoted:
+		if w.inParam > 0 && w.inDquote > 0 && strings.ContainsAny(p.Value, "$`") {
+			// "${x:-'$(cmd)'}": inside double quotes bash reads these
+			// quotes as plain characters and expands what is between.
+			w.add(p, Unknown, "literal-quotes", "single quotes inside a double-quoted ${…} are plain characters to bash, so the expansion between them runs")
+		}
 	case *syntax.DblQuoted:
 		if p.Dollar {
 			w.add(p, Unknown, "locale-quote", "`$\"…\"` is translated through the locale catalogue at run time")
 		}
+		w.inDquote++
 		w.parts(p.Parts)
+		w.inDquote--
 	case *syntax.ParamExp:
 		w.param(p)
 	case *syntax.CmdSubst:
@@ -64,6 +71,10 @@ func (w *walker) part(p syntax.WordPart) {
 
 func (w *walker) cmdSubst(p *syntax.CmdSubst) {
 	w.add(p, Unknown, "command-substitution", "a command substitution runs a command whose output becomes part of another")
+	// Its statements are quoted anew.
+	savedQ, savedP := w.inDquote, w.inParam
+	w.inDquote, w.inParam = 0, 0
+	defer func() { w.inDquote, w.inParam = savedQ, savedP }()
 	if p.Backquotes {
 		if w.backquotes > 0 {
 			w.add(p, Unknown, "nested-backquotes", "nested backquotes are parsed differently by bash and by the classifier")

@@ -566,6 +566,12 @@ func (b *builder) redirs(rs []*syntax.Redirect) []Redir {
 		}
 		if r.Hdoc != nil && !quotedDelim(r.Word) {
 			b.word(r.Hdoc)
+			// A here-document's body is read as double-quoted text.
+			for _, part := range r.Hdoc.Parts {
+				if pe, ok := part.(*syntax.ParamExp); ok {
+					b.quotesAsText(pe)
+				}
+			}
 		}
 		x := Redir{Op: r.Op, Node: r}
 		if r.N != nil {
@@ -667,6 +673,7 @@ func (b *builder) walkSubsts(n syntax.Node) {
 		b.visit = b.substs
 	}
 	syntax.Walk(n, b.visit)
+	b.literalQuotes(n)
 }
 
 // substs is a syntax.Walk visitor that reads command and process
@@ -674,6 +681,9 @@ func (b *builder) walkSubsts(n syntax.Node) {
 func (b *builder) substs(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.CmdSubst:
+		if n.Backquotes {
+			b.nestedBackquotes(n)
+		}
 		b.inSubst++
 		b.stmts(n.Stmts)
 		b.inSubst--
@@ -923,4 +933,80 @@ func (b *builder) trackAssign(a *syntax.Assign, shell bool) {
 func (b *builder) arithWord(w Word) {
 	b.t.ArithWords = append(b.t.ArithWords, w)
 	b.arithText(w)
+}
+
+// literalQuotes finds single-quoted text bash reads as plain characters:
+// in the word of a ${…} inside double quotes ("${x:-'$(cmd)'}"), and in
+// arithmetic ($(( '$(cmd)' )), ${a['$(cmd)']}), where the parser sees a
+// quoted string, bash expands what is in it and cmd runs.
+func (b *builder) literalQuotes(n syntax.Node) {
+	syntax.Walk(n, func(x syntax.Node) bool {
+		switch x := x.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false // their statements are read on their own
+		case *syntax.DblQuoted:
+			for _, part := range x.Parts {
+				if pe, ok := part.(*syntax.ParamExp); ok {
+					b.quotesAsText(pe)
+				}
+			}
+		case *syntax.ArithmExp:
+			b.quotesAsText(x)
+		case *syntax.ParamExp:
+			if x.Index != nil {
+				b.quotesAsText(x.Index)
+			}
+			if x.Slice != nil {
+				b.quotesAsText(x.Slice.Offset)
+				b.quotesAsText(x.Slice.Length)
+			}
+		}
+		return true
+	})
+}
+
+// quotesAsText reads each single-quoted string under n that holds an
+// expansion as the double-quoted text bash makes of it.
+func (b *builder) quotesAsText(n syntax.Node) {
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(x syntax.Node) bool {
+		switch x := x.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		case *syntax.SglQuoted:
+			if strings.ContainsAny(x.Value, "$`") {
+				b.reparse(b.span(x), nil, "_=\""+x.Value+"\"", "bash reads the quotes of `'"+clip(x.Value)+"'` as plain characters there, and")
+			}
+		}
+		return true
+	})
+}
+
+// nestedBackquotes reads a backquoted substitution the parser left part
+// of as literal text: a backquote escaped for the next level (echo
+// `echo \`echo \\\`rm\\\`\“), which bash runs as a substitution of its
+// own. Its text is unescaped one level, as bash does inside backquotes
+// (\\ \` \$), and read again as the script bash runs; what cannot be
+// read is hidden.
+func (b *builder) nestedBackquotes(cs *syntax.CmdSubst) {
+	nested := false
+	syntax.Walk(cs, func(x syntax.Node) bool {
+		if l, ok := x.(*syntax.Lit); ok && strings.Contains(l.Value, "`") {
+			nested = true
+		}
+		return !nested
+	})
+	start, end := int(cs.Left.Offset())+1, int(cs.Right.Offset())
+	if !nested || start > end || end > len(b.src) {
+		return
+	}
+	text := strings.NewReplacer("\\\\", "\\", "\\`", "`", "\\$", "$").Replace(b.src[start:end])
+	how := "a backquote nested in backquotes, which bash runs as a substitution,"
+	if _, err := Parse(text, b.opt.POSIX); err != nil {
+		b.hide(Unreadable, b.span(cs), nil, "%s holds text the gate cannot parse (%v)", how, err)
+		return
+	}
+	b.reparse(b.span(cs), nil, text, how)
 }

@@ -232,7 +232,28 @@ func Lookup(name string) *Program {
 			return lookup(f.base)
 		}
 	}
+	for _, pre := range vendorPrefixes {
+		if base, ok := strings.CutPrefix(name, pre); ok {
+			if p := lookup(base); p != nil && vendorSpelled(p) {
+				return p
+			}
+		}
+	}
 	return nil
+}
+
+// vendorPrefixes are the prefixes packagers install GNU and uutils
+// coreutils under beside a system's own (Homebrew's grm, gcp, gtimeout;
+// uutils' uu-rm and, on Homebrew, urm), so a writer's or launcher's name
+// with one is that program.
+var vendorPrefixes = []string{"g", "uu-", "u"}
+
+// vendorSpelled reports an entry a vendor-prefixed name may stand for: a
+// writer or launcher the classifier never proves read-only. A prefixed
+// name that is some other program is then read more strictly, never less
+// (a reader's or a scanned program's prefixed name stays unknown).
+func vendorSpelled(p *Program) bool {
+	return p.Kind.Any(Writer|Launcher) && !p.Kind.Any(Reader|Builtin|Viewer|Shell|Interpreter) && p.Scanner == ""
 }
 
 // prefixFamilies map a name prefix to the entry every name with it is.
