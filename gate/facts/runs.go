@@ -278,7 +278,7 @@ func optionComputed(args []Word, parsed p.Parsed) (Word, bool) {
 
 // effect reads one option's effect.
 func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
-	what := fmt.Sprintf("the option `%s` of `%s`", optName(f), c.Base)
+	what := fmt.Sprintf("the option `%s` of `%s`", f.Dashed(), c.Base)
 	switch f.Opt.Effect {
 	case p.RunsShell, p.RunsProgram:
 		switch {
@@ -386,13 +386,6 @@ func (b *builder) keyed(c *Call, prog *p.Program, f p.Found, what string) {
 			b.payload(c, strings.TrimSpace(val), what)
 		}
 	}
-}
-
-func optName(f p.Found) string {
-	if f.Long {
-		return "--" + f.Name
-	}
-	return "-" + f.Name
 }
 
 // envSplit splits env -S's string as GNU env does: blanks separate words;
