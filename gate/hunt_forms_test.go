@@ -267,6 +267,17 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"grm -rf build", "gcp a b", "gsort -o x y", "gdu -sh ."},
 	},
 	{
+		// git runs GIT_SSH_COMMAND with the host and the remote command
+		// after its words: its ssh is no login shell reading a script.
+		name: "command variables whose reader appends words", needs: "git", git: true,
+		refused: []string{"GIT_SSH_COMMAND='rm -f x' git fetch ssh://h.invalid/r", "GIT_SSH='rm' git ls-remote ssh://h.invalid/r"},
+		allowed: []string{"GIT_SSH_COMMAND='ssh -i k' git fetch", "EDITOR=vim git commit"},
+		yolo: []string{"GIT_SSH_COMMAND='rm -rf ~' git fetch", "RSYNC_RSH='rm -rf /' rsync a h:b",
+			"GIT_SSH_COMMAND='ssh; rm -rf /' git fetch"},
+		yoloAllowed: []string{"GIT_SSH_COMMAND='ssh -i k' git fetch", "GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy -o IdentitiesOnly=yes' git clone git@github.com:a/b",
+			"RSYNC_RSH='ssh -p 2222' rsync -a a h:b"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.

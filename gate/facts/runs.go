@@ -470,6 +470,13 @@ func splitWords(v string) []Word {
 	return out
 }
 
+// plainArgv reports text that bash would split into words on blanks
+// alone: no quote, expansion, glob, operator or comment (a ~ only
+// becomes a path).
+func plainArgv(v string) bool {
+	return !strings.ContainsAny(v, "'\"\\$`;&|<>(){}[]*?#!\n")
+}
+
 // stdinNames are the file names that read a script from standard input.
 var stdinNames = lazy.NewSet("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0")
 
@@ -1064,6 +1071,10 @@ func (b *builder) commandVar(c *Call, a Assign) {
 		case a.Value.Node == nil && !a.Value.Static:
 		case !a.Value.Static:
 			b.hide(Unreadable, sp, c, "%s is computed at run time", what)
+		case a.Value.Value != "" && c != nil && p.VarAppends(a.Name) && plainArgv(a.Value.Value):
+			// Its reader gives the command more words (ssh -i key HOST
+			// git-upload-pack …): read as an argv that is only begun.
+			b.argvCall(c, splitWords(a.Value.Value), what, true)
 		case a.Value.Value != "" && c != nil:
 			b.payload(c, strings.TrimPrefix(strings.TrimPrefix(a.Value.Value, "||"), "|"), what)
 		case a.Value.Value != "":

@@ -72,6 +72,19 @@ var commandVars = &lazy.Value[map[string]VarKind]{Build: func() map[string]VarKi
 	}
 }}
 
+// appendedVars are the command variables whose command its reader runs
+// with arguments after its words: git runs GIT_SSH_COMMAND with the host
+// and the remote command, an editor variable with the file, an askpass
+// with the prompt, a browser with the URL. The value is only the start
+// of that command line (GIT_SSH_COMMAND='ssh -i key' is no login shell).
+var appendedVars = lazy.NewSet("GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND", "RSYNC_RSH", "CVS_RSH",
+	"GIT_EXTERNAL_DIFF", "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "SUDO_EDITOR", "FCEDIT",
+	"GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER")
+
+// VarAppends reports a command variable whose reader appends arguments
+// to its command.
+func VarAppends(name string) bool { return appendedVars.Has(name) }
+
 // Var returns the kind of a variable name (BASH_FUNC_x%% and GIT_CONFIG_KEY_n
 // included).
 func Var(name string) VarKind {
