@@ -1096,7 +1096,7 @@ func netcats() []Program {
 			Short("c", eff(ReqArg, RunsShell, "`nc -c` runs %q for each connection"))
 	}
 	return one(
-		Program{Name: "openssl", Kind: NetworkClient, Why: whyNet, Opts: opensslOpts()},
+		Program{Name: "openssl", Kind: NetworkClient, Why: whyNet, Opts: opensslOpts(), Runs: &Runs{Loads: "engine"}},
 		Program{Name: "socat", Kind: NetworkClient, Why: "a socket relay that can run commands", Runs: &Runs{Addresses: []string{"exec:", "system:", "shell:"}}},
 		Program{Name: "ncat", Kind: NetworkClient, Why: whyNet, Opts: ncat},
 		Program{Name: "nc", Kind: NetworkClient, Why: whyNet, Opts: nc()},
