@@ -733,7 +733,7 @@ func catastrophic(v string) bool {
 		return false
 	}
 	for _, dir := range catastrophicPaths.Get() {
-		if ok, _ := path.Match(v, dir); ok {
+		if facts.GlobMatch(v, dir) {
 			return true
 		}
 	}
@@ -1212,6 +1212,13 @@ func (b *blChecker) writtenTargets(c *facts.Call, ws []facts.Word, overwrite boo
 // aliases (by-id, by-uuid, block/M:N, mapper, LVM volumes), and raw memory.
 var blockDevice = lazyre.New(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|sr|nbd|rbd|zd|ubd|bcache|disk[0-9/]|rdisk|mapper/|block/|mem$|kmem$|port$)`)
 
+// diskNames are a disk of each kind blockDevice names, for the patterns
+// that may expand to one.
+var diskNames = []string{"/dev/sda", "/dev/sdb", "/dev/sda1", "/dev/hda", "/dev/vda", "/dev/vda1", "/dev/xvda",
+	"/dev/nvme0n1", "/dev/nvme0n1p1", "/dev/mmcblk0", "/dev/mmcblk0p1", "/dev/md0", "/dev/dm-0", "/dev/loop0",
+	"/dev/sr0", "/dev/nbd0", "/dev/rbd0", "/dev/zd0", "/dev/ubda", "/dev/bcache0", "/dev/disk0", "/dev/rdisk0",
+	"/dev/mem", "/dev/kmem", "/dev/port"}
+
 // nonDiskDevDirs are /dev subdirectories that hold no disks: /dev/X/Y
 // elsewhere may be an LVM volume.
 var nonDiskDevDirs = lazy.NewSet(
@@ -1223,6 +1230,14 @@ var nonDiskDevDirs = lazy.NewSet(
 func isBlockDevice(v string) bool {
 	if blockDevice.MatchString(v) {
 		return true
+	}
+	if strings.HasPrefix(v, "/dev/") && strings.ContainsAny(v, "*?[") {
+		// A pattern bash expands to a disk (/dev/s?a, /dev/[s]da).
+		for _, d := range diskNames {
+			if facts.GlobMatch(v, d) {
+				return true
+			}
+		}
 	}
 	if rest, ok := strings.CutPrefix(v, "/dev/"); ok {
 		if dir, _, ok := strings.Cut(rest, "/"); ok && !nonDiskDevDirs.Has(dir) {
@@ -1255,12 +1270,11 @@ func accountFile(v string) bool {
 	// A glob that can match one (/etc/pass*, /etc/shad?w, /etc/sudoers.d/*)
 	// names it.
 	for _, f := range accountFileList {
-		if ok, _ := path.Match(v, f); ok {
+		if facts.GlobMatch(v, f) {
 			return true
 		}
 	}
-	ok, _ := path.Match(v, "/etc/sudoers.d")
-	return ok || strings.HasPrefix(v, "/etc/sudoers.d/")
+	return facts.GlobMatch(v, "/etc/sudoers.d") || strings.HasPrefix(v, "/etc/sudoers.d/")
 }
 
 // accountFileList is accountFiles as a list, for matching globs.
