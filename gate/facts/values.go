@@ -321,3 +321,32 @@ func (b *builder) finishPrompts() {
 		}
 	}
 }
+
+// Fields returns the fields bash makes of w used at offset at (child: by
+// another process), when it is computed from variables that each hold
+// one value the text shows there: X='-rf /'; rm $X passes rm two words.
+// ok is false for a static word, or one whose fields the text does not
+// show.
+func (t *Tree) Fields(w Word, at int, child bool) ([]Word, bool) {
+	if w.Static || w.Hole || w.Node == nil {
+		return nil, false
+	}
+	names := paramNames(w.Node)
+	if len(names) == 0 {
+		return nil, false
+	}
+	for _, name := range names {
+		if len(t.Vars[name]) != 1 || !t.sureAt(name, at, child) {
+			return nil, false
+		}
+	}
+	vals, complete := t.Expand(w.Node, at, child)
+	if !complete {
+		return nil, false
+	}
+	out := make([]Word, len(vals)) // none: an empty unquoted expansion vanishes
+	for i, v := range vals {
+		out[i] = Word{Value: v, Static: true, Raw: w.Raw}
+	}
+	return out, true
+}
