@@ -871,6 +871,26 @@ func argsOf(ws []facts.Word) []p.Arg {
 
 func (bc *blCall) has(names ...string) bool { return bc.parsed.Has(names...) }
 
+// keeps reports a compressor that keeps its operands: told to write to
+// standard output, list or test (its defusing options, read by its
+// grammar) or -k/--keep, or one that removes them only when told to
+// (zstd --rm: its triggers) and is not. Only programs with defusing words
+// are asked.
+func (bc *blCall) keeps() bool {
+	if len(bc.prog.Defuses) == 0 || bc.prog.Opts == nil {
+		return false
+	}
+	if bc.has("k", "keep") || len(bc.prog.Triggers) > 0 && !bc.word(bc.prog.Triggers) {
+		return true
+	}
+	for _, d := range bc.prog.Defuses {
+		if bc.has(strings.TrimLeft(d, "-")) {
+			return true
+		}
+	}
+	return false
+}
+
 // words reports whether any static argument is one of words.
 func (bc *blCall) word(words []string) bool {
 	for _, a := range bc.args {
@@ -950,6 +970,9 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 	var ws []facts.Word
 	for _, f := range bc.parsed.Found {
+		if f.HasValue && !f.ValueStatic && f.Opt.Effect == p.Writes {
+			b.see("the blacklist cannot resolve the file the option `%s` of `%s` writes", f.Dashed(), bc.c.Base)
+		}
 		if !f.HasValue || !f.ValueStatic {
 			continue
 		}
@@ -1093,6 +1116,9 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 	}
 	switch bc.prog.Targets {
 	case p.Removes:
+		if bc.keeps() {
+			return nil
+		}
 		if bc.recursive() && b.anyCatastrophic(bc.c, b.targets(ops)) {
 			return blEntry("recursive-delete-root")
 		}
@@ -1178,16 +1204,30 @@ func (b *blChecker) deviceOrAccount(c *facts.Call, ws []facts.Word) *BlacklistEn
 			}
 		}
 	}
-	return b.accountTargets(c, ws)
+	return b.writtenTargets(c, ws, true)
 }
 
 // accountTargets: an operand naming an account file.
 func (b *blChecker) accountTargets(c *facts.Call, ws []facts.Word) *BlacklistEntry {
-	for _, t := range b.targets(ws) {
+	return b.writtenTargets(c, ws, false)
+}
+
+// writtenTargets: an operand naming an account file. With overwrite (the
+// operand's content is replaced: cp's destination, tee's files, a
+// truncation, an option's output file), a target the text computes, which
+// the blacklist cannot resolve, may be one or a disk, as a redirection's
+// may: cp x "$(cat dest)" is unseen, like > "$(cat dest)". A removal of
+// one computed name (rm "$tmp") is left to run, as before; the paths find
+// and xargs fill in (holes) are what they list.
+func (b *blChecker) writtenTargets(c *facts.Call, ws []facts.Word, overwrite bool) *BlacklistEntry {
+	for i, t := range b.targets(ws) {
 		for _, v := range t.paths {
 			if accountFile(v) {
 				return blEntry("overwrite-account-files")
 			}
+		}
+		if overwrite && t.unknown && !ws[i].Hole {
+			b.see("the blacklist cannot resolve `%s` in `%s`, which `%s` writes", clipText(t.raw), clipText(c.Text), c.Base)
 		}
 	}
 	return nil

@@ -308,6 +308,14 @@ type Found struct {
 	InCluster bool
 }
 
+// Dashed is the option's canonical name with its dashes (--stdout, -c).
+func (f Found) Dashed() string {
+	if f.Long {
+		return "--" + f.Name
+	}
+	return "-" + f.Name
+}
+
 // Parsed is what Parse read from an argument list.
 type Parsed struct {
 	Found []Found

@@ -456,7 +456,10 @@ func compressors() []Program {
 	c := func(o *Options, defuses []string, names ...string) []Program {
 		out := each(Writer, "compresses or decompresses files in place", names...)
 		for i := range out {
-			out[i].Opts, out[i].Defuses = o, defuses
+			// In place, the operand is replaced by its compressed copy:
+			// removed (gzip /etc/passwd leaves /etc/passwd.gz; -r, every
+			// file under a directory).
+			out[i].Opts, out[i].Defuses, out[i].Targets = o, defuses, Removes
 		}
 		return out
 	}
@@ -482,11 +485,19 @@ func compressors() []Program {
 		c(gz, stdout, "gzip", "gunzip", "uncompress", "pigz"),
 		c(bz, stdout, "bzip2", "bunzip2", "pbzip2"),
 		c(xz, stdout, "xz", "unxz", "lzma", "unlzma"),
-		c(zst, stdout, "zstd", "unzstd"),
-		c(lz, []string{"-c", "--stdout", "--to-stdout", "--list", "-t", "--test"}, "lz4"),
+		keepers(c(zst, stdout, "zstd", "unzstd")),
+		keepers(c(lz, []string{"-c", "--stdout", "--to-stdout", "--list", "-t", "--test"}, "lz4")),
 		// Not on the reference system: no grammar proven, so never list-mode.
 		each(Writer, "compresses or decompresses files in place", "compress", "lzip", "brotli"),
 	)
+}
+
+// keepers are compressors that keep their operands unless --rm is given.
+func keepers(ps []Program) []Program {
+	for i := range ps {
+		ps[i].Triggers = []string{"--rm"}
+	}
+	return ps
 }
 
 // tarOpts is GNU tar's grammar, the options that run programs marked.
@@ -1085,7 +1096,7 @@ func netcats() []Program {
 			Short("c", eff(ReqArg, RunsShell, "`nc -c` runs %q for each connection"))
 	}
 	return one(
-		Program{Name: "openssl", Kind: NetworkClient, Why: whyNet, Opts: opensslOpts()},
+		Program{Name: "openssl", Kind: NetworkClient, Why: whyNet, Opts: opensslOpts(), Runs: &Runs{Loads: "engine"}},
 		Program{Name: "socat", Kind: NetworkClient, Why: "a socket relay that can run commands", Runs: &Runs{Addresses: []string{"exec:", "system:", "shell:"}}},
 		Program{Name: "ncat", Kind: NetworkClient, Why: whyNet, Opts: ncat},
 		Program{Name: "nc", Kind: NetworkClient, Why: whyNet, Opts: nc()},
