@@ -119,6 +119,11 @@ func (t *Tree) Expand(w *syntax.Word, at int, child bool) (vals []string, comple
 		// Unquoted expansions are split at the text's IFS.
 		names = append(names, "IFS")
 	}
+	if !t.sureAt("HOME", at, child) && homeTransformed(w) {
+		// Home stands for HOME's value whole; a part of it (${HOME%/*}
+		// is /home) is a path the gate cannot spell.
+		return nil, false
+	}
 	combos := []map[string]string{{}}
 	complete = true
 	for _, name := range names {
@@ -349,4 +354,30 @@ func (t *Tree) Fields(w Word, at int, child bool) ([]Word, bool) {
 		out[i] = Word{Value: v, Static: true, Raw: w.Raw}
 	}
 	return out, true
+}
+
+// homeTransformed reports a word that expands HOME other than whole: a
+// suffix or prefix removed, a replacement, a slice, a case change, its
+// length or an indirection.
+func homeTransformed(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		pe, ok := n.(*syntax.ParamExp)
+		if !ok || pe.Param == nil || pe.Param.Value != "HOME" {
+			return !found
+		}
+		if pe.Repl != nil || pe.Slice != nil || pe.Length || pe.Width || pe.Excl || pe.Index != nil {
+			found = true
+		}
+		if pe.Exp != nil {
+			switch pe.Exp.Op {
+			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull,
+				syntax.ErrorUnset, syntax.ErrorUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			default:
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
