@@ -777,6 +777,31 @@ func (b *blChecker) anyCatastrophic(c *facts.Call, ts []target) bool {
 	return false
 }
 
+// splitArgs is a call's arguments as bash passes them: an unquoted
+// expansion whose variables each hold one value the text shows there is
+// split into its fields (X='-rf /'; rm $X gives rm -rf and /).
+func (b *blChecker) splitArgs(c *facts.Call) []facts.Word {
+	args := c.Argv[1:]
+	var out []facts.Word
+	for i, a := range args {
+		fields, ok := b.t.Fields(a, b.at, b.child)
+		if !ok {
+			if out != nil {
+				out = append(out, a)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]facts.Word, 0, len(args)+len(fields)), args[:i]...)
+		}
+		out = append(out, fields...)
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
 // parsed reads a call's options with its program's grammar (a program
 // without one: every word starting with '-' is an option without value).
 type blCall struct {
@@ -787,8 +812,8 @@ type blCall struct {
 	operands []facts.Word
 }
 
-func newBlCall(c *facts.Call) blCall {
-	bc := blCall{c: c, prog: c.Prog, args: c.Argv[1:]}
+func newBlCall(c *facts.Call, args []facts.Word) blCall {
+	bc := blCall{c: c, prog: c.Prog, args: args}
 	if bc.prog != nil && bc.prog.Opts != nil {
 		bc.parsed = bc.prog.Opts.Parse(argsOf(bc.args))
 		if len(bc.parsed.Operands) > 0 {
@@ -897,7 +922,7 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if c.Prog == nil {
 		return nil
 	}
-	v := newBlCall(c)
+	v := newBlCall(c, b.splitArgs(c))
 	bc := &v
 	if bc.has("no-preserve-root") {
 		return blEntry("no-preserve-root")
@@ -1672,7 +1697,7 @@ func listsEveryProcess(c *facts.Call) bool {
 		if pk.Prog == nil {
 			return false
 		}
-		v := newBlCall(&pk)
+		v := newBlCall(&pk, pk.Argv[1:])
 		return killPattern(&v) != nil
 	case "ps":
 		for _, a := range c.Argv[1:] {

@@ -166,6 +166,14 @@ var shellTargetForms = []struct {
 	{text: "rm -rf /proc/1/cwd/etc", want: "|-rf /proc/1/cwd/etc"},
 	{text: "exec 3</etc; rm -rf /dev/fd/3/*", want: "|-rf /dev/fd/3/"},
 	{text: "exec 3</; rm -rf /proc/self/fd/3/etc", want: "|-rf /proc/self/fd/3/etc"},
+	// A part of HOME's value is a path the gate cannot spell from it.
+	{text: `rm -rf "${HOME%/*}"`, env: []string{"HOME=/home/user"}, want: "|-rf /home"},
+	{text: "cd ${HOME%/*} && rm -rf *", env: []string{"HOME=/home/user"}, want: "/home|-rf"},
+	{text: "rm -rf ${HOME/root/}", env: []string{"HOME=/root"}, want: "|-rf /"},
+	// An unquoted expansion is split into words: options among them.
+	{text: `X="-rf /"; rm $X`, want: "|-rf /"},
+	{text: `X=-rf; rm $X /`, want: "|-rf /"},
+	{text: `X="-r -f"; Y=/; rm $X $Y`, want: "|-r -f /"},
 	// bash's bracket expressions: ! negates, and POSIX classes,
 	// equivalence classes and collating symbols match (path.Match read
 	// none of them so).
@@ -184,7 +192,7 @@ var shellTargetNearMisses = []string{
 	"cd src && rm -rf *", "X=/tmp/a; cd $X && rm -rf *", "export X=/tmp/a; rm -rf $X",
 	"read -r line <<< x; rm -rf build", "shopt -s nocaseglob\nrm -rf ./B*",
 	"x=1; shopt -s cdable_vars; cd ./x && rm -rf *",
-	"echo x > /dev/stdout", "echo x 2> /dev/stderr", "rm -rf /tmp/[!.]*", "rm -rf ./[[:alpha:]]*", "cat x > /dev/null", "cd /tmp/x && rm -rf /proc/self/cwd/*", "rm -rf /proc/self/cwd/build",
+	`X="-rf build"; rm $X`, `rm -rf "${HOME:?}/build"`, "rm -rf $HOME/.cache/foo", "E=; rm -rf $E build", "echo x > /dev/stdout", "echo x 2> /dev/stderr", "rm -rf /tmp/[!.]*", "rm -rf ./[[:alpha:]]*", "cat x > /dev/null", "cd /tmp/x && rm -rf /proc/self/cwd/*", "rm -rf /proc/self/cwd/build",
 }
 
 // globDisks are patterns bash expands to a disk or an account file.
