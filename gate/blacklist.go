@@ -733,7 +733,7 @@ func catastrophic(v string) bool {
 		return false
 	}
 	for _, dir := range catastrophicPaths.Get() {
-		if ok, _ := path.Match(v, dir); ok {
+		if facts.GlobMatch(v, dir) {
 			return true
 		}
 	}
@@ -777,6 +777,31 @@ func (b *blChecker) anyCatastrophic(c *facts.Call, ts []target) bool {
 	return false
 }
 
+// splitArgs is a call's arguments as bash passes them: an unquoted
+// expansion whose variables each hold one value the text shows there is
+// split into its fields (X='-rf /'; rm $X gives rm -rf and /).
+func (b *blChecker) splitArgs(c *facts.Call) []facts.Word {
+	args := c.Argv[1:]
+	var out []facts.Word
+	for i, a := range args {
+		fields, ok := b.t.Fields(a, b.at, b.child)
+		if !ok {
+			if out != nil {
+				out = append(out, a)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]facts.Word, 0, len(args)+len(fields)), args[:i]...)
+		}
+		out = append(out, fields...)
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
 // parsed reads a call's options with its program's grammar (a program
 // without one: every word starting with '-' is an option without value).
 type blCall struct {
@@ -787,8 +812,8 @@ type blCall struct {
 	operands []facts.Word
 }
 
-func newBlCall(c *facts.Call) blCall {
-	bc := blCall{c: c, prog: c.Prog, args: c.Argv[1:]}
+func newBlCall(c *facts.Call, args []facts.Word) blCall {
+	bc := blCall{c: c, prog: c.Prog, args: args}
 	if bc.prog != nil && bc.prog.Opts != nil {
 		bc.parsed = bc.prog.Opts.Parse(argsOf(bc.args))
 		if len(bc.parsed.Operands) > 0 {
@@ -897,7 +922,7 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if c.Prog == nil {
 		return nil
 	}
-	v := newBlCall(c)
+	v := newBlCall(c, b.splitArgs(c))
 	bc := &v
 	if bc.has("no-preserve-root") {
 		return blEntry("no-preserve-root")
@@ -1213,6 +1238,13 @@ func (b *blChecker) writtenTargets(c *facts.Call, ws []facts.Word, ts []target, 
 // aliases (by-id, by-uuid, block/M:N, mapper, LVM volumes), and raw memory.
 var blockDevice = lazyre.New(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|sr|nbd|rbd|zd|ubd|bcache|disk[0-9/]|rdisk|mapper/|block/|mem$|kmem$|port$)`)
 
+// diskNames are a disk of each kind blockDevice names, for the patterns
+// that may expand to one.
+var diskNames = []string{"/dev/sda", "/dev/sdb", "/dev/sda1", "/dev/hda", "/dev/vda", "/dev/vda1", "/dev/xvda",
+	"/dev/nvme0n1", "/dev/nvme0n1p1", "/dev/mmcblk0", "/dev/mmcblk0p1", "/dev/md0", "/dev/dm-0", "/dev/loop0",
+	"/dev/sr0", "/dev/nbd0", "/dev/rbd0", "/dev/zd0", "/dev/ubda", "/dev/bcache0", "/dev/disk0", "/dev/rdisk0",
+	"/dev/mem", "/dev/kmem", "/dev/port"}
+
 // nonDiskDevDirs are /dev subdirectories that hold no disks: /dev/X/Y
 // elsewhere may be an LVM volume.
 var nonDiskDevDirs = lazy.NewSet(
@@ -1224,6 +1256,14 @@ var nonDiskDevDirs = lazy.NewSet(
 func isBlockDevice(v string) bool {
 	if blockDevice.MatchString(v) {
 		return true
+	}
+	if strings.HasPrefix(v, "/dev/") && strings.ContainsAny(v, "*?[") {
+		// A pattern bash expands to a disk (/dev/s?a, /dev/[s]da).
+		for _, d := range diskNames {
+			if facts.GlobMatch(v, d) {
+				return true
+			}
+		}
 	}
 	if rest, ok := strings.CutPrefix(v, "/dev/"); ok {
 		if dir, _, ok := strings.Cut(rest, "/"); ok && !nonDiskDevDirs.Has(dir) {
@@ -1256,12 +1296,11 @@ func accountFile(v string) bool {
 	// A glob that can match one (/etc/pass*, /etc/shad?w, /etc/sudoers.d/*)
 	// names it.
 	for _, f := range accountFileList {
-		if ok, _ := path.Match(v, f); ok {
+		if facts.GlobMatch(v, f) {
 			return true
 		}
 	}
-	ok, _ := path.Match(v, "/etc/sudoers.d")
-	return ok || strings.HasPrefix(v, "/etc/sudoers.d/")
+	return facts.GlobMatch(v, "/etc/sudoers.d") || strings.HasPrefix(v, "/etc/sudoers.d/")
 }
 
 // accountFileList is accountFiles as a list, for matching globs.
@@ -1659,7 +1698,7 @@ func listsEveryProcess(c *facts.Call) bool {
 		if pk.Prog == nil {
 			return false
 		}
-		v := newBlCall(&pk)
+		v := newBlCall(&pk, pk.Argv[1:])
 		return killPattern(&v) != nil
 	case "ps":
 		for _, a := range c.Argv[1:] {

@@ -278,6 +278,17 @@ var bypassClasses = []bypassClass{
 			"RSYNC_RSH='ssh -p 2222' rsync -a a h:b"},
 	},
 	{
+		// An editor rewrites the file it is given (ex -sc '%d|x' f empties
+		// f, ed's w, patch FILE, sponge FILE: each checked on a scratch
+		// file by hand), so an account file among them is edited in place.
+		name: "account files edited by editors, patch and sponge",
+		yolo: []string{"ex -sc '%d|x' /etc/passwd", "vim -es -c '%d' -c wq /etc/shadow", "ed -s /etc/passwd <<< $'1d\nw'",
+			"nano /etc/sudoers", "emacs --batch /etc/group -f save-buffer", "patch /etc/passwd < p.diff",
+			"patch -o /etc/passwd x < p.diff", "sponge /etc/passwd < x", "nvim --headless +wq /etc/gshadow"},
+		yoloAllowed: []string{"vim src/main.go", "less /etc/passwd", "patch -p1 < fix.diff", "patch -p1 -i fix.diff",
+			"sort x | sponge x", "ex -sc '%s/a/b/g|x' notes.txt", "cat /etc/passwd"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.

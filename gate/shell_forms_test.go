@@ -166,6 +166,21 @@ var shellTargetForms = []struct {
 	{text: "rm -rf /proc/1/cwd/etc", want: "|-rf /proc/1/cwd/etc"},
 	{text: "exec 3</etc; rm -rf /dev/fd/3/*", want: "|-rf /dev/fd/3/"},
 	{text: "exec 3</; rm -rf /proc/self/fd/3/etc", want: "|-rf /proc/self/fd/3/etc"},
+	// A part of HOME's value is a path the gate cannot spell from it.
+	{text: `rm -rf "${HOME%/*}"`, env: []string{"HOME=/home/user"}, want: "|-rf /home"},
+	{text: "cd ${HOME%/*} && rm -rf *", env: []string{"HOME=/home/user"}, want: "/home|-rf"},
+	{text: "rm -rf ${HOME/root/}", env: []string{"HOME=/root"}, want: "|-rf /"},
+	// An unquoted expansion is split into words: options among them.
+	{text: `X="-rf /"; rm $X`, want: "|-rf /"},
+	{text: `X=-rf; rm $X /`, want: "|-rf /"},
+	{text: `X="-r -f"; Y=/; rm $X $Y`, want: "|-r -f /"},
+	// bash's bracket expressions: ! negates, and POSIX classes,
+	// equivalence classes and collating symbols match (path.Match read
+	// none of them so).
+	{text: "rm -rf /e[!x]c", want: "|-rf /etc"},
+	{text: "rm -rf /[[:alpha:]]tc", want: "|-rf /etc"},
+	{text: "rm -rf /[[=e=]]tc", want: "|-rf /etc"},
+	{text: "rm -rf /[[.e.]][[:lower:]]c", want: "|-rf /etc"},
 }
 
 // shellTargetNearMisses stay allowed in yolo: a variable's value the text
@@ -177,8 +192,12 @@ var shellTargetNearMisses = []string{
 	"cd src && rm -rf *", "X=/tmp/a; cd $X && rm -rf *", "export X=/tmp/a; rm -rf $X",
 	"read -r line <<< x; rm -rf build", "shopt -s nocaseglob\nrm -rf ./B*",
 	"x=1; shopt -s cdable_vars; cd ./x && rm -rf *",
-	"echo x > /dev/stdout", "echo x 2> /dev/stderr", "cd /tmp/x && rm -rf /proc/self/cwd/*", "rm -rf /proc/self/cwd/build",
+	`X="-rf build"; rm $X`, `rm -rf "${HOME:?}/build"`, "rm -rf $HOME/.cache/foo", "E=; rm -rf $E build", "echo x > /dev/stdout", "echo x 2> /dev/stderr", "rm -rf /tmp/[!.]*", "rm -rf ./[[:alpha:]]*", "cat x > /dev/null", "cd /tmp/x && rm -rf /proc/self/cwd/*", "rm -rf /proc/self/cwd/build",
 }
+
+// globDisks are patterns bash expands to a disk or an account file.
+var globDisks = []string{"cat x > /dev/s?a", "cat x > /dev/[s]da", "cp x /dev/[[:alpha:]]da", "shred /dev/n[v]me0n1",
+	"cp x /etc/[[:alpha:]]asswd", "echo x > /etc/[!x]asswd", "mv x /etc/sha[!x]ow"}
 
 // TestShellTargets: yolo never allows the forms (with or without an exec
 // gate), and its near misses stay allowed.
@@ -190,6 +209,11 @@ func TestShellTargets(t *testing.T) {
 			if d.Action == Allow {
 				t.Errorf("%q (env %v, exec gate %v) allowed in yolo: %s", f.text, f.env, gate, d.Reason)
 			}
+		}
+	}
+	for _, text := range globDisks {
+		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Deny {
+			t.Errorf("%q: %v in yolo: %s", text, d.Action, d.Reason)
 		}
 	}
 	for _, text := range shellTargetNearMisses {

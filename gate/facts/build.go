@@ -994,11 +994,11 @@ func (b *builder) quotesAsText(n syntax.Node) {
 }
 
 // nestedBackquotes reads a backquoted substitution the parser left part
-// of as literal text: a backquote escaped for the next level (echo
-// `echo \`echo \\\`rm\\\`\“), which bash runs as a substitution of its
-// own. Its text is unescaped one level, as bash does inside backquotes
-// (\\ \` \$), and read again as the script bash runs; what cannot be
-// read is hidden.
+// of as literal text: a backquote escaped for the next level, three
+// levels deep, which bash runs as a substitution of its own. Its text is
+// unescaped one level, as bash does inside backquotes (a backslash
+// before a backslash, a backquote or a dollar sign is dropped), and read
+// again as the script bash runs; what cannot be read is hidden.
 func (b *builder) nestedBackquotes(cs *syntax.CmdSubst) {
 	nested := false
 	syntax.Walk(cs, func(x syntax.Node) bool {

@@ -149,7 +149,7 @@ func globNamesProgram(v string) bool {
 	found := false
 	p.All(func(prog *p.Program) {
 		if !found && execable(prog.Name) {
-			found, _ = path.Match(base, prog.Name)
+			found = GlobMatch(base, prog.Name)
 		}
 	})
 	return found

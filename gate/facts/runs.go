@@ -127,7 +127,25 @@ func (b *builder) runs(c *Call) {
 		// are the command it runs (tmux, bwrap, proot, crontab …).
 		b.hide(Unreadable, c.Span, c, "`%s` is %s, and the gate does not model which of its arguments are the command it runs", c.Base, prog.Why)
 	case prog.Opts != nil:
-		b.uncertain(c, prog, b.options(c, prog, args))
+		parsed := b.options(c, prog, args)
+		b.uncertain(c, prog, parsed)
+		if prog.Runs != nil && prog.Runs.Loads != "" {
+			b.loads(c, prog, args, parsed)
+		}
+	}
+}
+
+// loads reads the operands after prog's loading subcommand: a path among
+// them (or a word computed at run time) is code it loads.
+func (b *builder) loads(c *Call, prog *p.Program, args []Word, parsed p.Parsed) {
+	if len(parsed.Operands) == 0 || !args[parsed.Operands[0]].Static || args[parsed.Operands[0]].Value != prog.Runs.Loads {
+		return
+	}
+	for _, i := range parsed.Operands[1:] {
+		if a := args[i]; !a.Static || strings.Contains(a.Value, "/") {
+			b.hide(ProjectCode, c.Span, c, "`%s %s` loads %s, whose code runs", c.Base, prog.Runs.Loads, clip(a.Raw))
+			return
+		}
 	}
 }
 

@@ -119,6 +119,11 @@ func (t *Tree) Expand(w *syntax.Word, at int, child bool) (vals []string, comple
 		// Unquoted expansions are split at the text's IFS.
 		names = append(names, "IFS")
 	}
+	if !t.sureAt("HOME", at, child) && homeTransformed(w) {
+		// Home stands for HOME's value whole; a part of it (${HOME%/*}
+		// is /home) is a path the gate cannot spell.
+		return nil, false
+	}
 	combos := []map[string]string{{}}
 	complete = true
 	for _, name := range names {
@@ -320,4 +325,59 @@ func (b *builder) finishPrompts() {
 			}
 		}
 	}
+}
+
+// Fields returns the fields bash makes of w used at offset at (child: by
+// another process), when it is computed from variables that each hold
+// one value the text shows there: X='-rf /'; rm $X passes rm two words.
+// ok is false for a static word, or one whose fields the text does not
+// show.
+func (t *Tree) Fields(w Word, at int, child bool) ([]Word, bool) {
+	if w.Static || w.Hole || w.Node == nil {
+		return nil, false
+	}
+	names := paramNames(w.Node)
+	if len(names) == 0 {
+		return nil, false
+	}
+	for _, name := range names {
+		if len(t.Vars[name]) != 1 || !t.sureAt(name, at, child) {
+			return nil, false
+		}
+	}
+	vals, complete := t.Expand(w.Node, at, child)
+	if !complete {
+		return nil, false
+	}
+	out := make([]Word, len(vals)) // none: an empty unquoted expansion vanishes
+	for i, v := range vals {
+		out[i] = Word{Value: v, Static: true, Raw: w.Raw}
+	}
+	return out, true
+}
+
+// homeTransformed reports a word that expands HOME other than whole: a
+// suffix or prefix removed, a replacement, a slice, a case change, its
+// length or an indirection.
+func homeTransformed(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		pe, ok := n.(*syntax.ParamExp)
+		if !ok || pe.Param == nil || pe.Param.Value != "HOME" {
+			return !found
+		}
+		if pe.Repl != nil || pe.Slice != nil || pe.Length || pe.Width || pe.Excl || pe.Index != nil {
+			found = true
+		}
+		if pe.Exp != nil {
+			switch pe.Exp.Op {
+			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull,
+				syntax.ErrorUnset, syntax.ErrorUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			default:
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -72,6 +72,10 @@ type Runs struct {
 	// case) after which the rest of the word is a command it runs through
 	// a shell or as an argv: socat's EXEC: and SYSTEM: addresses.
 	Addresses []string
+	// Loads is the subcommand whose operands name code it loads when they
+	// are paths (openssl engine ./e.so runs the shared object's code; a
+	// bare engine id is one of the system's).
+	Loads string
 }
 
 // The classifier scanners the table names (see Program.Scanner).
@@ -152,5 +156,6 @@ const (
 // runs (nil or the zero Runs does not).
 func (r *Runs) Modelled() bool {
 	return r != nil && (r.Argv || r.Joined || r.After != "" || r.UserShell || r.Script || r.Stdin ||
-		r.Project || r.Text || r.Alias || r.Rebind || r.Opaque != "" || r.StdinArgs || r.Unmodelled || len(r.Addresses) > 0)
+		r.Project || r.Text || r.Alias || r.Rebind || r.Opaque != "" || r.StdinArgs || r.Unmodelled || len(r.Addresses) > 0 ||
+		r.Loads != "")
 }

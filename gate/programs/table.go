@@ -375,8 +375,13 @@ func fdOpts() *Options {
 func writers() []Program {
 	return concat(
 		each(Writer, whyWriter, "mkdir", "mkfifo", "mknod", "rename", "rmdir", "touch",
-			"csplit", "fallocate", "mktemp", "patch", "link", "chcon", "sponge",
-			"restorecon", "setfattr"),
+			"csplit", "fallocate", "mktemp", "link", "chcon", "restorecon", "setfattr"),
+		// sponge writes the file it names once its input ends; patch
+		// rewrites the file it names (and -o OUT), the rest of its
+		// operands read as written too: the stricter.
+		one(Program{Name: "sponge", Kind: Writer, Targets: WritesAll, Why: whyWriter, Opts: Opts("a", "", nil).AnyOption()},
+			Program{Name: "patch", Kind: Writer, Targets: WritesAll, Why: whyWriter,
+				Opts: Opts("", "", nil).AnyOption().Short("o", eff(ReqArg, Writes, "`patch -o` writes %q")).Long(eff(ReqArg, Writes, "`patch --output` writes %q"), "output")}),
 		one(
 			Program{Name: "rm", Kind: Writer, Targets: Removes, NoPrefixRule: true, Why: whyWriter, Opts: Opts("dfiIrRv", "", longs(
 				"force one-file-system no-preserve-root recursive dir verbose help version", "", "interactive preserve-root"))},
@@ -517,21 +522,24 @@ func tarOpts() *Options {
 func viewers() []Program {
 	return concat(
 		escaping(EscapeKeys, each(Viewer, whyViewer, "less", "more", "most", "pg", "zless", "zmore", "bzless", "xzless")),
-		each(Viewer, whyViewer,
-			"nano", "emacs", "emacsclient", "info", "pico", "joe", "mcedit",
-			"micro", "helix", "hx", "kak", "code", "subl", "gedit", "kate", "bat", "batcat",
+		// Editors rewrite the files they are given, by script (emacs
+		// --batch, vim -es) or by hand: an account file among them is
+		// edited in place.
+		editing(each(Viewer, whyViewer, "nano", "emacs", "emacsclient", "pico", "joe", "mcedit",
+			"micro", "helix", "hx", "kak")),
+		each(Viewer, whyViewer, "info", "code", "subl", "gedit", "kate", "bat", "batcat",
 			"w3m", "lynx", "links", "elinks", "mutt", "neomutt", "red",
 			"sensible-pager", "sensible-editor", "editor", "pager", "xdg-open", "open",
 			"lesspipe", "ag", "ack"),
 		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"},
 			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts()}),
-		escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts)),
-		escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
+		editing(escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts))),
+		editing(escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
 			// nvim -l runs a Lua script; --listen and --embed serve its API.
 			return vimOpts().Short("l", eff(ReqArg, RunsFile, "`nvim -l` runs the Lua script %q")).
 				Long(eff(NoArg, Harmless, ""), "headless", "embed", "api-info").
 				Long(eff(ReqArg, Unproven, "`nvim --listen` serves its API at %q, through which commands run"), "listen")
-		})),
+		}))),
 	)
 }
 
@@ -556,6 +564,14 @@ func cmake() Program {
 	o.Stop = true
 	return Program{Name: "cmake", Kind: BuildTool, Why: whyBuild, Runs: &Runs{Project: true}, Opts: o,
 		Probe: []string{"--version", "--help"}}
+}
+
+// editing marks editors: every operand is a file they may rewrite.
+func editing(ps []Program) []Program {
+	for i := range ps {
+		ps[i].Targets = WritesAll
+	}
+	return ps
 }
 
 // tcl gives an interpreter Tcl's shell escapes.
@@ -757,7 +773,7 @@ func interpreters() []Program {
 	}
 	return append(out,
 		// ed reads its commands from standard input, and `!cmd` runs cmd.
-		Program{Name: "ed", Kind: Interpreter, Why: "a line editor whose commands, read from standard input, run shell commands with !", Runs: &Runs{Script: true, Stdin: true}, Probe: []string{"--version", "-V", "--help", "-h"}},
+		Program{Name: "ed", Kind: Interpreter, Targets: WritesAll, Why: "a line editor whose commands, read from standard input, run shell commands with !", Runs: &Runs{Script: true, Stdin: true}, Probe: []string{"--version", "-V", "--help", "-h"}},
 		Program{Name: "sqlite3", Kind: Interpreter, Scanner: ScanSqlite, Why: "a database shell whose dot commands run programs", Probe: []string{"--version", "-version"}},
 		Program{Name: "duckdb", Kind: Interpreter, Scanner: ScanSqlite, Why: "a database shell whose dot commands run programs", Probe: []string{"--version", "-version"}},
 		Program{Name: "psql", Kind: Interpreter | NetworkClient, Escape: EscapeSQL, Why: "a database shell that can run programs (\\!)", Probe: []string{"--version", "-V"}},
@@ -1096,7 +1112,7 @@ func netcats() []Program {
 			Short("c", eff(ReqArg, RunsShell, "`nc -c` runs %q for each connection"))
 	}
 	return one(
-		Program{Name: "openssl", Kind: NetworkClient, Why: whyNet, Opts: opensslOpts()},
+		Program{Name: "openssl", Kind: NetworkClient, Why: whyNet, Opts: opensslOpts(), Runs: &Runs{Loads: "engine"}},
 		Program{Name: "socat", Kind: NetworkClient, Why: "a socket relay that can run commands", Runs: &Runs{Addresses: []string{"exec:", "system:", "shell:"}}},
 		Program{Name: "ncat", Kind: NetworkClient, Why: whyNet, Opts: ncat},
 		Program{Name: "nc", Kind: NetworkClient, Why: whyNet, Opts: nc()},
