@@ -289,6 +289,16 @@ var bypassClasses = []bypassClass{
 			"sort x | sponge x", "ex -sc '%s/a/b/g|x' notes.txt", "cat /etc/passwd"},
 	},
 	{
+		// wget spawns the --use-askpass program (and a wgetrc
+		// use_askpass's) with the prompt, before it connects.
+		name: "wget's askpass program", needs: "wget",
+		refused: []string{"wget -q --use-askpass=rm http://127.0.0.1:9/", "wget -q --use-a=rm http://127.0.0.1:9/",
+			"wget -q -e use_askpass=rm http://127.0.0.1:9/", "wget -qe useAskPass=rm http://127.0.0.1:9/",
+			"WGET_ASKPASS=rm wget -q --use-askpass= http://127.0.0.1:9/"},
+		allowed: []string{"wget -q -O- https://example.com", "wget -O out.tgz https://example.com/a.tgz",
+			"wget -e robots=off -r https://example.com/", "wget -r -np -nH https://example.com/dir/"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.
