@@ -1194,7 +1194,8 @@ func inPlaceCluster(args []facts.Word) bool {
 
 // deviceOrAccount: a write onto a block device or an account file.
 func (b *blChecker) deviceOrAccount(c *facts.Call, ws []facts.Word) *BlacklistEntry {
-	for _, t := range b.targets(ws) {
+	ts := b.targets(ws)
+	for _, t := range ts {
 		for _, v := range t.paths {
 			if isBlockDevice(v) {
 				return blEntry("raw-device-write")
@@ -1204,23 +1205,23 @@ func (b *blChecker) deviceOrAccount(c *facts.Call, ws []facts.Word) *BlacklistEn
 			}
 		}
 	}
-	return b.writtenTargets(c, ws, true)
+	return b.writtenTargets(c, ws, ts, true)
 }
 
 // accountTargets: an operand naming an account file.
 func (b *blChecker) accountTargets(c *facts.Call, ws []facts.Word) *BlacklistEntry {
-	return b.writtenTargets(c, ws, false)
+	return b.writtenTargets(c, ws, b.targets(ws), false)
 }
 
-// writtenTargets: an operand naming an account file. With overwrite (the
+// writtenTargets: an operand (ws, resolved as ts) naming an account file. With overwrite (the
 // operand's content is replaced: cp's destination, tee's files, a
 // truncation, an option's output file), a target the text computes, which
 // the blacklist cannot resolve, may be one or a disk, as a redirection's
 // may: cp x "$(cat dest)" is unseen, like > "$(cat dest)". A removal of
 // one computed name (rm "$tmp") is left to run, as before; the paths find
 // and xargs fill in (holes) are what they list.
-func (b *blChecker) writtenTargets(c *facts.Call, ws []facts.Word, overwrite bool) *BlacklistEntry {
-	for i, t := range b.targets(ws) {
+func (b *blChecker) writtenTargets(c *facts.Call, ws []facts.Word, ts []target, overwrite bool) *BlacklistEntry {
+	for i, t := range ts {
 		for _, v := range t.paths {
 			if accountFile(v) {
 				return blEntry("overwrite-account-files")

@@ -52,4 +52,18 @@ var launcherBypassClasses = []bypassClass{
 		yolo:        []string{`X='+!rm -rf /'; less "$X" f`, `X='+!rm -rf /'; vim "$X" f`, "vim $X f"},
 		allowed:     []string{`less "./$F"`, "less README.md", `vim "src/$F"`},
 	},
+	{
+		name: "set -k read wherever it turns on, for the calls before it too",
+		// The keyword option is found call by call as the text is read;
+		// a text that turns it on is read again from its start (a loop
+		// runs the calls before it again under it).
+		files: map[string]string{"env.sh": "rm -f x\n"},
+		refused: []string{
+			"f() { set -k; }; f; bash -c true BASH_ENV=./env.sh",
+			"for i in 1 2; do bash -c true BASH_ENV=./env.sh; set -k; done",
+			"bash -c 'set -k; bash -c true BASH_ENV=./env.sh'",
+			"eval 'set -k'; bash -c true BASH_ENV=./env.sh",
+		},
+		yoloAllowed: []string{"f() { set -k; }; echo a=b"},
+	},
 }

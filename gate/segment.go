@@ -179,7 +179,8 @@ type splitter struct {
 	// bodyLines counts here-doc body lines among segs: they are data, so
 	// the MaxSegments cap, which counts commands, leaves them out.
 	bodyLines int
-	// body marks, in step with segs, the segments that are body lines.
+	// body marks, in step with segs, the segments that are body lines;
+	// nil until the first body line.
 	body []bool
 }
 
@@ -204,9 +205,11 @@ func (p *splitter) emitAt(slot, start, end int) {
 		p.segs = append(p.segs, "")
 		copy(p.segs[slot+1:], p.segs[slot:])
 		p.segs[slot] = seg
-		p.body = append(p.body, false)
-		copy(p.body[slot+1:], p.body[slot:])
-		p.body[slot] = false
+		if p.body != nil {
+			p.body = append(p.body, false)
+			copy(p.body[slot+1:], p.body[slot:])
+			p.body[slot] = false
+		}
 	}
 }
 
@@ -486,8 +489,16 @@ func (p *splitter) sub(text string) {
 	}
 	q := &splitter{s: text, depth: p.depth + 1}
 	q.list(0, 0)
+	if q.body != nil && p.body == nil {
+		p.body = make([]bool, len(p.segs), len(p.segs)+len(q.segs))
+	}
 	p.segs = append(p.segs, q.segs...)
-	p.body = append(p.body, q.body...)
+	if p.body != nil {
+		if q.body == nil {
+			q.body = make([]bool, len(q.segs))
+		}
+		p.body = append(p.body, q.body...)
+	}
 	p.bad = p.bad || q.bad
 }
 
@@ -589,6 +600,9 @@ func (p *splitter) hdocBody(i int, h hdoc) int {
 			return min(end+1, len(p.s))
 		}
 		n := len(p.segs)
+		if p.body == nil {
+			p.body = make([]bool, n, n+8) // marked from the first body line on
+		}
 		p.emit(i, end)
 		p.bodyLines += len(p.segs) - n
 		if len(p.segs) > n {

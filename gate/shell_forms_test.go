@@ -174,6 +174,10 @@ var shellTargetForms = []struct {
 	{text: `X="-rf /"; rm $X`, want: "|-rf /"},
 	{text: `X=-rf; rm $X /`, want: "|-rf /"},
 	{text: `X="-r -f"; Y=/; rm $X $Y`, want: "|-r -f /"},
+	// Brace expansion makes options and targets alike.
+	{text: "rm {-rf,/}", want: "|-rf /"},
+	{text: "rm {-r,-f} /", want: "|-r -f /"},
+	{text: "rm -{r,f} ~", env: []string{"HOME=/root"}, want: "|-r -f /root"},
 	// bash's bracket expressions: ! negates, and POSIX classes,
 	// equivalence classes and collating symbols match (path.Match read
 	// none of them so).
@@ -192,7 +196,7 @@ var shellTargetNearMisses = []string{
 	"cd src && rm -rf *", "X=/tmp/a; cd $X && rm -rf *", "export X=/tmp/a; rm -rf $X",
 	"read -r line <<< x; rm -rf build", "shopt -s nocaseglob\nrm -rf ./B*",
 	"x=1; shopt -s cdable_vars; cd ./x && rm -rf *",
-	`X="-rf build"; rm $X`, `rm -rf "${HOME:?}/build"`, "rm -rf $HOME/.cache/foo", "E=; rm -rf $E build", "echo x > /dev/stdout", "echo x 2> /dev/stderr", "rm -rf /tmp/[!.]*", "rm -rf ./[[:alpha:]]*", "cat x > /dev/null", "cd /tmp/x && rm -rf /proc/self/cwd/*", "rm -rf /proc/self/cwd/build",
+	`X="-rf build"; rm $X`, "rm -rf {a,b}", "mkdir -p src/{a,b}", `rm -rf "${HOME:?}/build"`, "rm -rf $HOME/.cache/foo", "E=; rm -rf $E build", "echo x > /dev/stdout", "echo x 2> /dev/stderr", "rm -rf /tmp/[!.]*", "rm -rf ./[[:alpha:]]*", "cat x > /dev/null", "cd /tmp/x && rm -rf /proc/self/cwd/*", "rm -rf /proc/self/cwd/build",
 }
 
 // globDisks are patterns bash expands to a disk or an account file.

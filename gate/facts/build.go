@@ -63,8 +63,16 @@ func Build(text string, opt Options) *Tree {
 	t.File, t.Parsed = f, true
 	b := &tb.b
 	*b = builder{t: t, opt: opt, src: text, scopeEnd: len(text) + 1}
-	t.keyword = t.keyword || keywordOn(f)
 	b.stmts(f.Stmts)
+	if t.keywordLate {
+		// A call turned on set -k after calls before it were read
+		// without it; a loop may run them again under it: read the
+		// whole text again with every NAME=VALUE word an assignment.
+		*t = Tree{Src: text, File: f, Parsed: true, keyword: true}
+		t.Calls = t.callsBuf[:0]
+		*b = builder{t: t, opt: opt, src: text, scopeEnd: len(text) + 1}
+		b.stmts(f.Stmts)
+	}
 	b.rebind()
 	t.finishVars()
 	b.finishPrompts()
@@ -400,6 +408,9 @@ func lastDirect(calls []*Call) *Call {
 
 // callExpr records a simple command and reads what it runs.
 func (b *builder) callExpr(s *syntax.Stmt, ce *syntax.CallExpr) {
+	if !b.t.keyword && keywordCall(ce) {
+		b.t.keyword, b.t.keywordLate = true, true
+	}
 	assigns := b.assigns(ce.Assigns, len(ce.Args) == 0)
 	for _, w := range ce.Args {
 		b.word(w)
@@ -743,7 +754,6 @@ func (b *builder) payload(c *Call, text, how string) {
 		return
 	}
 	b.t.nestedBytes += len(text)
-	b.t.keyword = b.t.keyword || keywordOn(f)
 	sp := c.Span
 	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: c, how: how, depth: b.depth + 1, walk: b.walk}
 	nb.stmts(f.Stmts)
@@ -765,7 +775,6 @@ func (b *builder) reparse(sp Span, c *Call, text, how string) {
 		return
 	}
 	b.t.nestedBytes += len(text)
-	b.t.keyword = b.t.keyword || keywordOn(f)
 	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: b.via, how: b.how, depth: b.depth + 1, walk: b.walk, inSubst: b.inSubst, guessing: b.guessing}
 	if c != nil {
 		nb.via, nb.how = c, how

@@ -504,41 +504,35 @@ func (b *builder) shoptCall(args []Word) {
 	}
 }
 
-// keywordOn reports a file that turns on bash's keyword option: set -k,
-// set -o keyword, shopt -o -s keyword, or set given a word computed at
-// run time (it may be -k).
-func keywordOn(f *syntax.File) bool {
-	on := false
-	syntax.Walk(f, func(n syntax.Node) bool {
-		ce, ok := n.(*syntax.CallExpr)
-		if !ok || on || len(ce.Args) == 0 {
-			return !on
-		}
-		args := ce.Args
-		if v, ok := Static(args[0]); ok && (v == "builtin" || v == "command") {
-			args = args[1:]
-		}
-		if len(args) == 0 {
+// keywordCall reports a call that turns on bash's keyword option: set
+// -k, set -o keyword, shopt -o -s keyword, or set given a word computed at
+// run time (it may be -k). The builder asks it of every call it reads, in
+// the text and in every payload it parses.
+func keywordCall(ce *syntax.CallExpr) bool {
+	args := ce.Args
+	if len(args) == 0 {
+		return false
+	}
+	if v, ok := Static(args[0]); ok && (v == "builtin" || v == "command") {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return false
+	}
+	name, _ := Static(args[0])
+	if name != "set" && name != "shopt" {
+		return false
+	}
+	for _, w := range args[1:] {
+		v, ok := Static(w)
+		switch {
+		case !ok, v == "keyword":
+			return true
+		case name == "set" && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "k"):
 			return true
 		}
-		name, _ := Static(args[0])
-		if name != "set" && name != "shopt" {
-			return true
-		}
-		for _, w := range args[1:] {
-			v, ok := Static(w)
-			switch {
-			case !ok:
-				on = true
-			case v == "keyword":
-				on = true
-			case name == "set" && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "k"):
-				on = true
-			}
-		}
-		return !on
-	})
-	return on
+	}
+	return false
 }
 
 // keywordArgs splits a command's words into its argv and the NAME=VALUE

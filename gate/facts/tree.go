@@ -222,6 +222,9 @@ type Tree struct {
 	// keyword: the text turns on set -k (keyword), so NAME=VALUE words
 	// after a command's name are assignments to its environment.
 	keyword bool
+	// keywordLate: a call read set -k on after calls before it were read
+	// without it (Build then reads the text again).
+	keywordLate bool
 	// Funcs maps function names to their definitions.
 	Funcs map[string][]*syntax.FuncDecl
 	// Pipes lists each pipeline's elements, left to right: for each
