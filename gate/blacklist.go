@@ -2150,7 +2150,9 @@ func isNetPath(v string) bool {
 // readsScriptStdin reports a shell or interpreter that reads its program
 // from standard input.
 func readsScriptStdin(c *facts.Call) bool {
-	return c.ScriptStdin && c.Prog != nil && c.Prog.Kind.Any(p.Shell|p.Interpreter)
+	// source /dev/stdin and . /dev/fd/0 run what they read as the shell's
+	// own script.
+	return c.ScriptStdin && c.Prog != nil && (c.Prog.Kind.Any(p.Shell|p.Interpreter) || c.Prog.Runs != nil && c.Prog.Runs.Script)
 }
 
 // scriptFromArgs reports a shell or interpreter started by a program that

@@ -357,6 +357,13 @@ func (b *builder) ownCommand(c *Call, f p.Found, args []Word, what string) {
 	}
 }
 
+// commandKey is a KEY of a KEY=VALUE option as its program compares it:
+// without case, blanks, '_' or '-' (wgetrc reads use_askpass, useAskPass
+// and use-askpass alike; reading ssh's keys so is only stricter).
+func commandKey(k string) string {
+	return strings.NewReplacer("_", "", "-", "", " ", "", "\t", "").Replace(strings.ToLower(k))
+}
+
 // attached reports an option value given in the same word (-Sx, --s=x).
 func attached(f p.Found, args []Word) bool {
 	return f.Index < len(args) && strings.Contains(args[f.Index].Value, f.Value) && args[f.Index].Value != f.Value
@@ -383,9 +390,9 @@ func (b *builder) keyed(c *Call, prog *p.Program, f p.Found, what string) {
 	if !ok {
 		key, val, _ = strings.Cut(f.Value, " ")
 	}
-	key = strings.ToLower(strings.TrimSpace(key))
+	key = commandKey(key)
 	for _, k := range prog.CommandKeys {
-		if key == k {
+		if key == commandKey(k) {
 			b.payload(c, strings.TrimSpace(val), what)
 		}
 	}

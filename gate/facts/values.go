@@ -328,19 +328,17 @@ func (b *builder) finishPrompts() {
 }
 
 // Fields returns the fields bash makes of w used at offset at (child: by
-// another process), when it is computed from variables that each hold
-// one value the text shows there: X='-rf /'; rm $X passes rm two words.
+// another process), when it is made by brace expansion, or computed from
+// variables that each hold one value the text shows there: rm {-rf,/}
+// and X='-rf /'; rm $X pass rm two words.
 // ok is false for a static word, or one whose fields the text does not
 // show.
 func (t *Tree) Fields(w Word, at int, child bool) ([]Word, bool) {
 	if w.Static || w.Hole || w.Node == nil {
 		return nil, false
 	}
-	names := paramNames(w.Node)
-	if len(names) == 0 {
-		return nil, false
-	}
-	for _, name := range names {
+	// Brace expansion, and variables that each hold one value.
+	for _, name := range paramNames(w.Node) {
 		if len(t.Vars[name]) != 1 || !t.sureAt(name, at, child) {
 			return nil, false
 		}

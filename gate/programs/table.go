@@ -1058,6 +1058,24 @@ func packageManagers() []Program {
 	return out
 }
 
+// wget runs the program --use-askpass names (and a wgetrc command's
+// use_askpass, given with -e/--execute, or WGET_ASKPASS) with the prompt
+// as its argument, and reads wgetrc commands, use_askpass among them,
+// from a --config file. Its other options are read as flags.
+func wget(ps []Program) []Program {
+	for i := range ps {
+		askpass := eff(ReqArg, RunsProgram, "`wget --use-askpass` runs %q for the credentials")
+		askpass.Appends = true // the prompt
+		ps[i].Opts = Opts("", "", nil).AnyOption().Long(askpass, "use-askpass").
+			Short("e", eff(ReqArg, Unproven, "`wget -e %q` runs a wgetrc command, which can name a program")).
+			Long(eff(ReqArg, Unproven, "`wget --execute %q` runs a wgetrc command, which can name a program"), "execute").
+			Long(eff(ReqArg, RunsFile, "`wget --config` reads wgetrc commands from %q, which can name a program"), "config")
+		ps[i].CommandKeys = []string{"use_askpass"}
+		ps[i].EnvCommands = []string{"WGET_ASKPASS"}
+	}
+	return ps
+}
+
 func network() []Program {
 	d := func(names ...string) []Program {
 		out := each(NetworkClient|Downloader, "downloads from the network", names...)
@@ -1067,7 +1085,8 @@ func network() []Program {
 		return out
 	}
 	return concat(
-		d("curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie", "wget2"),
+		d("curl", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie"),
+		wget(d("wget", "wget2")),
 		each(NetworkClient, whyNet, "telnet", "ftp",
 			"tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
 			"host", "whois", "nmap", "redis-cli", "mosquitto_pub",
