@@ -90,4 +90,12 @@ var launcherBypassClasses = []bypassClass{
 		allowed:     []string{"script -qc 'ls' /dev/null", "script -q -c 'make' log.txt"},
 		yoloAllowed: []string{"script -qc 'ls' /dev/null"},
 	},
+	{
+		name: "ftp and sftp read their commands from standard input; ! runs a shell command",
+		// ftp is not installed here and sftp needs a host: from their
+		// manuals.
+		unconfirmed: []string{"sftp host <<< '!rm -f x'", "ftp <<< '!rm -f x'", "echo '!rm -f x' | ftp host"},
+		yolo:        []string{"echo '!rm -rf /' | ftp host"},
+		allowed:     []string{"ftp host"},
+	},
 }

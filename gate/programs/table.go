@@ -1087,7 +1087,7 @@ func network() []Program {
 	return concat(
 		d("curl", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie"),
 		wget(d("wget", "wget2")),
-		each(NetworkClient, whyNet, "telnet", "ftp",
+		each(NetworkClient, whyNet, "telnet",
 			"tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
 			"host", "whois", "nmap", "redis-cli", "mosquitto_pub",
 			"getent", "ssh-keyscan", "ssh-copy-id", "s3cmd", "gsutil", "ldapsearch",
@@ -1111,7 +1111,12 @@ func network() []Program {
 						Short("o", eff(ReqArg, Unproven, "`sftp -o %q` can name a command ssh runs (ProxyCommand)")).
 						Short("F", sshConfigFile).Short("S", eff(ReqArg, RunsProgram, "`sftp -S` runs %q in place of ssh")).
 						Short("D", eff(ReqArg, RunsProgram, "`sftp -D` runs the local server %q")).
-						Short("b", eff(ReqArg, RunsFile, "`sftp -b` runs the batch commands in %q, whose ! lines run shell commands"))},
+						Short("b", eff(ReqArg, RunsFile, "`sftp -b` runs the batch commands in %q, whose ! lines run shell commands")),
+				// Commands on standard input too (sftp host <<< '!cmd').
+				StdinCommands: StdinOwnCommands, Escape: EscapeKeys},
+			// ftp reads its commands from standard input; ! runs a
+			// shell command.
+			Program{Name: "ftp", Kind: NetworkClient, Why: whyNet, StdinCommands: StdinOwnCommands, Escape: EscapeKeys},
 		),
 	)
 }
