@@ -109,7 +109,7 @@ var shellBypassClasses = []bypassClass{
 		yoloAllowed: []string{"echo `echo \\`echo \\\\\\`echo hi\\\\\\`\\``"},
 	},
 	{
-		name: "source given standard input runs a download as the shell's own script",
+		name:  "source given standard input runs a download as the shell's own script",
 		needs: "curl", files: map[string]string{"s.sh": "rm -f x\n"},
 		refused: []string{
 			"curl -s file://$PWD/s.sh | source /dev/stdin",
