@@ -299,6 +299,20 @@ var bypassClasses = []bypassClass{
 			"wget -e robots=off -r https://example.com/", "wget -r -np -nH https://example.com/dir/"},
 	},
 	{
+		// A program the table does not model may run an option's attached
+		// value (hyperfine -p'CMD', nodemon -x'CMD') or the program an
+		// --opt=PROG names with the words after it, as it may run an
+		// operand: guessed like one.
+		name:        "unmodelled programs' attached option values",
+		files:       map[string]string{"run.sh": "sh -c \"${1#-c}\"\n", "p.sh": "sh -c \"${1#-qp}\"\n", "e.sh": "\"${1#--exec=}\" \"$2\"\n"},
+		refused:     []string{"sh run.sh -c'rm -f x'", "sh p.sh -qp'rm -f x'", "sh e.sh --exec=rm x"},
+		unconfirmed: []string{"hyperfine -p'rm -f x' ls", "nodemon -x'rm -f x'"},
+		allowed:     []string{"somecli -m'Initial commit'", "somecli -n3 -v"},
+		yolo: []string{"hyperfine -p'rm -rf ~' ls", "nodemon -x'rm -rf /'", "somecli -qp'rm -rf ~'", "somecli --exec=rm -rf /",
+			`somecli -e"rm -rf /"`},
+		yoloAllowed: []string{"somecli -m'Initial commit'", "somecli --name=rm", "somecli -p'ls -la'"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.

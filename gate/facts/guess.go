@@ -55,9 +55,7 @@ func (b *builder) guess(c *Call, args []Word) {
 		}
 		v := a.Value
 		if strings.HasPrefix(v, "-") {
-			if _, val, ok := strings.Cut(v, "="); ok && shellText(val) {
-				b.guessText(c, val)
-			}
+			b.guessOption(c, v, args[i+1:])
 			continue
 		}
 		if programWord(v) {
@@ -67,6 +65,35 @@ func (b *builder) guess(c *Call, args []Word) {
 			for _, t := range guessTexts(v) {
 				b.guessText(c, t)
 			}
+		}
+	}
+}
+
+// maxClusterGuess bounds the option letters read before a short option's
+// attached value (-qp'CMD').
+const maxClusterGuess = 6
+
+// guessOption reads an option word of a program the table does not model
+// for the command its value may be: --opt=TEXT and a short option's
+// attached -oTEXT (after up to maxClusterGuess letters: -qp'rm -rf ~',
+// hyperfine's -p) are shell text when they have a blank, and --opt=PROG
+// naming a program the table knows may start it with the words after
+// (--exec=rm -rf /).
+func (b *builder) guessOption(c *Call, v string, rest []Word) {
+	if _, val, ok := strings.Cut(v, "="); ok {
+		if shellText(val) {
+			b.guessText(c, val)
+		}
+		if programWord(val) {
+			b.guessArgv(c, append([]Word{{Value: val, Static: true, Raw: val}}, rest...))
+		}
+	}
+	if strings.HasPrefix(v, "--") || !shellText(v) {
+		return
+	}
+	for k := 2; k < len(v) && k <= 1+maxClusterGuess && !strings.ContainsAny(v[1:k], " \t\n="); k++ {
+		if shellText(v[k:]) {
+			b.guessText(c, v[k:])
 		}
 	}
 }
