@@ -329,12 +329,16 @@ var bypassClasses = []bypassClass{
 		unconfirmed: []string{"git clone -c filter.lfs.smudge='rm -f x' https://example.com/r.git",
 			"git clone --config core.pager='rm -f x' https://example.com/r.git", "git config include.path ./evil.cfg && git status"},
 		allowed: []string{"git config user.email a@b.invalid", "git config --global core.editor vim",
+			"git config --global core.sshCommand 'ssh -i ~/.ssh/id_ed25519'", "git config core.hooksPath .husky",
 			"git config core.pager 'less -R'", "git config --global url.git@github.com:.insteadOf https://github.com/",
 			"git config --get core.fsmonitor", "git config --unset core.fsmonitor", "git config --global push.autoSetupRemote true",
 			"git clone -c http.sslVerify=false https://example.com/r.git"},
 		yolo: []string{"git config core.fsmonitor 'rm -rf /' && git status", "git config --global core.pager 'rm -rf ~'",
 			"git clone -c core.sshCommand='rm -rf /' https://example.com/r.git"},
-		yoloAllowed: []string{"git config --global user.name a", "git config core.fsmonitor true"},
+		yoloAllowed: []string{"git config --global user.name a", "git config core.fsmonitor true",
+			// git gives core.sshCommand the host and the remote command: no
+			// login shell reading a script.
+			"git config --global core.sshCommand 'ssh -i ~/.ssh/id_ed25519'", "git config --global core.editor 'code --wait'"},
 	},
 	{
 		name:  "variables that move a program's configuration or load its modules",
