@@ -2285,7 +2285,8 @@ func forkBombs(t *facts.Tree) *BlacklistEntry {
 // a launcher's argv, a -c script (an exported function) — as well as
 // directly: each call is owned by the function whose body holds it or
 // the call that started it, and spawns when it, or a call above it, is a
-// pipeline's element or runs in the background.
+// pipeline's element, runs in the background or in a command or process
+// substitution (each a new process: f(){ echo $(f) $(f) & }).
 func startedBombs(t *facts.Tree) *BlacklistEntry {
 	inBody := map[*syntax.Stmt]string{}
 	for name, decls := range t.Funcs {
@@ -2316,7 +2317,7 @@ func startedBombs(t *facts.Tree) *BlacklistEntry {
 		}
 		owner, spawn := "", false
 		for x := c; x != nil && owner == ""; x = x.Via {
-			spawn = spawn || piped[x] || x.Stmt != nil && x.Stmt.Background
+			spawn = spawn || piped[x] || x.InSubst || x.Stmt != nil && x.Stmt.Background
 			if x.Stmt != nil {
 				owner = inBody[x.Stmt]
 			}

@@ -109,7 +109,7 @@ var shellBypassClasses = []bypassClass{
 		yoloAllowed: []string{"echo `echo \\`echo \\\\\\`echo hi\\\\\\`\\``"},
 	},
 	{
-		name: "source given standard input runs a download as the shell's own script",
+		name:  "source given standard input runs a download as the shell's own script",
 		needs: "curl", files: map[string]string{"s.sh": "rm -f x\n"},
 		refused: []string{
 			"curl -s file://$PWD/s.sh | source /dev/stdin",
@@ -309,6 +309,8 @@ func TestShellKillForms(t *testing.T) {
 var evalBombs = []string{
 	"f(){ eval f\\|f\\&; }; f", "f(){ eval 'f|f&'; }; f", `f(){ eval "f & f &"; }; f`,
 	"f(){ bash -c f | bash -c f & }; export -f f; f", "f(){ builtin eval 'f|f&'; }; f",
+	// Each command or process substitution is a new process.
+	"f(){ echo $(f) $(f) & }; f", "f(){ x=$(f) y=$(f); }; f", "f(){ cat <(f) <(f); }; f",
 }
 
 // TestEvalBombs: yolo refuses each; functions that only pipe other
@@ -320,18 +322,20 @@ func TestEvalBombs(t *testing.T) {
 			t.Errorf("%q: %v in yolo: %s", text, d.Action, d.Reason)
 		}
 	}
-	for _, text := range []string{"f(){ echo hi | grep h; }; f", "f(){ g & }; g(){ echo; }; f", "f(){ eval 'g | h'; }; g(){ :; }; h(){ :; }; f"} {
+	for _, text := range []string{"f(){ echo hi | grep h; }; f", "f(){ g & }; g(){ echo; }; f", "f(){ eval 'g | h'; }; g(){ :; }; h(){ :; }; f",
+		"f(){ echo $(date); }; f; f", "f(){ x=$(g); }; g(){ :; }; f"} {
 		if d := Decide(Input{Text: text, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
 			t.Errorf("near miss %q: %v in yolo: %s", text, d.Action, d.Reason)
 		}
 	}
 }
 
-// TestEvalBombsConfirm runs the eval and exported-function shapes bounded
+// TestEvalBombsConfirm runs the eval, exported-function and substitution
+// shapes bounded
 // at depth 3: each call starts two more, 1+2+4+8 calls in all.
 func TestEvalBombsConfirm(t *testing.T) {
 	bash := requireBash(t)
-	for _, body := range []string{`eval "f x$1 | f x$1 &"`, `bash -c "f x$1" | bash -c "f x$1" &`} {
+	for _, body := range []string{`eval "f x$1 | f x$1 &"`, `bash -c "f x$1" | bash -c "f x$1" &`, `echo $(f x$1) $(f x$1) >/dev/null &`} {
 		dir := t.TempDir()
 		cnt := filepath.Join(dir, "cnt")
 		text := "f(){ echo >> '" + cnt + "'; [ ${#1} -lt 3 ] || return; " + body + " wait; }; export -f f; f; wait"

@@ -189,6 +189,14 @@ type Program struct {
 	// command covers it run through this launcher, as Claude Code reads
 	// such wrappers. It writes no file (nohup does) and runs nothing else.
 	Transparent bool
+	// StdinCommands: it reads commands from standard input when the text
+	// feeds it one: a shell's (script without -c starts one), or its own
+	// language, whose escapes run shell commands (gdb's shell and !, ex's
+	// !). StdinIf are options it needs for that (vim's -e), StdinUnless
+	// options that stop it (gdb -batch, script -c).
+	StdinCommands StdinKind
+	StdinIf       []string
+	StdinUnless   []string
 }
 
 // Extracts is how an archiver's command line says where it writes the
@@ -203,6 +211,18 @@ type Extracts struct {
 	Modes, Dir []string
 	Members    int
 }
+
+// StdinKind is what a program reads from standard input as commands.
+type StdinKind uint8
+
+// The kinds of commands read from standard input.
+const (
+	NoStdinCommands StdinKind = iota
+	// StdinShellText: a shell reads it (script starts $SHELL).
+	StdinShellText
+	// StdinOwnCommands: its own commands, which can run shell commands.
+	StdinOwnCommands
+)
 
 // Binds is how a container runner's command line binds host paths into a
 // container (docker run -v SRC:DST[:OPTS], --mount
