@@ -920,7 +920,7 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 		return e
 	}
 	if c.Prog == nil {
-		return nil
+		return b.unmodelledOutputs(c)
 	}
 	v := newBlCall(c, b.splitArgs(c))
 	bc := &v
@@ -1021,6 +1021,34 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// unmodelledOutputs: a program the table does not model may write the
+// file its output option names, as the option's spelling says (pandoc
+// x.md -o /etc/passwd, gpg --output /etc/shadow …): a device or an
+// account file there is refused as a redirection's target is.
+func (b *blChecker) unmodelledOutputs(c *facts.Call) *BlacklistEntry {
+	var ws []facts.Word
+	args := c.Argv[1:]
+	for i, a := range args {
+		if !a.Static {
+			continue
+		}
+		for _, o := range p.OutputOptions {
+			switch {
+			case a.Value == o && i+1 < len(args):
+				ws = append(ws, args[i+1])
+			case strings.HasPrefix(a.Value, o+"="):
+				ws = append(ws, facts.Word{Value: a.Value[len(o)+1:], Static: true, Raw: a.Raw})
+			case o == "-o" && len(a.Value) > 2 && strings.HasPrefix(a.Value, "-o") && a.Value[2] == '/':
+				ws = append(ws, facts.Word{Value: a.Value[2:], Static: true, Raw: a.Raw}) // -o/etc/passwd
+			}
+		}
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	return b.deviceOrAccount(c, ws)
 }
 
 // scriptWrites: the files a sed or awk script opens for writing (sed

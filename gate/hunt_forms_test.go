@@ -325,6 +325,17 @@ var bypassClasses = []bypassClass{
 			"tar -xf a.tar -C / usr/share/doc/x"},
 	},
 	{
+		// Output options and operands name the file a program writes:
+		// openssl -out/-keyout, script's typescript, and an unmodelled
+		// program's -o/--output as its spelling says.
+		name: "account files named as a program's output",
+		yolo: []string{"openssl genrsa -out /etc/passwd 2048", "openssl req -new -keyout /etc/shadow -out x.csr",
+			"script -qc ls /etc/shadow", "gpg --output /etc/passwd --export", "pandoc x.md -o /etc/passwd",
+			"somecli -o/dev/sda", "somecli --output=/etc/sudoers"},
+		yoloAllowed: []string{"openssl genrsa -out key.pem 2048", "script -q /dev/null -c ls", "pandoc x.md -o out.pdf",
+			"somecli -o out.txt", "gpg --output out.asc --export"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.
