@@ -331,8 +331,8 @@ func TestEvalBombs(t *testing.T) {
 }
 
 // TestEvalBombsConfirm runs the eval, exported-function and substitution
-// shapes bounded
-// at depth 3: each call starts two more, 1+2+4+8 calls in all.
+// shapes bounded at depth 3: each call starts two more, 1+2+4+8 calls in
+// all.
 func TestEvalBombsConfirm(t *testing.T) {
 	bash := requireBash(t)
 	for _, body := range []string{`eval "f x$1 | f x$1 &"`, `bash -c "f x$1" | bash -c "f x$1" &`, `echo $(f x$1) $(f x$1) >/dev/null &`} {
