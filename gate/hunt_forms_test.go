@@ -313,6 +313,18 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"somecli -m'Initial commit'", "somecli --name=rm", "somecli -p'ls -la'"},
 	},
 	{
+		// An archive extracted into / or /etc writes what it holds there,
+		// /etc/passwd among it for all the text shows; members the text
+		// names are the files they become.
+		name: "archives extracted over the account files' directories",
+		yolo: []string{"tar -xf a.tar -C /", "tar -C /etc -xzf a.tgz", "tar xzf a.tgz -C /", "tar xfC a.tar /",
+			"tar --extract --file=a.tar --directory=/etc", "cd / && tar -xf /tmp/a.tar", "tar -xf a.tar -C / etc/passwd",
+			"unzip a.zip -d /", "unzip -o a.zip -d /etc", "unzip -o a.zip -d /etc passwd", "tar -xf a.tar -C /etc/sudoers.d"},
+		yoloAllowed: []string{"tar -xzf go.tgz -C /usr/local", "tar -xf a.tar", "tar -xzf a.tgz -C build", "tar -tf a.tar -C /",
+			"tar -czf a.tgz -C / etc", "unzip a.zip", "unzip a.zip -d out", "unzip -l a.zip -d /", "tar xf a.tar",
+			"tar -xf a.tar -C / usr/share/doc/x"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.

@@ -409,10 +409,12 @@ func writers() []Program {
 				"changes silent quiet verbose no-preserve-root preserve-root recursive help version", "reference", ""))},
 			Program{Name: "chown", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
-			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts(), EnvOptions: []string{"TAR_OPTIONS"}},
+			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts(), EnvOptions: []string{"TAR_OPTIONS"},
+				Extracts: &Extracts{Modes: []string{"x", "extract", "get"}, Dir: []string{"C", "directory"}}},
 			// unzip -T sets the archive's time to its newest member's, even
 			// when it only lists (unzip -l -T a.zip).
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"},
+				Extracts: &Extracts{Dir: []string{"d"}, Members: 1},
 				Opts: Opts("cflptuvzZnoqajUCLXVKMsWx12", "dP", nil).
 					Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))},
 			// zip's -TT CMD is two letters, which a cluster cannot spell: T is
