@@ -313,6 +313,18 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"somecli -m'Initial commit'", "somecli --name=rm", "somecli -p'ls -la'"},
 	},
 	{
+		// An archive extracted into / or /etc writes what it holds there,
+		// /etc/passwd among it for all the text shows; members the text
+		// names are the files they become.
+		name: "archives extracted over the account files' directories",
+		yolo: []string{"tar -xf a.tar -C /", "tar -C /etc -xzf a.tgz", "tar xzf a.tgz -C /", "tar xfC a.tar /",
+			"tar --extract --file=a.tar --directory=/etc", "cd / && tar -xf /tmp/a.tar", "tar -xf a.tar -C / etc/passwd",
+			"unzip a.zip -d /", "unzip -o a.zip -d /etc", "unzip -o a.zip -d /etc passwd", "tar -xf a.tar -C /etc/sudoers.d"},
+		yoloAllowed: []string{"tar -xzf go.tgz -C /usr/local", "tar -xf a.tar", "tar -xzf a.tgz -C build", "tar -tf a.tar -C /",
+			"tar -czf a.tgz -C / etc", "unzip a.zip", "unzip a.zip -d out", "unzip -l a.zip -d /", "tar xf a.tar",
+			"tar -xf a.tar -C / usr/share/doc/x"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.
@@ -329,12 +341,16 @@ var bypassClasses = []bypassClass{
 		unconfirmed: []string{"git clone -c filter.lfs.smudge='rm -f x' https://example.com/r.git",
 			"git clone --config core.pager='rm -f x' https://example.com/r.git", "git config include.path ./evil.cfg && git status"},
 		allowed: []string{"git config user.email a@b.invalid", "git config --global core.editor vim",
+			"git config --global core.sshCommand 'ssh -i ~/.ssh/id_ed25519'", "git config core.hooksPath .husky",
 			"git config core.pager 'less -R'", "git config --global url.git@github.com:.insteadOf https://github.com/",
 			"git config --get core.fsmonitor", "git config --unset core.fsmonitor", "git config --global push.autoSetupRemote true",
 			"git clone -c http.sslVerify=false https://example.com/r.git"},
 		yolo: []string{"git config core.fsmonitor 'rm -rf /' && git status", "git config --global core.pager 'rm -rf ~'",
 			"git clone -c core.sshCommand='rm -rf /' https://example.com/r.git"},
-		yoloAllowed: []string{"git config --global user.name a", "git config core.fsmonitor true"},
+		yoloAllowed: []string{"git config --global user.name a", "git config core.fsmonitor true",
+			// git gives core.sshCommand the host and the remote command: no
+			// login shell reading a script.
+			"git config --global core.sshCommand 'ssh -i ~/.ssh/id_ed25519'", "git config --global core.editor 'code --wait'"},
 	},
 	{
 		name:  "variables that move a program's configuration or load its modules",

@@ -66,4 +66,36 @@ var launcherBypassClasses = []bypassClass{
 		},
 		yoloAllowed: []string{"f() { set -k; }; echo a=b"},
 	},
+	{
+		name:        "ex reads Ex commands from standard input, whose ! runs a shell command",
+		needs:       "ex",
+		files:       map[string]string{"f": "text\n"},
+		refused:     []string{"ex f <<< '!rm -f x'", "echo '!rm -f x' | ex f", "vim -es f <<< '!rm -f x'", "vi -e f <<'E'\n!rm -f x\nE"},
+		yolo:        []string{"ex f <<< '!rm -rf /'", "vim -E f <<< '!rm -rf /'"},
+		allowed:     []string{"vim f", "ex -s f < /dev/null"},
+		yoloAllowed: []string{"ex f <<< 'set nu'", "vim -es -c '%s/a/b/g' -c wq f"},
+	},
+	{
+		name:        "gdb reads its commands from standard input unless given -batch",
+		needs:       "gdb",
+		refused:     []string{"gdb -nx <<< 'shell rm -f x'", "gdb -nx <<< '!rm -f x'", "echo 'shell rm -f x' | gdb -nx"},
+		yolo:        []string{"gdb -nx <<< 'shell rm -rf /'"},
+		yoloAllowed: []string{"gdb -batch -nx <<< 'shell rm -rf /'", "gdb -nx <<< 'info registers'"},
+	},
+	{
+		name:        "script without -c starts a shell that reads standard input",
+		needs:       "script",
+		refused:     []string{"script -q /dev/null <<< 'rm -f x'", "echo 'rm -f x' | script -q /dev/null"},
+		yolo:        []string{"script -q /dev/null <<< 'rm -rf /'"},
+		allowed:     []string{"script -qc 'ls' /dev/null", "script -q -c 'make' log.txt"},
+		yoloAllowed: []string{"script -qc 'ls' /dev/null"},
+	},
+	{
+		name: "ftp and sftp read their commands from standard input; ! runs a shell command",
+		// ftp is not installed here and sftp needs a host: from their
+		// manuals.
+		unconfirmed: []string{"sftp host <<< '!rm -f x'", "ftp <<< '!rm -f x'", "echo '!rm -f x' | ftp host"},
+		yolo:        []string{"echo '!rm -rf /' | ftp host"},
+		allowed:     []string{"ftp host"},
+	},
 }

@@ -162,8 +162,14 @@ func (b *builder) gitPlant(c *Call, key string, val Word) {
 			b.hide(ShellState, c.Span, c, "`git` sets %s to a value computed at run time, which later git commands may run", clip(key))
 			return
 		}
-		if cmd := gitconfig.PlantedCommand(key, val.Value); cmd != "" {
-			b.payload(c, cmd, fmt.Sprintf("the command later git commands run from the configuration %s", key))
+		cmd, appends := gitconfig.PlantedCommand(key, val.Value)
+		what := fmt.Sprintf("the command later git commands run from the configuration %s", key)
+		switch {
+		case cmd == "":
+		case appends && plainArgv(cmd):
+			b.argvCall(c, splitWords(cmd), what, true) // only begun: git adds the words
+		default:
+			b.payload(c, cmd, what)
 		}
 	}
 }

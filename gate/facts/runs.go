@@ -50,6 +50,9 @@ func (b *builder) runs(c *Call) {
 		return
 	}
 	args := c.Argv[1:]
+	if prog.StdinCommands != p.NoStdinCommands {
+		b.stdinCommands(c, prog, args)
+	}
 	if len(prog.EnvOptions) > 0 {
 		b.envOptions(c, prog)
 	}
@@ -1179,6 +1182,33 @@ func (b *builder) stdinFromRedirs(c *Call, rs []Redir) {
 	}
 }
 
+// fedOwn reads the commands a program reads from its standard input in
+// its own language (gdb <<< 'shell rm x', ex f <<< '!rm x'): the shell
+// commands its escapes hand on, when the text shows them.
+func (b *builder) fedOwn(c *Call, in *Input) {
+	what := fmt.Sprintf("the commands `%s` reads from its standard input", c.Base)
+	var texts []string
+	switch {
+	case (in.Kind == FromHereString || in.Kind == FromHereDoc) && in.Static:
+		texts = []string{in.Text}
+	case in.Kind == FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.Echo:
+		outs, ok := EchoOutputs(in.From)
+		if ok {
+			texts = outs
+		}
+	case in.Kind == FromFile && in.Target.Static && in.Target.Value == "/dev/null":
+		return // nothing to read
+	}
+	if texts == nil {
+		b.hide(Unreadable, c.Span, c, "%s, which can run shell commands, are computed at run time", what)
+		return
+	}
+	b.hide(InlineCode, c.Span, c, "`%s` is %s, and %s can run shell commands", c.Base, whyOf(c), what)
+	for _, t := range texts {
+		b.escapes(c, c.Prog, t, fmt.Sprintf("`%s` reads from its standard input and", c.Base))
+	}
+}
+
 // hdocText is a quoted here-document's body, verbatim.
 func hdocText(w *syntax.Word) string {
 	var sb strings.Builder
@@ -1200,11 +1230,30 @@ func (b *builder) fedFromPipe(c *Call) {
 	}
 }
 
+// stdinCommands marks a call that reads commands from its standard input
+// (Program.StdinCommands) as a shell reading its script does, unless its
+// options say otherwise.
+func (b *builder) stdinCommands(c *Call, prog *p.Program, args []Word) {
+	var parsed p.Parsed
+	if prog.Opts != nil {
+		parsed = prog.Opts.Parse(toArgs(args))
+	}
+	if len(prog.StdinIf) > 0 && !parsed.Has(prog.StdinIf...) || parsed.Has(prog.StdinUnless...) {
+		return
+	}
+	c.script, c.ScriptStdin = true, true
+	c.ownStdin = prog.StdinCommands == p.StdinOwnCommands
+}
+
 // fedScript reads the script c reads from its standard input.
 func (b *builder) fedScript(c *Call) {
 	in := c.Stdin
 	c.script = false
 	what := fmt.Sprintf("the script `%s` reads from its standard input", c.Base)
+	if c.ownStdin {
+		b.fedOwn(c, in)
+		return
+	}
 	if c.Prog != nil && c.Prog.Scanner == p.ScanSqlite {
 		b.fedSub(c, in, what)
 		return
@@ -1279,9 +1328,11 @@ func (b *builder) fedSub(c *Call, in *Input, what string) {
 // a script from a standard input nothing in the text feeds.
 func (t *Tree) finish() {
 	for _, c := range t.Calls {
-		if c.script && c.Guessed() {
+		if c.script && (c.Guessed() || c.ownStdin) {
 			// A guessed shell's standard input is the guessing program's
-			// to give (docker run -it IMG bash): nothing the text feeds.
+			// to give (docker run -it IMG bash), and an editor's or a
+			// debugger's unfed standard input is the run's (vim -es -c
+			// CMD f reads none): nothing the text feeds.
 			c.script = false
 			continue
 		}

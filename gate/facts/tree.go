@@ -103,6 +103,9 @@ type Call struct {
 	// python3 F, source F), "" when none.
 	ScriptFile string
 
+	// ownStdin: what it reads from standard input is its own commands
+	// (Program.StdinCommands), not a shell's.
+	ownStdin bool
 	// script: ScriptStdin, not yet read; the builder reads the script once
 	// it knows what feeds it.
 	script bool

@@ -664,36 +664,34 @@ func PlantedKey(key string) Plant {
 
 // PlantedCommand is the shell text a later git command runs once key is
 // set to value ("" when none: submodule.<n>.update = rebase, a remote URL
-// that is not ext::).
-func PlantedCommand(key, value string) string {
+// that is not ext::), and whether git runs it with arguments after its
+// words (core.sshCommand gets the host and the remote command, an editor
+// the file, a helper its action; a pager and an ext:: command get none).
+func PlantedCommand(key, value string) (command string, appends bool) {
 	e, ok := plantedEntry(key, value)
 	if !ok {
-		return ""
+		return "", false
 	}
 	switch gitRuleFor(e) {
-	case grProgram, grRemoteProgram, grEditor, grPager, grCmdPager, grFsmonitor, grGPG:
-		return value
+	case grPager, grCmdPager:
+		return value, false
+	case grProgram, grRemoteProgram, grEditor, grFsmonitor, grGPG:
+		return value, true
 	case grSubmoduleUpdate:
-		cmd, _ := strings.CutPrefix(value, "!")
-		if cmd == value {
-			return ""
+		if cmd, ok := strings.CutPrefix(value, "!"); ok {
+			return cmd, true // the commit is its argument
 		}
-		return cmd
 	case grRemoteURL:
-		cmd, _ := strings.CutPrefix(value, "ext::")
-		if cmd == value {
-			return ""
+		if cmd, ok := strings.CutPrefix(value, "ext::"); ok {
+			return cmd, false
 		}
-		return cmd
 	case grInsteadOf:
 		// url.ext::CMD.insteadOf rewrites matching URLs to ext::CMD.
-		cmd, _ := strings.CutPrefix(e.subsection(), "ext::")
-		if cmd == e.subsection() {
-			return ""
+		if cmd, ok := strings.CutPrefix(e.subsection(), "ext::"); ok {
+			return cmd, false
 		}
-		return cmd
 	}
-	return ""
+	return "", false
 }
 
 // plantedEntry is key as the parser keeps it: section and name

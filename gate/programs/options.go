@@ -547,6 +547,13 @@ func allDigits(s string) bool {
 	return true
 }
 
+// TakesValue reports whether the short option b takes a value (tar's
+// old-style key xfC takes one operand per such letter).
+func (o *Options) TakesValue(b byte) bool {
+	opt, ok := o.shortOpt(b)
+	return ok && opt.Arity == ReqArg
+}
+
 // Known reports whether o has a long option named exactly name.
 func (o *Options) Known(name string) bool { _, ok := o.exactLong(name); return ok }
 

@@ -168,6 +168,9 @@ type Program struct {
 	Shopts bool
 	// Endless: it writes without end (yes), so what reads it reads forever.
 	Endless bool
+	// Extracts says how an archiver writes an archive's members; nil for
+	// any other program.
+	Extracts *Extracts
 	// Binds says how a container runner binds host paths into the
 	// containers it starts; nil for any other program.
 	Binds *Binds
@@ -186,7 +189,40 @@ type Program struct {
 	// command covers it run through this launcher, as Claude Code reads
 	// such wrappers. It writes no file (nohup does) and runs nothing else.
 	Transparent bool
+	// StdinCommands: it reads commands from standard input when the text
+	// feeds it one: a shell's (script without -c starts one), or its own
+	// language, whose escapes run shell commands (gdb's shell and !, ex's
+	// !). StdinIf are options it needs for that (vim's -e), StdinUnless
+	// options that stop it (gdb -batch, script -c).
+	StdinCommands StdinKind
+	StdinIf       []string
+	StdinUnless   []string
 }
+
+// Extracts is how an archiver's command line says where it writes the
+// archive's members, files the text names only when it lists them: Modes
+// are the options that make it extract (tar -x, --extract, --get; none
+// for a program that extracts unless one of its Defuses is given, as
+// unzip), Dir those naming the directory it writes into (tar -C,
+// --directory; unzip -d; else the working directory), and Members the
+// index of the first operand that names a member (unzip's first is the
+// archive).
+type Extracts struct {
+	Modes, Dir []string
+	Members    int
+}
+
+// StdinKind is what a program reads from standard input as commands.
+type StdinKind uint8
+
+// The kinds of commands read from standard input.
+const (
+	NoStdinCommands StdinKind = iota
+	// StdinShellText: a shell reads it (script starts $SHELL).
+	StdinShellText
+	// StdinOwnCommands: its own commands, which can run shell commands.
+	StdinOwnCommands
+)
 
 // Binds is how a container runner's command line binds host paths into a
 // container (docker run -v SRC:DST[:OPTS], --mount

@@ -409,10 +409,12 @@ func writers() []Program {
 				"changes silent quiet verbose no-preserve-root preserve-root recursive help version", "reference", ""))},
 			Program{Name: "chown", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
-			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts(), EnvOptions: []string{"TAR_OPTIONS"}},
+			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts(), EnvOptions: []string{"TAR_OPTIONS"},
+				Extracts: &Extracts{Modes: []string{"x", "extract", "get"}, Dir: []string{"C", "directory"}}},
 			// unzip -T sets the archive's time to its newest member's, even
 			// when it only lists (unzip -l -T a.zip).
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"},
+				Extracts: &Extracts{Dir: []string{"d"}, Members: 1},
 				Opts: Opts("cflptuvzZnoqajUCLXVKMsWx12", "dP", nil).
 					Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))},
 			// zip's -TT CMD is two letters, which a cluster cannot spell: T is
@@ -533,7 +535,7 @@ func viewers() []Program {
 			"lesspipe", "ag", "ack"),
 		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"},
 			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts()}),
-		editing(escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts))),
+		exMode(editing(escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts)))),
 		editing(escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
 			// nvim -l runs a Lua script; --listen and --embed serve its API.
 			return vimOpts().Short("l", eff(ReqArg, RunsFile, "`nvim -l` runs the Lua script %q")).
@@ -616,6 +618,19 @@ func manOpts() *Options {
 // -s is also ex mode's "silent" flag (vim -es, ex -s), which takes no
 // word: both readings count (Alt), so neither hides the -c after it.
 // The +cmd operands are read by facts.
+// exMode marks the vi family as reading Ex commands from standard input
+// in Ex mode: ex always, the others given -e or -E (ex f <<< '!rm x' runs
+// rm, bash-confirmed); Ex commands' ! escapes run shell commands.
+func exMode(ps []Program) []Program {
+	for i := range ps {
+		ps[i].StdinCommands = StdinOwnCommands
+		if ps[i].Name != "ex" {
+			ps[i].StdinIf = []string{"e", "E"}
+		}
+	}
+	return ps
+}
+
 func vimOpts() *Options {
 	o := vimGrammar(false)
 	o.Alt = vimGrammar(true)
@@ -783,11 +798,15 @@ func interpreters() []Program {
 }
 
 func launchers() []Program {
-	l := func(name string, o *Options, r Runs, k Kind, why string) Program {
+	l := func(name string, o *Options, r Runs, k Kind, why string, more ...func(*Program)) Program {
 		if o == nil {
 			o = Launch("", "", nil)
 		}
-		return Program{Name: name, Kind: Launcher | k, Why: why, Opts: o, Runs: &r}
+		p := Program{Name: name, Kind: Launcher | k, Why: why, Opts: o, Runs: &r}
+		for _, f := range more {
+			f(&p)
+		}
+		return p
 	}
 	argv := Runs{Argv: true}
 	transparent := func(p Program) Program { p.Transparent = true; return p }
@@ -846,7 +865,11 @@ func launchers() []Program {
 		l("script", Opts("aefqhV", "IOBTmEo", longs("append return flush quiet force help version", "log-in log-out log-io log-timing logging-format echo output-limit", "timing")).
 			Short("t", Opt{Arity: OptArg}).
 			Short("c", eff(ReqArg, RunsShell, "`script -c` runs %q")).Long(eff(ReqArg, RunsShell, "`script --command` runs %q"), "command"),
-			Runs{}, 0, whyLauncher),
+			Runs{}, 0, whyLauncher, func(p *Program) {
+				// Without -c it starts a shell, which reads standard input
+				// (script -q /dev/null <<< 'rm x' runs rm, bash-confirmed).
+				p.StdinCommands, p.StdinUnless = StdinShellText, []string{"c", "command"}
+			}),
 		l("watch", Launch("bcegptx", "dnq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")),
 			Runs{Joined: true}, 0, whyLauncher),
 		l("parallel", Launch("0qkuvX", "SaIdEnNlL", longs("null quote keep-order ungroup verbose xargs pipe halt-on-error no-notice bar eta progress dry-run",
@@ -914,6 +937,9 @@ func launchers() []Program {
 			Short("c", eff(ReqArg, RunsShell, "`agentexec run -c` runs %q")), Runs{Argv: true, Skip: 1}, 0, "agentexec, which runs a command under its own gate"),
 		func() Program {
 			p := l("gdb", gdbOpts(), Runs{After: "--args"}, Interpreter, "a debugger that runs programs and commands")
+			// gdb -q <<< 'shell rm x' runs rm: without -batch it reads
+			// commands from standard input (bash-confirmed).
+			p.StdinCommands, p.StdinUnless = StdinOwnCommands, []string{"batch"}
 			p.Escape = EscapeGdb
 			return p
 		}(),
@@ -1063,7 +1089,7 @@ func network() []Program {
 	return concat(
 		d("curl", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie"),
 		wget(d("wget", "wget2")),
-		each(NetworkClient, whyNet, "telnet", "ftp",
+		each(NetworkClient, whyNet, "telnet",
 			"tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
 			"host", "whois", "nmap", "redis-cli", "mosquitto_pub",
 			"getent", "ssh-keyscan", "ssh-copy-id", "s3cmd", "gsutil", "ldapsearch",
@@ -1087,7 +1113,12 @@ func network() []Program {
 						Short("o", eff(ReqArg, Unproven, "`sftp -o %q` can name a command ssh runs (ProxyCommand)")).
 						Short("F", sshConfigFile).Short("S", eff(ReqArg, RunsProgram, "`sftp -S` runs %q in place of ssh")).
 						Short("D", eff(ReqArg, RunsProgram, "`sftp -D` runs the local server %q")).
-						Short("b", eff(ReqArg, RunsFile, "`sftp -b` runs the batch commands in %q, whose ! lines run shell commands"))},
+						Short("b", eff(ReqArg, RunsFile, "`sftp -b` runs the batch commands in %q, whose ! lines run shell commands")),
+				// Commands on standard input too (sftp host <<< '!cmd').
+				StdinCommands: StdinOwnCommands, Escape: EscapeKeys},
+			// ftp reads its commands from standard input; ! runs a
+			// shell command.
+			Program{Name: "ftp", Kind: NetworkClient, Why: whyNet, StdinCommands: StdinOwnCommands, Escape: EscapeKeys},
 		),
 	)
 }

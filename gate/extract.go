@@ -1,0 +1,107 @@
+package gate
+
+import (
+	"path"
+	"strings"
+
+	"github.com/agentexec/agentexec/gate/facts"
+)
+
+// accountDirs are the directories that hold the account files, and their
+// ancestor: an archive extracted into one may replace them.
+var accountDirs = []string{"/", "/etc", "/etc/sudoers.d"}
+
+// extractCheck: an archiver extracting into a directory that holds the
+// account files (tar -xf a.tar -C /, unzip a.zip -d /etc, cd / && tar -x…)
+// writes whatever the archive holds there — /etc/passwd or /etc/sudoers
+// among it, for all the text shows. Members the text names are checked as
+// the files they become; with none named, what is written cannot be
+// resolved, so yolo asks.
+func (b *blChecker) extractCheck(bc *blCall) *BlacklistEntry {
+	x := bc.prog.Extracts
+	if x == nil || !b.extracting(bc) {
+		return nil
+	}
+	var dirs []string
+	for _, f := range bc.parsed.Found {
+		for _, d := range x.Dir {
+			if f.Name == d && f.HasValue {
+				if !f.ValueStatic {
+					b.see("`%s` extracts into a directory computed at run time", bc.c.Base)
+					return nil
+				}
+				dirs = append(dirs, b.resolve(facts.Word{Value: f.Value, Static: true, Raw: f.Value}).paths...)
+			}
+		}
+	}
+	members := bc.operands
+	if tarKey(bc) {
+		// tar xzf A.tgz, tar xfC A.tar DIR: the old-style key, whose
+		// valued letters take the next operands in turn.
+		key := members[0].Value
+		members = members[1:]
+		for i := 0; i < len(key) && len(members) > 0; i++ {
+			if !bc.prog.Opts.TakesValue(key[i]) {
+				continue
+			}
+			if key[i] == 'C' {
+				dirs = append(dirs, b.resolve(members[0]).paths...)
+			}
+			members = members[1:]
+		}
+	}
+	if len(dirs) == 0 {
+		dirs = b.resolve(facts.Word{Value: ".", Static: true, Raw: "."}).paths
+	}
+	members = members[min(x.Members, len(members)):]
+	for _, d := range dirs {
+		if !isAccountDir(d) {
+			continue
+		}
+		if len(members) == 0 {
+			b.see("`%s` extracts an archive into %s, where it may replace the account files: what it writes is not in the text", bc.c.Base, d)
+			return nil
+		}
+		var ws []facts.Word
+		for _, m := range members {
+			if !m.Static {
+				b.see("`%s` extracts a member computed at run time into %s", bc.c.Base, d)
+				return nil
+			}
+			ws = append(ws, facts.Word{Value: path.Join(d, m.Value), Static: true, Raw: m.Raw})
+		}
+		if e := b.accountTargets(bc.c, ws); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// extracting reports an archiver call that extracts.
+func (b *blChecker) extracting(bc *blCall) bool {
+	x := bc.prog.Extracts
+	if len(x.Modes) == 0 {
+		return !bc.word(bc.prog.Defuses)
+	}
+	if bc.has(x.Modes...) {
+		return true
+	}
+	return tarKey(bc) && strings.ContainsAny(bc.operands[0].Value, "x")
+}
+
+// tarKey reports tar's old-style first argument (tar xzf a.tgz): a first
+// word without a dash.
+func tarKey(bc *blCall) bool {
+	return bc.prog.Scanner == "tar" && len(bc.args) > 0 && bc.args[0].Static && len(bc.operands) > 0 &&
+		bc.operands[0].Raw == bc.args[0].Raw && !strings.HasPrefix(bc.args[0].Value, "-")
+}
+
+func isAccountDir(d string) bool {
+	d = cleanPath(d)
+	for _, a := range accountDirs {
+		if d == a {
+			return true
+		}
+	}
+	return false
+}
