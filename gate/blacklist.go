@@ -2007,7 +2007,7 @@ func downloadedThenRun(t *facts.Tree, cwd string) *BlacklistEntry {
 				}
 				for _, d := range dirs {
 					for _, dp := range placesOf(d, bases) {
-						if strings.HasPrefix(r, dp+"/") {
+						if under(r, dp) {
 							return blEntry("download-to-shell")
 						}
 					}
@@ -2018,6 +2018,10 @@ func downloadedThenRun(t *facts.Tree, cwd string) *BlacklistEntry {
 		switch {
 		case downloads(c):
 			got = downloadedFiles(c)
+		case c.Prog != nil && (c.Prog.Scanner == p.ScanTar || c.Base == "unzip"):
+			if dir, ok := extractsDownload(c, files); ok {
+				dirs = append(dirs, dir)
+			}
 		default:
 			var dir string
 			got, dir = remoteCopies(c)
@@ -2028,6 +2032,67 @@ func downloadedThenRun(t *facts.Tree, cwd string) *BlacklistEntry {
 		files = append(files, got...)
 	}
 	return nil
+}
+
+// extractsDownload reports an archive extraction whose archive a download
+// gives — tar x fed by a downloader's pipe or given a downloaded file,
+// unzip of one (files: those the text downloaded so far) — and the
+// directory it fills: every file under it was downloaded
+// (curl -sL URL | tar xz && ./install.sh runs the download).
+func extractsDownload(c *facts.Call, files []string) (string, bool) {
+	dir, extract, archive := ".", c.Base == "unzip", ""
+	args := c.Argv[1:]
+	for i, a := range args {
+		if !a.Static {
+			continue
+		}
+		v := a.Value
+		next := ""
+		if i+1 < len(args) && args[i+1].Static {
+			next = args[i+1].Value
+		}
+		switch {
+		case c.Base == "unzip" && v == "-d":
+			dir = next
+		case c.Base == "unzip" && !strings.HasPrefix(v, "-") && archive == "":
+			archive = v
+		case c.Base == "unzip":
+		case v == "-C" || v == "--directory":
+			dir = next
+		case strings.HasPrefix(v, "--directory="):
+			dir = strings.TrimPrefix(v, "--directory=")
+		case v == "--extract" || v == "--get":
+			extract = true
+		case v == "-f" || v == "--file":
+			archive = next
+		case strings.HasPrefix(v, "--file="):
+			archive = strings.TrimPrefix(v, "--file=")
+		case i == 0 && !strings.HasPrefix(v, "-") || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--"):
+			// A cluster (xzf, -xzf): x extracts; an f in it takes the
+			// next word as the archive.
+			extract = extract || strings.Contains(v, "x")
+			if strings.HasSuffix(v, "f") {
+				archive = next
+			}
+		}
+	}
+	if !extract || dir == "" {
+		return "", false
+	}
+	fromPipe := c.Stdin != nil && c.Stdin.Kind == facts.FromPipe && c.Stdin.From != nil && downloads(c.Stdin.From)
+	if (archive == "" || archive == "-") && fromPipe || archive != "" && slicesHas(files, archive) {
+		return dir, true
+	}
+	return "", false
+}
+
+// under reports whether path r lies in directory d ("." when the request
+// gave no working directory: every relative path not leaving it).
+func under(r, d string) bool {
+	if d == "." {
+		return !path.IsAbs(r) && r != ".." && !strings.HasPrefix(r, "../")
+	}
+	return strings.HasPrefix(r, d+"/")
 }
 
 // textDirs are the directories the text's commands may run in, from cwd
