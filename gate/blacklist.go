@@ -165,6 +165,9 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 	if e := inlineLiterals(t, in); e != nil {
 		return blResult{hit: e}
 	}
+	if u := inlineTargets(t, in); u != "" {
+		b.see("%s", u)
+	}
 	if e, unseen := subscriptCode(t, in); e != nil {
 		return blResult{hit: e}
 	} else if unseen != "" {
@@ -251,6 +254,35 @@ func inlineLiterals(t *facts.Tree, in blInput) *BlacklistEntry {
 		}
 	}
 	return nil
+}
+
+// inlineTargets names an account file or a disk that an interpreter's
+// inline code spells as a string (python3 -c 'open("/etc/passwd", "w")',
+// node -e 'fs.writeFileSync("/dev/sda", …)'): the code may write it, and
+// whether it does is in a language the blacklist does not read, so yolo
+// asks. A code that only reads one asks too: stricter, never looser.
+func inlineTargets(t *facts.Tree, in blInput) string {
+	if in.inner {
+		return ""
+	}
+	seen := map[*facts.Call]bool{}
+	for _, h := range t.Hidden {
+		if h.Kind != facts.InlineCode || h.Call == nil || seen[h.Call] {
+			continue
+		}
+		seen[h.Call] = true
+		for _, w := range h.Call.Argv[1:] {
+			if !w.Static {
+				continue
+			}
+			for _, lit := range quotedLiterals(w.Value) {
+				if v := cleanPath(lit); strings.HasPrefix(v, "/") && (accountFile(v) || isBlockDevice(v)) {
+					return fmt.Sprintf("the inline code of `%s` names %s, which it may write", h.Call.Base, clipText(v))
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // subscriptCode checks the command substitutions inside quoted array

@@ -336,6 +336,16 @@ var bypassClasses = []bypassClass{
 			"somecli -o out.txt", "gpg --output out.asc --export"},
 	},
 	{
+		// Inline code that spells an account file or a disk may write it,
+		// in a language the blacklist does not read.
+		name: "inline code naming an account file or a disk",
+		yolo: []string{`python3 -c 'open("/etc/passwd","w")'`, `python3 -c "open('/etc/shadow','a').write('x')"`,
+			`node -e 'require("fs").writeFileSync("/etc/sudoers","")'`, `ruby -e 'File.write("/dev/sda", "x")'`,
+			`perl -e 'open(F, ">", "/etc/passwd")'`, `python3 -c 'open("/etc/../etc/passwd","w")'`},
+		yoloAllowed: []string{"python3 -c 'print(1)'", `node -e 'console.log(require("fs").readFileSync("package.json","utf8"))'`,
+			`python3 -c 'import pwd; print(pwd.getpwnam("root"))'`, `python3 -c 'open("out.txt","w").write("x")'`},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.
