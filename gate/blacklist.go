@@ -165,6 +165,9 @@ func checkBlacklist(t *facts.Tree, in blInput) blResult {
 	if e := inlineLiterals(t, in); e != nil {
 		return blResult{hit: e}
 	}
+	if u := inlineTargets(t, in); u != "" {
+		b.see("%s", u)
+	}
 	if e, unseen := subscriptCode(t, in); e != nil {
 		return blResult{hit: e}
 	} else if unseen != "" {
@@ -251,6 +254,35 @@ func inlineLiterals(t *facts.Tree, in blInput) *BlacklistEntry {
 		}
 	}
 	return nil
+}
+
+// inlineTargets names an account file or a disk that an interpreter's
+// inline code spells as a string (python3 -c 'open("/etc/passwd", "w")',
+// node -e 'fs.writeFileSync("/dev/sda", …)'): the code may write it, and
+// whether it does is in a language the blacklist does not read, so yolo
+// asks. A code that only reads one asks too: stricter, never looser.
+func inlineTargets(t *facts.Tree, in blInput) string {
+	if in.inner {
+		return ""
+	}
+	seen := map[*facts.Call]bool{}
+	for _, h := range t.Hidden {
+		if h.Kind != facts.InlineCode || h.Call == nil || seen[h.Call] {
+			continue
+		}
+		seen[h.Call] = true
+		for _, w := range h.Call.Argv[1:] {
+			if !w.Static {
+				continue
+			}
+			for _, lit := range quotedLiterals(w.Value) {
+				if v := cleanPath(lit); strings.HasPrefix(v, "/") && (accountFile(v) || isBlockDevice(v)) {
+					return fmt.Sprintf("the inline code of `%s` names %s, which it may write", h.Call.Base, clipText(v))
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // subscriptCode checks the command substitutions inside quoted array
@@ -920,7 +952,7 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 		return e
 	}
 	if c.Prog == nil {
-		return nil
+		return b.unmodelledOutputs(c)
 	}
 	v := newBlCall(c, b.splitArgs(c))
 	bc := &v
@@ -1021,6 +1053,34 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// unmodelledOutputs: a program the table does not model may write the
+// file its output option names, as the option's spelling says (pandoc
+// x.md -o /etc/passwd, gpg --output /etc/shadow …): a device or an
+// account file there is refused as a redirection's target is.
+func (b *blChecker) unmodelledOutputs(c *facts.Call) *BlacklistEntry {
+	var ws []facts.Word
+	args := c.Argv[1:]
+	for i, a := range args {
+		if !a.Static {
+			continue
+		}
+		for _, o := range p.OutputOptions {
+			switch {
+			case a.Value == o && i+1 < len(args):
+				ws = append(ws, args[i+1])
+			case strings.HasPrefix(a.Value, o+"="):
+				ws = append(ws, facts.Word{Value: a.Value[len(o)+1:], Static: true, Raw: a.Raw})
+			case o == "-o" && len(a.Value) > 2 && strings.HasPrefix(a.Value, "-o") && a.Value[2] == '/':
+				ws = append(ws, facts.Word{Value: a.Value[2:], Static: true, Raw: a.Raw}) // -o/etc/passwd
+			}
+		}
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	return b.deviceOrAccount(c, ws)
 }
 
 // scriptWrites: the files a sed or awk script opens for writing (sed

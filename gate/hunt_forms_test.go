@@ -325,6 +325,27 @@ var bypassClasses = []bypassClass{
 			"tar -xf a.tar -C / usr/share/doc/x"},
 	},
 	{
+		// Output options and operands name the file a program writes:
+		// openssl -out/-keyout, script's typescript, and an unmodelled
+		// program's -o/--output as its spelling says.
+		name: "account files named as a program's output",
+		yolo: []string{"openssl genrsa -out /etc/passwd 2048", "openssl req -new -keyout /etc/shadow -out x.csr",
+			"script -qc ls /etc/shadow", "gpg --output /etc/passwd --export", "pandoc x.md -o /etc/passwd",
+			"somecli -o/dev/sda", "somecli --output=/etc/sudoers"},
+		yoloAllowed: []string{"openssl genrsa -out key.pem 2048", "script -q /dev/null -c ls", "pandoc x.md -o out.pdf",
+			"somecli -o out.txt", "gpg --output out.asc --export"},
+	},
+	{
+		// Inline code that spells an account file or a disk may write it,
+		// in a language the blacklist does not read.
+		name: "inline code naming an account file or a disk",
+		yolo: []string{`python3 -c 'open("/etc/passwd","w")'`, `python3 -c "open('/etc/shadow','a').write('x')"`,
+			`node -e 'require("fs").writeFileSync("/etc/sudoers","")'`, `ruby -e 'File.write("/dev/sda", "x")'`,
+			`perl -e 'open(F, ">", "/etc/passwd")'`, `python3 -c 'open("/etc/../etc/passwd","w")'`},
+		yoloAllowed: []string{"python3 -c 'print(1)'", `node -e 'console.log(require("fs").readFileSync("package.json","utf8"))'`,
+			`python3 -c 'import pwd; print(pwd.getpwnam("root"))'`, `python3 -c 'open("out.txt","w").write("x")'`},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.

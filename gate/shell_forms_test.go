@@ -119,6 +119,24 @@ var shellBypassClasses = []bypassClass{
 		yoloAllowed: []string{"source ./env.sh", "echo 'ls' | source /dev/stdin"},
 	},
 	{
+		name: "a script the text writes in a way the gate cannot read, then runs",
+		// The text's own script is not project code: what it writes by a
+		// compound command's or another descriptor's redirection, from a
+		// computed word, or through a copy or move, is read nowhere.
+		refused: []string{
+			"{ echo 'rm -f x'; } > s.sh; bash s.sh",
+			"exec 3>s.sh; echo 'rm -f x' >&3; bash s.sh",
+			"echo 'rm -f x' > t; mv t s.sh; bash s.sh",
+			"X='rm -f x'; echo \"$X\" > s.sh; . ./s.sh",
+			"echo ls > s.sh; { echo 'rm -f x'; } >> s.sh; sh < s.sh",
+			"echo 'rm -f x' | tee s.sh >/dev/null; bash s.sh",
+		},
+		yolo: []string{"{ echo 'rm -rf /'; } > s.sh; bash s.sh", "echo 'rm -rf /' > t; cp t s.sh; sh s.sh",
+			"echo 'rm -rf /' > s.sh; sh < s.sh"},
+		yoloAllowed: []string{"echo ls > s.sh; bash s.sh", "echo 'ls' > s.sh; sh < s.sh", "make > build.log; bash deploy.sh",
+			"printf '#!/bin/sh\\nls\\n' > s.sh; chmod +x s.sh; ./s.sh"},
+	},
+	{
 		name: "a C-style for loop's header runs its command substitutions",
 		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
 		// failed; the header was never read for calls.
@@ -331,8 +349,8 @@ func TestEvalBombs(t *testing.T) {
 }
 
 // TestEvalBombsConfirm runs the eval, exported-function and substitution
-// shapes bounded
-// at depth 3: each call starts two more, 1+2+4+8 calls in all.
+// shapes bounded at depth 3: each call starts two more, 1+2+4+8 calls in
+// all.
 func TestEvalBombsConfirm(t *testing.T) {
 	bash := requireBash(t)
 	for _, body := range []string{`eval "f x$1 | f x$1 &"`, `bash -c "f x$1" | bash -c "f x$1" &`, `echo $(f x$1) $(f x$1) >/dev/null &`} {

@@ -76,6 +76,7 @@ func Build(text string, opt Options) *Tree {
 	b.rebind()
 	t.finishVars()
 	b.finishPrompts()
+	t.finishScripts()
 	t.finish()
 	return t
 }
@@ -230,6 +231,7 @@ func (b *builder) stmt(s *syntax.Stmt) {
 		}
 	}
 	if !carried && len(redirs) > 0 {
+		b.unreadStmtWrites(redirs)
 		b.t.Redirs = append(b.t.Redirs, StmtRedirs{Redirs: redirs,
 			Text: strings.TrimRight(strings.TrimSpace(b.source(s)), " \t;&"), Span: b.span(s)})
 	}

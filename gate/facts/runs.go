@@ -1284,6 +1284,9 @@ func (b *builder) fedScript(c *Call) {
 	case FromFile:
 		if in.Target.Static && !stdinNames.Has(in.Target.Value) && !strings.HasPrefix(in.Target.Value, "/dev/") && !strings.HasPrefix(in.Target.Value, "/proc/") {
 			b.hide(ProjectCode, c.Span, c, "`%s` runs the script file %s", c.Base, clip(in.Target.Value))
+			if text, ok := b.t.written[path.Clean(in.Target.Value)]; ok && c.Prog.Kind.Has(p.Shell) {
+				b.payload(c, text, fmt.Sprintf("the script %s, which the text writes,", clip(in.Target.Value)))
+			}
 			return
 		}
 		b.hide(FedScript, c.Span, c, "%s comes from %s", what, clip(in.Target.Raw))
@@ -1548,6 +1551,7 @@ func (b *builder) addresses(c *Call, prog *p.Program, args []Word) {
 // that cat or tee copies to a file (tee's operands too).
 func (b *builder) recordWrites(c *Call) {
 	if c.Prog == nil {
+		b.unreadWrites(c, false)
 		return
 	}
 	text, ok := "", false
@@ -1566,6 +1570,7 @@ func (b *builder) recordWrites(c *Call) {
 		(c.Stdin.Kind == FromHereString || c.Stdin.Kind == FromHereDoc):
 		text, ok = c.Stdin.Text+"\n", true
 	}
+	b.unreadWrites(c, ok)
 	if !ok {
 		return
 	}
@@ -1616,4 +1621,90 @@ func (b *builder) writtenScript(c *Call, file string, direct bool) {
 		return
 	}
 	b.payload(c, text, fmt.Sprintf("the script %s, which the text writes,", clip(file)))
+}
+
+// The text's own scripts. A file the text writes and then runs as a
+// script (bash F, . F, ./F, sh < F) is the text's code, not the
+// project's: written records what the gate can read of it (echo's and
+// printf's words, a here-document cat or tee copies), and unread the
+// files it writes in ways it cannot — a compound command's or another
+// descriptor's redirection ({ echo …; } > F, exec 3>F), words computed at
+// run time, a copier's or mover's target (echo … > x; mv x F). Running
+// one of those hides what it runs (finishScripts).
+
+// unreadWrites records the files c writes whose text the gate does not
+// know (known: c's printed text was recorded for its standard output).
+func (b *builder) unreadWrites(c *Call, known bool) {
+	for _, r := range c.Redirs {
+		if !writeOp(r.Op) || !r.Target.Static {
+			continue
+		}
+		if !known || r.N != "" && r.N != "1" {
+			b.unreadFile(r.Target.Value)
+		}
+	}
+	if c.Prog == nil {
+		return
+	}
+	switch c.Prog.Targets {
+	case p.Moves, p.CopiesTo, p.WritesAll, p.EditsInPlace:
+		// Every operand may be the file written (cp -t DIR, mv's
+		// sources into a directory named later): the stricter reading.
+		for _, a := range c.Argv[1:] {
+			if a.Static && !strings.HasPrefix(a.Value, "-") {
+				b.unreadFile(a.Value)
+			}
+		}
+	}
+}
+
+// unreadStmtWrites records the files a compound command's redirections
+// (or a bare one) write.
+func (b *builder) unreadStmtWrites(rs []Redir) {
+	for _, r := range rs {
+		if writeOp(r.Op) && r.Target.Static {
+			b.unreadFile(r.Target.Value)
+		}
+	}
+}
+
+func (b *builder) unreadFile(f string) {
+	if b.t.unread == nil {
+		b.t.unread = map[string]bool{}
+	}
+	b.t.unread[path.Clean(f)] = true
+}
+
+func writeOp(op syntax.RedirOperator) bool {
+	switch op {
+	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+		return true
+	}
+	return false
+}
+
+// finishScripts hides each run of a script the text writes in a way the
+// gate cannot read.
+func (t *Tree) finishScripts() {
+	if len(t.unread) == 0 {
+		return
+	}
+	for _, c := range t.Calls {
+		var file string
+		switch {
+		case c.ScriptFile != "":
+			file = c.ScriptFile
+		case strings.Contains(c.Name, "/"):
+			file = c.Name
+		case c.Stdin != nil && c.Stdin.Kind == FromFile && c.Stdin.Target.Static && c.Prog != nil &&
+			(c.Prog.Kind.Any(p.Shell|p.Interpreter) || c.Prog.Runs != nil && c.Prog.Runs.Script):
+			file = c.Stdin.Target.Value
+		default:
+			continue
+		}
+		if t.unread[path.Clean(file)] {
+			t.Hidden = append(t.Hidden, Hidden{Kind: Unreadable, Span: c.Span, Call: c,
+				Why: fmt.Sprintf("`%s` runs %s, which the text writes with content the gate cannot read", c.Base, clip(file))})
+		}
+	}
 }

@@ -254,6 +254,7 @@ type Tree struct {
 	gitAliases  map[string]string
 	arrays      map[string]bool   // names the text makes arrays (a=(…), declare -a a)
 	written     map[string]string // file → the static text the text writes into it
+	unread      map[string]bool   // files the text writes with text it cannot read
 	integers    map[string]bool   // names declared with the integer attribute (declare -i)
 	nestedBytes int
 	aliases     map[string][]string // alias name → values, for rebind

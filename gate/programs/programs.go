@@ -278,6 +278,12 @@ func Lookup(name string) *Program {
 	return nil
 }
 
+// OutputOptions are the spellings programs conventionally give the option
+// that names the file they write (pandoc -o, gpg --output, -out, most
+// compilers' -o): how a program the table does not model is read for the
+// file it may write.
+var OutputOptions = []string{"-o", "--output", "-out", "--out", "--outfile", "--output-file", "-outfile"}
+
 // vendorPrefixes are the prefixes packagers install GNU and uutils
 // coreutils under beside a system's own (Homebrew's grm, gcp, gtimeout;
 // uutils' uu-rm and, on Homebrew, urm), so a writer's or launcher's name

@@ -869,6 +869,8 @@ func launchers() []Program {
 				// Without -c it starts a shell, which reads standard input
 				// (script -q /dev/null <<< 'rm x' runs rm, bash-confirmed).
 				p.StdinCommands, p.StdinUnless = StdinShellText, []string{"c", "command"}
+				// Its operand is the typescript it writes.
+				p.Targets = WritesAll
 			}),
 		l("watch", Launch("bcegptx", "dnq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")),
 			Runs{Joined: true}, 0, whyLauncher),
@@ -1185,7 +1187,8 @@ func netcats() []Program {
 // engine named by its path too: openssl engine ./e.so, confirmed).
 func opensslOpts() *Options {
 	load := eff(ReqArg, RunsFile, "openssl loads %q, a shared object whose code runs")
-	o := Opts("", "", longs("", "in out passin passout key cert CAfile CApath inform outform keyform certform name digest", "")).
+	o := Opts("", "", longs("", "in passin passout key cert CAfile CApath inform outform keyform certform name digest", "")).
+		Long(eff(ReqArg, Writes, "openssl writes %q"), "out", "keyout").
 		Long(load, "engine", "provider", "provider-path", "config", "keygen_engine", "ssl_client_engine", "pre", "post", "conf")
 	o.SingleDashLong = true
 	return o.AnyOption()
