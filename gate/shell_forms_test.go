@@ -175,6 +175,7 @@ var shellTargetForms = []struct {
 	{text: "X=tmp; unset X; rm -rf /$X", want: "|-rf /"},
 	{text: "X=/tmp/safe; export 'X=/'; rm -rf $X", want: "|-rf /"},
 	{text: "X=/tmp/safe; for X in /; do :; done; rm -rf $X", want: "|-rf /"},
+	{text: "select X in tmp/a; do rm -rf /$X; break; done <<< 9", want: "|-rf /"},
 	{text: "X=; : ${X:=/}; rm -rf $X", want: "|-rf /"},
 	{text: "X=/e; X+=tc; rm -rf $X", want: "|-rf /etc"},
 	{text: "X=/TMP; declare -l X; X=/ETC; rm -rf $X", want: "|-rf /etc"},
@@ -220,7 +221,7 @@ var shellTargetForms = []struct {
 var shellTargetNearMisses = []string{
 	"X=/tmp/safe; rm -rf $X", "DIR=build; rm -rf $DIR", "D=build && rm -rf $D",
 	"mkdir -p build && D=build && rm -rf \"$D\"/*", "for f in a b; do rm -rf $f; done",
-	"cd x && for f in a b; do rm -rf $f; done", "cd /tmp/x; cd -; rm -rf build",
+	"cd x && for f in a b; do rm -rf $f; done", "for X in tmp/a; do rm -rf /$X; done", "cd /tmp/x; cd -; rm -rf build",
 	"cd src && rm -rf *", "X=/tmp/a; cd $X && rm -rf *", "export X=/tmp/a; rm -rf $X",
 	"read -r line <<< x; rm -rf build", "shopt -s nocaseglob\nrm -rf ./B*",
 	"x=1; shopt -s cdable_vars; cd ./x && rm -rf *",

@@ -441,6 +441,10 @@ func (b *builder) loopValues(loop *syntax.ForClause, wi *syntax.WordIter) {
 			b.setVar(name, f)
 		}
 	}
+	if loop.Select {
+		// An answer that is no item's number leaves it empty.
+		b.setVar(name, "")
+	}
 	if c := loop; c != nil && c.DoPos.IsValid() && c.DonePos.IsValid() {
 		// Each turn's body runs with one of the items.
 		b.definiteIn(name, scope{int(c.DoPos.Offset()), min(b.scopeEnd, int(c.DonePos.Offset()))})
