@@ -579,6 +579,7 @@ func (b *builder) redirs(rs []*syntax.Redirect) []Redir {
 		}
 		if r.Hdoc != nil && !quotedDelim(r.Word) {
 			b.word(r.Hdoc)
+			b.joinedDollar(r.Hdoc.Parts)
 			// A here-document's body is read as double-quoted text.
 			for _, part := range r.Hdoc.Parts {
 				if pe, ok := part.(*syntax.ParamExp); ok {
@@ -961,6 +962,9 @@ func (b *builder) literalQuotes(n syntax.Node) {
 					b.quotesAsText(pe)
 				}
 			}
+			b.joinedDollar(x.Parts)
+		case *syntax.Word:
+			b.joinedDollar(x.Parts)
 		case *syntax.ArithmExp:
 			b.quotesAsText(x)
 		case *syntax.ParamExp:
@@ -1020,4 +1024,35 @@ func (b *builder) nestedBackquotes(cs *syntax.CmdSubst) {
 		return
 	}
 	b.reparse(b.span(cs), nil, text, how)
+}
+
+// joinedDollar reads a $ the parser left as a literal before a
+// backslash-newline: bash removes the continuation first, so "$\<NL>(cmd)"
+// (in double quotes or a here-document) is $(cmd), and cmd runs. The
+// parser gives the $ and what follows as two literals.
+func (b *builder) joinedDollar(parts []syntax.WordPart) {
+	for i := 0; i+1 < len(parts); i++ {
+		l, ok := parts[i].(*syntax.Lit)
+		if _, ok2 := parts[i+1].(*syntax.Lit); !ok || !ok2 || !strings.HasSuffix(l.Value, "$") {
+			continue
+		}
+		if at := int(l.Pos().Offset()) + len(l.Value) - 1; at < 0 || !strings.HasPrefix(b.src[min(at, len(b.src)):], "$\\\n") {
+			continue // two literals for another reason (a line of a here-document)
+		}
+		var rest strings.Builder
+		for _, part := range parts[i+1:] {
+			next, ok := part.(*syntax.Lit)
+			if !ok {
+				break
+			}
+			rest.WriteString(next.Value)
+		}
+		text := "_=\"$" + strings.TrimSuffix(rest.String(), "\n") + "\""
+		how := "a `$` joined to the next line by a backslash-newline, which bash reads as an expansion,"
+		if _, err := Parse(text, b.opt.POSIX); err != nil {
+			b.hide(Unreadable, b.span(l), nil, "%s holds text the gate cannot parse (%v)", how, err)
+			continue
+		}
+		b.reparse(b.span(l), nil, text, how)
+	}
 }
