@@ -1037,11 +1037,10 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		switch {
 		case bc.prog.Scanner == p.ScanFind && (a.Value == "-fprint" || a.Value == "-fprint0" || a.Value == "-fprintf" || a.Value == "-fls"):
 			next() // find's file-printing actions open their file first
-		case bc.prog.Scanner == p.ScanGit && a.Value == "--output":
-			next()
-		case bc.prog.Scanner == p.ScanGit && strings.HasPrefix(a.Value, "--output="):
-			ws = append(ws, facts.Word{Value: strings.TrimPrefix(a.Value, "--output="), Static: true, Raw: a.Raw})
 		}
+	}
+	if bc.prog.Scanner == p.ScanGit {
+		ws = append(ws, gitOutputs(args)...)
 	}
 	if bc.prog.Scanner == p.ScanXxd && bc.has("r", "revert") && len(bc.operands) >= 2 {
 		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
@@ -1081,6 +1080,39 @@ func (b *blChecker) unmodelledOutputs(c *facts.Call) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(c, ws)
+}
+
+// gitOutputs are the files a git command line writes by its subcommand's
+// output options (programs.GitOutputs) or operand (bundle create F).
+func gitOutputs(args []facts.Word) []facts.Word {
+	i := 0
+	for i < len(args) && args[i].Static && strings.HasPrefix(args[i].Value, "-") {
+		if name, _, hasVal := strings.Cut(args[i].Value, "="); p.GitGlobalValued.Has(name) && !hasVal {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) || !args[i].Static {
+		return nil
+	}
+	sub, rest := args[i].Value, args[i+1:]
+	var ws []facts.Word
+	if o := p.GitOutputs.Get()[sub]; o != nil {
+		for _, f := range o.Parse(argsOf(rest)).Found {
+			if f.Opt.Effect == p.Writes && f.HasValue && f.ValueStatic {
+				ws = append(ws, facts.Word{Value: f.Value, Static: true, Raw: f.Value})
+			}
+		}
+	}
+	if after, ok := p.GitWritesAfter[sub]; ok {
+		for j, a := range rest {
+			if a.Static && a.Value == after && j+1 < len(rest) {
+				ws = append(ws, rest[j+1])
+				break
+			}
+		}
+	}
+	return ws
 }
 
 // scriptWrites: the files a sed or awk script opens for writing (sed

@@ -191,6 +191,24 @@ var GitRuns = &lazy.Value[map[string][]GitRun]{Build: func() map[string][]GitRun
 	}
 }}
 
+// GitOutputs are the options of git's subcommands that name a file they
+// write (git log --output=F, git archive -o F), read with the
+// subcommand's grammar (--outp=F is --output=F); GitWritesAfter the
+// operand after which the next one is a file written (bundle create F).
+var GitOutputs = &lazy.Value[map[string]*Options]{Build: func() map[string]*Options {
+	w := Opt{Arity: ReqArg, Effect: Writes, Why: "git writes %q"}
+	out := gitOpts("", "", map[string]Opt{"output": w})
+	m := map[string]*Options{"archive": gitOpts("", "", map[string]Opt{"o output": w})}
+	for _, s := range strings.Fields("log show diff whatchanged diff-tree diff-files diff-index range-diff format-patch stash reflog") {
+		m[s] = out
+	}
+	return m
+}}
+
+// GitWritesAfter maps subcommands to the operand whose next operand is a
+// file they write.
+var GitWritesAfter = map[string]string{"bundle": "create"}
+
 // GitConfigOpts is git config's grammar (git 2.39, and the subcommands
 // of 2.46): the options that take a value, and the modes that only read
 // or remove, whose operands are not a key and its new value.
