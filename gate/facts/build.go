@@ -145,6 +145,8 @@ type builder struct {
 	scopeEnd   int
 	pipe       *[][]*Call
 	visit      func(syntax.Node) bool // substs, once
+	// quotesVisit is literalQuotesAt, once.
+	quotesVisit func(syntax.Node) bool
 	// guessing: the text is shell text a program may run (guessText), so
 	// its calls are guesses.
 	guessing bool
@@ -952,7 +954,16 @@ func (b *builder) arithWord(w Word) {
 // arithmetic ($(( '$(cmd)' )), ${a['$(cmd)']}), where the parser sees a
 // quoted string, bash expands what is in it and cmd runs.
 func (b *builder) literalQuotes(n syntax.Node) {
-	syntax.Walk(n, func(x syntax.Node) bool {
+	if b.quotesVisit == nil {
+		b.quotesVisit = b.literalQuotesAt
+	}
+	syntax.Walk(n, b.quotesVisit)
+}
+
+// literalQuotesAt is literalQuotes' visitor (made once per builder: a
+// method value allocates each time it is taken).
+func (b *builder) literalQuotesAt(x syntax.Node) bool {
+	{
 		switch x := x.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			return false // their statements are read on their own
@@ -977,7 +988,7 @@ func (b *builder) literalQuotes(n syntax.Node) {
 			}
 		}
 		return true
-	})
+	}
 }
 
 // quotesAsText reads each single-quoted string under n that holds an
