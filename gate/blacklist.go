@@ -994,6 +994,9 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if e := b.extractCheck(bc); e != nil {
 		return e
 	}
+	if e := b.archiveCheck(bc); e != nil {
+		return e
+	}
 	b.bindCheck(bc)
 	return b.shellFromDownload(bc)
 }

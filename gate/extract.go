@@ -105,3 +105,39 @@ func isAccountDir(d string) bool {
 	}
 	return false
 }
+
+// archiveCheck: the archive an archiver writes (tar -cf F, zip F …) is
+// opened as a redirection's target is — a device or an account file there
+// is refused.
+func (b *blChecker) archiveCheck(bc *blCall) *BlacklistEntry {
+	a := bc.prog.Archive
+	if a == nil || bc.word(bc.prog.Defuses) {
+		return nil
+	}
+	var ws []facts.Word
+	if a.First && len(bc.operands) > 0 {
+		ws = append(ws, bc.operands[0])
+	}
+	creates := bc.has(a.Creates...)
+	key := tarKey(bc)
+	if key && strings.ContainsAny(bc.operands[0].Value, "cruA") {
+		creates = true
+		// tar cf F …: f's value is the operand after the key.
+		if strings.Contains(bc.operands[0].Value, "f") && len(bc.operands) > 1 {
+			ws = append(ws, bc.operands[1])
+		}
+	}
+	if creates {
+		for _, f := range bc.parsed.Found {
+			for _, n := range a.File {
+				if f.Name == n && f.HasValue && f.ValueStatic {
+					ws = append(ws, facts.Word{Value: f.Value, Static: true, Raw: f.Value})
+				}
+			}
+		}
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	return b.deviceOrAccount(bc.c, ws)
+}

@@ -332,11 +332,14 @@ var bypassClasses = []bypassClass{
 		yolo: []string{"openssl genrsa -out /etc/passwd 2048", "openssl req -new -keyout /etc/shadow -out x.csr",
 			"script -qc ls /etc/shadow", "gpg --output /etc/passwd --export", "pandoc x.md -o /etc/passwd",
 			"somecli -o/dev/sda", "somecli --output=/etc/sudoers", "git archive -o /etc/passwd HEAD", "git archive --outp=/etc/shadow HEAD",
-			"git -C /tmp log --outp=/etc/passwd", "git bundle create /etc/passwd HEAD", "git stash show -p --output=/etc/passwd"},
+			"git -C /tmp log --outp=/etc/passwd", "git bundle create /etc/passwd HEAD", "git stash show -p --output=/etc/passwd",
+			"tar -cf /etc/passwd x", "tar --create --file=/etc/passwd x", "tar cf /etc/passwd x", "tar -rf /dev/sda x",
+			"zip -r /etc/shadow src"},
 		// git's subcommands' output options in their grammar, and bundle
 		// create's file.
 		yoloAllowed: []string{"git archive -o out.tar HEAD", "git log --output=log.txt", "git bundle create repo.bundle --all",
-			"git format-patch -o out -3", "openssl genrsa -out key.pem 2048", "script -q /dev/null -c ls", "pandoc x.md -o out.pdf",
+			"git format-patch -o out -3", "tar -czf out.tgz src", "tar -xf a.tar", "tar -tf a.tar", "zip -r out.zip src",
+			"openssl genrsa -out key.pem 2048", "script -q /dev/null -c ls", "pandoc x.md -o out.pdf",
 			"somecli -o out.txt", "gpg --output out.asc --export"},
 	},
 	{

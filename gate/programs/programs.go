@@ -168,9 +168,11 @@ type Program struct {
 	Shopts bool
 	// Endless: it writes without end (yes), so what reads it reads forever.
 	Endless bool
-	// Extracts says how an archiver writes an archive's members; nil for
-	// any other program.
+	// Extracts says how an archiver writes an archive's members, and
+	// Archive how it names the archive it writes; nil for any other
+	// program.
 	Extracts *Extracts
+	Archive  *ArchiveFile
 	// Binds says how a container runner binds host paths into the
 	// containers it starts; nil for any other program.
 	Binds *Binds
@@ -223,6 +225,15 @@ const (
 	// StdinOwnCommands: its own commands, which can run shell commands.
 	StdinOwnCommands
 )
+
+// ArchiveFile is how an archiver names the archive it writes: in one of
+// the Creates modes (tar -c, -r, -u, -A), the value of a File option (tar
+// -f F, --file=F); with First, its first operand (zip ARCHIVE FILE…),
+// unless one of its Defuses is given.
+type ArchiveFile struct {
+	Creates, File []string
+	First         bool
+}
 
 // Binds is how a container runner's command line binds host paths into a
 // container (docker run -v SRC:DST[:OPTS], --mount

@@ -410,7 +410,9 @@ func writers() []Program {
 			Program{Name: "chown", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
 			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts(), EnvOptions: []string{"TAR_OPTIONS"},
-				Extracts: &Extracts{Modes: []string{"x", "extract", "get"}, Dir: []string{"C", "directory"}}},
+				Extracts: &Extracts{Modes: []string{"x", "extract", "get"}, Dir: []string{"C", "directory"}},
+				Archive: &ArchiveFile{Creates: []string{"c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate"},
+					File: []string{"f", "file"}}},
 			// unzip -T sets the archive's time to its newest member's, even
 			// when it only lists (unzip -l -T a.zip).
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"},
@@ -419,7 +421,7 @@ func writers() []Program {
 					Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))},
 			// zip's -TT CMD is two letters, which a cluster cannot spell: T is
 			// left out so that -T and -TT stay unknown (uncertain: asked).
-			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Opts: Opts("0123456789qrRjuvfdmDXyocgzAlJke@$hS", "bntxisP", longs(
+			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Archive: &ArchiveFile{First: true}, Opts: Opts("0123456789qrRjuvfdmDXyocgzAlJke@$hS", "bntxisP", longs(
 				"recurse-paths recurse-patterns quiet verbose junk-paths update freshen delete move encrypt symlinks no-dir-entries no-extra grow copy-entries help version",
 				"exclude include suffixes temp-path split-size password", "")).
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
