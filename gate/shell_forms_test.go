@@ -137,6 +137,18 @@ var shellBypassClasses = []bypassClass{
 			"printf '#!/bin/sh\\nls\\n' > s.sh; chmod +x s.sh; ./s.sh"},
 	},
 	{
+		name: "a $ joined to the next line by a backslash-newline is an expansion",
+		// bash removes the continuation first: "$\<NL>(cmd)" is $(cmd);
+		// the parser keeps two literals.
+		refused: []string{
+			"echo \"$\\\n(rm -f x)\"",
+			"cat <<EOF\n$\\\n(rm -f x)\nEOF",
+			"cat <<EOF\n$\\\n\\\n(rm -f x)\nEOF",
+		},
+		yolo:        []string{"echo \"$\\\n(rm -rf /)\"", "cat <<EOF\n$\\\n(rm -rf ~)\nEOF"},
+		yoloAllowed: []string{"echo \"a$\\\nb\"", "cat <<EOF\nprice: 5$\nok\nEOF", "echo \"cost: 5$\""},
+	},
+	{
 		name: "a C-style for loop's header runs its command substitutions",
 		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
 		// failed; the header was never read for calls.

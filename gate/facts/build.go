@@ -145,6 +145,8 @@ type builder struct {
 	scopeEnd   int
 	pipe       *[][]*Call
 	visit      func(syntax.Node) bool // substs, once
+	// quotesVisit is literalQuotesAt, once.
+	quotesVisit func(syntax.Node) bool
 	// guessing: the text is shell text a program may run (guessText), so
 	// its calls are guesses.
 	guessing bool
@@ -579,6 +581,7 @@ func (b *builder) redirs(rs []*syntax.Redirect) []Redir {
 		}
 		if r.Hdoc != nil && !quotedDelim(r.Word) {
 			b.word(r.Hdoc)
+			b.joinedDollar(r.Hdoc.Parts)
 			// A here-document's body is read as double-quoted text.
 			for _, part := range r.Hdoc.Parts {
 				if pe, ok := part.(*syntax.ParamExp); ok {
@@ -951,7 +954,16 @@ func (b *builder) arithWord(w Word) {
 // arithmetic ($(( '$(cmd)' )), ${a['$(cmd)']}), where the parser sees a
 // quoted string, bash expands what is in it and cmd runs.
 func (b *builder) literalQuotes(n syntax.Node) {
-	syntax.Walk(n, func(x syntax.Node) bool {
+	if b.quotesVisit == nil {
+		b.quotesVisit = b.literalQuotesAt
+	}
+	syntax.Walk(n, b.quotesVisit)
+}
+
+// literalQuotesAt is literalQuotes' visitor (made once per builder: a
+// method value allocates each time it is taken).
+func (b *builder) literalQuotesAt(x syntax.Node) bool {
+	{
 		switch x := x.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			return false // their statements are read on their own
@@ -961,6 +973,9 @@ func (b *builder) literalQuotes(n syntax.Node) {
 					b.quotesAsText(pe)
 				}
 			}
+			b.joinedDollar(x.Parts)
+		case *syntax.Word:
+			b.joinedDollar(x.Parts)
 		case *syntax.ArithmExp:
 			b.quotesAsText(x)
 		case *syntax.ParamExp:
@@ -973,7 +988,7 @@ func (b *builder) literalQuotes(n syntax.Node) {
 			}
 		}
 		return true
-	})
+	}
 }
 
 // quotesAsText reads each single-quoted string under n that holds an
@@ -1020,4 +1035,35 @@ func (b *builder) nestedBackquotes(cs *syntax.CmdSubst) {
 		return
 	}
 	b.reparse(b.span(cs), nil, text, how)
+}
+
+// joinedDollar reads a $ the parser left as a literal before a
+// backslash-newline: bash removes the continuation first, so "$\<NL>(cmd)"
+// (in double quotes or a here-document) is $(cmd), and cmd runs. The
+// parser gives the $ and what follows as two literals.
+func (b *builder) joinedDollar(parts []syntax.WordPart) {
+	for i := 0; i+1 < len(parts); i++ {
+		l, ok := parts[i].(*syntax.Lit)
+		if _, ok2 := parts[i+1].(*syntax.Lit); !ok || !ok2 || !strings.HasSuffix(l.Value, "$") {
+			continue
+		}
+		if at := int(l.Pos().Offset()) + len(l.Value) - 1; at < 0 || !strings.HasPrefix(b.src[min(at, len(b.src)):], "$\\\n") {
+			continue // two literals for another reason (a line of a here-document)
+		}
+		var rest strings.Builder
+		for _, part := range parts[i+1:] {
+			next, ok := part.(*syntax.Lit)
+			if !ok {
+				break
+			}
+			rest.WriteString(next.Value)
+		}
+		text := "_=\"$" + strings.TrimSuffix(rest.String(), "\n") + "\""
+		how := "a `$` joined to the next line by a backslash-newline, which bash reads as an expansion,"
+		if _, err := Parse(text, b.opt.POSIX); err != nil {
+			b.hide(Unreadable, b.span(l), nil, "%s holds text the gate cannot parse (%v)", how, err)
+			continue
+		}
+		b.reparse(b.span(l), nil, text, how)
+	}
 }
