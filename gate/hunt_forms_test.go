@@ -334,11 +334,11 @@ var bypassClasses = []bypassClass{
 			"somecli -o/dev/sda", "somecli --output=/etc/sudoers", "git archive -o /etc/passwd HEAD", "git archive --outp=/etc/shadow HEAD",
 			"git -C /tmp log --outp=/etc/passwd", "git bundle create /etc/passwd HEAD", "git stash show -p --output=/etc/passwd",
 			"tar -cf /etc/passwd x", "tar --create --file=/etc/passwd x", "tar cf /etc/passwd x", "tar -rf /dev/sda x",
-			"zip -r /etc/shadow src"},
+			"zip -r /etc/shadow src", "ssh-keygen -t ed25519 -f /etc/shadow -N ''", "ssh-keygen -qf /etc/passwd -N ''"},
 		// git's subcommands' output options in their grammar, and bundle
 		// create's file.
 		yoloAllowed: []string{"git archive -o out.tar HEAD", "git log --output=log.txt", "git bundle create repo.bundle --all",
-			"git format-patch -o out -3", "tar -czf out.tgz src", "tar -xf a.tar", "tar -tf a.tar", "zip -r out.zip src",
+			"git format-patch -o out -3", "ssh-keygen -t ed25519 -f ~/.ssh/id_ed25519 -N ''", "ssh-keygen -lf key.pub", "tar -czf out.tgz src", "tar -xf a.tar", "tar -tf a.tar", "zip -r out.zip src",
 			"openssl genrsa -out key.pem 2048", "script -q /dev/null -c ls", "pandoc x.md -o out.pdf",
 			"somecli -o out.txt", "gpg --output out.asc --export"},
 	},

@@ -421,6 +421,10 @@ func writers() []Program {
 					Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))},
 			// zip's -TT CMD is two letters, which a cluster cannot spell: T is
 			// left out so that -T and -TT stay unknown (uncertain: asked).
+			// ssh-keygen writes the key it makes, or the known_hosts file it
+			// edits, to -f FILE (OpenSSH 9's optstring).
+			Program{Name: "ssh-keygen", Kind: Writer, Why: "makes and edits keys", Opts: Opts("ABHKLQUXceghiklopquvy", "CDEFIMNOPRVYZabgjmnrstwz", nil).AnyOption().
+				Short("f", eff(ReqArg, Writes, "`ssh-keygen -f` writes %q"))},
 			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Archive: &ArchiveFile{First: true}, Opts: Opts("0123456789qrRjuvfdmDXyocgzAlJke@$hS", "bntxisP", longs(
 				"recurse-paths recurse-patterns quiet verbose junk-paths update freshen delete move encrypt symlinks no-dir-entries no-extra grow copy-entries help version",
 				"exclude include suffixes temp-path split-size password", "")).
