@@ -299,8 +299,11 @@ func TestShellTargetsConfirm(t *testing.T) {
 }
 
 // shellKillForms give kill the pid -1 with blanks around it, which kill
-// reads as strtoimax does (skipping them): every process is signalled.
-var shellKillForms = []string{`kill -9 " -1"`, `kill -9 "-1 "`, `kill -9 $'\t-1'`, `kill -s 9 " -1"`, `kill "  -01"`}
+// reads as strtoimax does (skipping them), or computed by arithmetic on a
+// variable: every process is signalled.
+var shellKillForms = []string{`kill -9 " -1"`, `kill -9 "-1 "`, `kill -9 $'\t-1'`, `kill -s 9 " -1"`, `kill "  -01"`,
+	// Arithmetic reads a variable's value: x is -1 there, not unset's 0.
+	"x=-1; kill -9 $((x))", "x=0; kill -9 $((x-1))"}
 
 // TestShellKillForms: yolo refuses each, and each kills a sleep beside it
 // as PID 1 of a new PID namespace (killed by KILL or TERM), as

@@ -2,6 +2,7 @@ package facts
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -115,6 +116,16 @@ func (t *Tree) sureAt(name string, at int, child bool) bool {
 // needs what Resolve cannot do (then none is returned).
 func (t *Tree) Expand(w *syntax.Word, at int, child bool) (vals []string, complete bool) {
 	names := paramNames(w)
+	for _, name := range arithNames(w) {
+		// $((x)): x's value is evaluated in turn; only integers are read
+		// here (x='y' would read y).
+		for _, v := range t.Vars[name] {
+			if _, err := strconv.ParseInt(strings.TrimSpace(v), 0, 64); err != nil {
+				return nil, false
+			}
+		}
+		names = append(names, name)
+	}
 	if len(t.Vars["IFS"]) > 0 || t.vs.unsure["IFS"] || t.vs.all {
 		// Unquoted expansions are split at the text's IFS.
 		names = append(names, "IFS")
@@ -378,4 +389,45 @@ func homeTransformed(w *syntax.Word) bool {
 		return !found
 	})
 	return found
+}
+
+// arithNames lists the variables an arithmetic expansion in w names bare
+// ($((x)), ${a[i]}, ${s:n}): bash reads their values as numbers.
+func arithNames(w *syntax.Word) []string {
+	var out []string
+	var inArith func(n syntax.Node)
+	inArith = func(n syntax.Node) {
+		if n == nil {
+			return
+		}
+		syntax.Walk(n, func(x syntax.Node) bool {
+			if wd, ok := x.(*syntax.Word); ok {
+				if name := wd.Lit(); validName(name) {
+					out = append(out, name)
+				}
+			}
+			return true
+		})
+	}
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ArithmExp:
+			inArith(x.X)
+			return false
+		case *syntax.ParamExp:
+			if x.Index != nil {
+				inArith(x.Index)
+			}
+			if x.Slice != nil {
+				if x.Slice.Offset != nil {
+					inArith(x.Slice.Offset)
+				}
+				if x.Slice.Length != nil {
+					inArith(x.Slice.Length)
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
