@@ -1240,7 +1240,7 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 					dest = append(dest, facts.Word{Value: path.Join(dir.Value, path.Base(s.Value)), Static: true, Raw: s.Raw})
 				}
 			}
-			if e := b.copiedInto(bc, srcs, dir); e != nil {
+			if e := b.copiedInto(bc, srcs, dir, bc.recursive() || bc.has("a", "archive")); e != nil {
 				return e
 			}
 			return b.deviceOrAccount(bc.c, append(dest, dir))
@@ -1249,7 +1249,7 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 			return nil
 		}
 		dest := ops[len(ops)-1:]
-		if e := b.copiedInto(bc, ops[:len(ops)-1], dest[0]); e != nil {
+		if e := b.copiedInto(bc, ops[:len(ops)-1], dest[0], bc.recursive() || bc.has("a", "archive")); e != nil {
 			return e
 		}
 		if bc.has("delete", "del", "delete-before", "delete-during", "delete-after", "delete-excluded", "delete-delay") ||
@@ -1261,10 +1261,13 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 		return b.deviceOrAccount(bc.c, dest)
 	case p.Moves:
 		ops = b.braceOperands(ops)
-		if _, srcs, ok := targetDir(bc, ops); ok {
+		if dir, srcs, ok := targetDir(bc, ops); ok {
 			// mv -t DIR SRC…: every operand is moved.
 			if b.anyCatastrophic(bc.c, b.targets(srcs)) {
 				return blEntry("move-system-dir")
+			}
+			if e := b.copiedInto(bc, srcs, dir, true); e != nil {
+				return e
 			}
 			return b.accountTargets(bc.c, srcs)
 		}
@@ -1273,6 +1276,9 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 		}
 		if b.anyCatastrophic(bc.c, b.targets(ops[:len(ops)-1])) {
 			return blEntry("move-system-dir")
+		}
+		if e := b.copiedInto(bc, ops[:len(ops)-1], ops[len(ops)-1], true); e != nil {
+			return e
 		}
 		if e := b.accountTargets(bc.c, ops); e != nil {
 			return e

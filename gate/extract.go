@@ -142,12 +142,13 @@ func (b *blChecker) archiveCheck(bc *blCall) *BlacklistEntry {
 	return b.deviceOrAccount(bc.c, ws)
 }
 
-// copiedInto: a copy into a directory that holds the account files (cp
-// /tmp/passwd /etc/, cp -t /etc x, rsync -a x/ /etc/) writes each source
-// there under its own name — an account file by that name is refused —
-// and a directory's contents (x/., x/ to rsync, cp -T, or a source named
+// copiedInto: a copy or move into a directory that holds the account
+// files (cp /tmp/passwd /etc/, mv -t /etc x, rsync -a x/ /etc/) writes
+// each source there under its own name — an account file by that name is
+// refused — and, when whole trees are copied (tree: cp -r, rsync -a, any
+// mv), a directory's contents (x/., x/ to rsync, -T, or a source named
 // like sudoers.d) land there unseen, so yolo asks.
-func (b *blChecker) copiedInto(bc *blCall, srcs []facts.Word, dir facts.Word) *BlacklistEntry {
+func (b *blChecker) copiedInto(bc *blCall, srcs []facts.Word, dir facts.Word, tree bool) *BlacklistEntry {
 	if !dir.Static {
 		return nil
 	}
@@ -160,7 +161,6 @@ func (b *blChecker) copiedInto(bc *blCall, srcs []facts.Word, dir facts.Word) *B
 	if len(into) == 0 {
 		return nil
 	}
-	tree := bc.recursive() || bc.has("a", "archive")
 	contents := bc.has("T", "no-target-directory")
 	for _, s := range srcs {
 		if !s.Static {

@@ -357,8 +357,9 @@ var bypassClasses = []bypassClass{
 		// and a directory's contents (x/., rsync's x/, cp -T) unseen.
 		name: "copies into the account files' directories",
 		yolo: []string{"cp passwd /etc", "cp /tmp/passwd /etc/", "rsync /tmp/passwd /etc/", "cp -t /etc /tmp/shadow",
-			"cp -rT x /etc", "cp -r x/. /etc/", "rsync -a x/ /etc/", "install -m 644 passwd /etc/"},
-		yoloAllowed: []string{"cp -r x /etc", "cp x.conf /etc/", "cp -r src dst", "cp a b", "rsync -a src/ dst/",
+			"cp -rT x /etc", "cp -r x/. /etc/", "rsync -a x/ /etc/", "install -m 644 passwd /etc/",
+			"mv /tmp/passwd /etc/", "mv /tmp/passwd /etc", "mv -t /etc /tmp/shadow"},
+		yoloAllowed: []string{"cp -r x /etc", "cp x.conf /etc/", "cp -r src dst", "cp a b", "rsync -a src/ dst/", "mv /tmp/x.conf /etc/", "mv a b",
 			"cp -r build/. /var/www/"},
 	},
 	{
