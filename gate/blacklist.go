@@ -1284,12 +1284,18 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 					dest = append(dest, facts.Word{Value: path.Join(dir.Value, path.Base(s.Value)), Static: true, Raw: s.Raw})
 				}
 			}
+			if e := b.copiedInto(bc, srcs, dir); e != nil {
+				return e
+			}
 			return b.deviceOrAccount(bc.c, append(dest, dir))
 		}
 		if len(ops) < 2 {
 			return nil
 		}
 		dest := ops[len(ops)-1:]
+		if e := b.copiedInto(bc, ops[:len(ops)-1], dest[0]); e != nil {
+			return e
+		}
 		if bc.has("delete", "del", "delete-before", "delete-during", "delete-after", "delete-excluded", "delete-delay") ||
 			bc.word([]string{"--delete", "--del", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--delete-delay"}) {
 			if b.anyCatastrophic(bc.c, b.targets(dest)) {

@@ -141,3 +141,46 @@ func (b *blChecker) archiveCheck(bc *blCall) *BlacklistEntry {
 	}
 	return b.deviceOrAccount(bc.c, ws)
 }
+
+// copiedInto: a copy into a directory that holds the account files (cp
+// /tmp/passwd /etc/, cp -t /etc x, rsync -a x/ /etc/) writes each source
+// there under its own name — an account file by that name is refused —
+// and a directory's contents (x/., x/ to rsync, cp -T, or a source named
+// like sudoers.d) land there unseen, so yolo asks.
+func (b *blChecker) copiedInto(bc *blCall, srcs []facts.Word, dir facts.Word) *BlacklistEntry {
+	if !dir.Static {
+		return nil
+	}
+	var into []string
+	for _, d := range b.resolve(dir).paths {
+		if isAccountDir(d) {
+			into = append(into, cleanPath(d))
+		}
+	}
+	if len(into) == 0 {
+		return nil
+	}
+	tree := bc.recursive() || bc.has("a", "archive")
+	contents := bc.has("T", "no-target-directory")
+	for _, s := range srcs {
+		if !s.Static {
+			continue
+		}
+		v := s.Value
+		spread := contents || strings.HasSuffix(v, "/.") || bc.prog.SlashContents && strings.HasSuffix(v, "/")
+		for _, d := range into {
+			name := path.Join(d, path.Base(v))
+			switch {
+			case tree && spread:
+				b.see("`%s` copies the contents of %s into %s, where they may replace the account files", bc.c.Base, clipText(v), d)
+				return nil
+			case accountFile(name):
+				return blEntry("overwrite-account-files")
+			case tree && isAccountDir(name):
+				b.see("`%s` copies %s into %s, where it may replace the account files", bc.c.Base, clipText(v), name)
+				return nil
+			}
+		}
+	}
+	return nil
+}

@@ -353,6 +353,15 @@ var bypassClasses = []bypassClass{
 			`python3 -c 'import pwd; print(pwd.getpwnam("root"))'`, `python3 -c 'open("out.txt","w").write("x")'`},
 	},
 	{
+		// A copy into /etc writes each source under its own name there,
+		// and a directory's contents (x/., rsync's x/, cp -T) unseen.
+		name: "copies into the account files' directories",
+		yolo: []string{"cp passwd /etc", "cp /tmp/passwd /etc/", "rsync /tmp/passwd /etc/", "cp -t /etc /tmp/shadow",
+			"cp -rT x /etc", "cp -r x/. /etc/", "rsync -a x/ /etc/", "install -m 644 passwd /etc/"},
+		yoloAllowed: []string{"cp -r x /etc", "cp x.conf /etc/", "cp -r src dst", "cp a b", "rsync -a src/ dst/",
+			"cp -r build/. /var/www/"},
+	},
+	{
 		// git config writes configuration the gate reads on disk only
 		// before the text runs: a key whose value later git commands run
 		// is read as this text's command.

@@ -168,6 +168,9 @@ type Program struct {
 	Shopts bool
 	// Endless: it writes without end (yes), so what reads it reads forever.
 	Endless bool
+	// SlashContents: a source operand ending in / stands for the
+	// directory's contents, copied into the destination (rsync x/ dst).
+	SlashContents bool
 	// Extracts says how an archiver writes an archive's members, and
 	// Archive how it names the archive it writes; nil for any other
 	// program.

@@ -1108,7 +1108,7 @@ func network() []Program {
 		withRuns(each(NetworkClient, whyNet, "aws", "gcloud", "az", "ip", "rclone"), Runs{Unmodelled: true}),
 		netcats(),
 		one(
-			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: rsyncOpts()},
+			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, SlashContents: true, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: rsyncOpts()},
 			// scp and sftp take ssh's -o and -F, and -S names the program
 			// they run in ssh's place; sftp -b and -D run batch commands
 			// (with ! shell escapes) and a local server.
