@@ -1186,24 +1186,68 @@ func stdinOperands(c *facts.Call) []facts.Word {
 	switch {
 	case in == nil:
 		return hole
-	case in.Kind == facts.FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.Echo:
+	case in.Kind == facts.FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.OnlyPrints():
 		outs, ok := facts.EchoOutputs(in.From)
 		if !ok {
 			return hole
 		}
-		var out []facts.Word
-		for _, f := range strings.Fields(strings.Join(outs, " ")) {
-			out = append(out, facts.Word{Value: f, Static: true, Raw: f})
-		}
-		return out
+		return xargsWords(c.Via, strings.Join(outs, "\n"))
 	case (in.Kind == facts.FromHereString || in.Kind == facts.FromHereDoc) && in.Static:
-		var out []facts.Word
-		for _, f := range strings.Fields(in.Text) {
-			out = append(out, facts.Word{Value: f, Static: true, Raw: f})
-		}
-		return out
+		return xargsWords(c.Via, in.Text)
 	}
 	return hole
+}
+
+// xargsWords are the words xargs may make of text: split at blanks (its
+// default), at NULs (-0), at its -d delimiter, or one per line (-I, -L):
+// every reading's words, since the blacklist only needs each word it can
+// be given.
+func xargsWords(x *facts.Call, text string) []facts.Word {
+	seps := []func(rune) bool{
+		func(r rune) bool {
+			return r == ' ' || r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == 0
+		},
+		func(r rune) bool { return r == '\n' },
+	}
+	if x.Prog != nil && x.Prog.Opts != nil {
+		for _, f := range x.Prog.Opts.Parse(argsOf(x.Argv[1:])).Found {
+			if (f.Name == "d" || f.Name == "delimiter") && f.HasValue {
+				if !f.ValueStatic {
+					return []facts.Word{{Raw: "(the words xargs reads, split at a delimiter computed at run time)", Hole: true}}
+				}
+				d := []rune(echoDelim(f.Value))
+				if len(d) > 0 {
+					seps = append(seps, func(r rune) bool { return r == d[0] })
+				}
+			}
+		}
+	}
+	var out []facts.Word
+	seen := map[string]bool{}
+	for _, sep := range seps {
+		for _, w := range strings.FieldsFunc(text, sep) {
+			if w = strings.TrimSpace(w); w != "" && !seen[w] {
+				seen[w] = true
+				out = append(out, facts.Word{Value: w, Static: true, Raw: w})
+			}
+		}
+	}
+	return out
+}
+
+// echoDelim decodes xargs -d's escapes (\n, \t, \0, \\, \xHH, \NNN).
+func echoDelim(v string) string {
+	switch v {
+	case `\n`:
+		return "\n"
+	case `\t`:
+		return "\t"
+	case `\0`:
+		return "\x00"
+	case `\\`:
+		return `\`
+	}
+	return v
 }
 
 // targetsCheck applies the program's operand role.

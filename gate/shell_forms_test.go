@@ -149,6 +149,20 @@ var shellBypassClasses = []bypassClass{
 		yoloAllowed: []string{"echo \"a$\\\nb\"", "cat <<EOF\nprice: 5$\nok\nEOF", "echo \"cost: 5$\""},
 	},
 	{
+		name: "printf's output is read as a shell or xargs reads it",
+		// printf applies its format to its arguments and decodes its
+		// escapes; xargs splits at its -d delimiter, or at NULs with -0.
+		refused: []string{
+			"printf 'rm -f x' | sh",
+			"printf '%s %s\\n' rm '-f x' | bash",
+			"printf 'a\\nrm -f x\\n' | sh",
+			"printf '%b' 'a\\nrm -f x' | sh",
+		},
+		allowed:     []string{"printf 'ls\\n' | sh", "printf '%s\\n' ls pwd | sh"},
+		yolo:        []string{"printf '%s\\n' 'rm -rf /' | sh", "printf '%s\\0' / | xargs -0 rm -rf", "echo '/;x' | xargs -d ';' rm -rf", "xargs -d ';' rm -rf <<< 'x;/'"},
+		yoloAllowed: []string{"printf '%s\\n' build dist | xargs rm -rf", "printf 'ls\\n' | sh", "find . -name '*.o' | xargs rm -f"},
+	},
+	{
 		name: "a C-style for loop's header runs its command substitutions",
 		// for ((i=$(rm -f x); …)) ran rm under bash before the arithmetic
 		// failed; the header was never read for calls.

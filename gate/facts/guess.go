@@ -262,7 +262,7 @@ func (b *builder) guessStdin(c *Call) {
 	switch {
 	case (in.Kind == FromHereString || in.Kind == FromHereDoc) && in.Static:
 		b.guessText(c, in.Text)
-	case in.Kind == FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.Echo:
+	case in.Kind == FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.OnlyPrints():
 		if outs, ok := EchoOutputs(in.From); ok {
 			for _, text := range outs {
 				b.guessText(c, text)

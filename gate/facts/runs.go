@@ -1191,7 +1191,7 @@ func (b *builder) fedOwn(c *Call, in *Input) {
 	switch {
 	case (in.Kind == FromHereString || in.Kind == FromHereDoc) && in.Static:
 		texts = []string{in.Text}
-	case in.Kind == FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.Echo:
+	case in.Kind == FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.OnlyPrints():
 		outs, ok := EchoOutputs(in.From)
 		if ok {
 			texts = outs
@@ -1272,7 +1272,7 @@ func (b *builder) fedScript(c *Call) {
 		}
 		b.hide(FedScript, c.Span, c, "%s is computed at run time", what)
 	case FromPipe:
-		if up := in.From; up != nil && up.Prog != nil && up.Prog.Echo {
+		if up := in.From; up != nil && up.Prog != nil && up.Prog.OnlyPrints() {
 			if outs, ok := EchoOutputs(up); ok {
 				for _, text := range outs {
 					b.payload(c, text, what)
@@ -1306,7 +1306,7 @@ func (b *builder) fedSub(c *Call, in *Input, what string) {
 			return
 		}
 	case in.Kind == FromPipe:
-		if up := in.From; up != nil && up.Prog != nil && up.Prog.Echo {
+		if up := in.From; up != nil && up.Prog != nil && up.Prog.OnlyPrints() {
 			if outs, ok := EchoOutputs(up); ok {
 				for _, text := range outs {
 					b.subScript(c, c.Prog, []string{text})

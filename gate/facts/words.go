@@ -8,6 +8,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentexec/agentexec/gate/programs"
 )
 
 var errDynamic = errors.New("dynamic word")
@@ -442,7 +444,8 @@ func StripLocale(w *syntax.Word) *syntax.Word {
 	return &syntax.Word{Parts: parts}
 }
 
-// EchoOutputs returns what an echo-like call (Program.Echo) may write,
+// EchoOutputs returns what an echo-like call (Program.Echo) or printf may
+// write (printf: its format applied to its arguments, printfOutput),
 // when its words are static: its operands joined by spaces, after the
 // leading option words bash's echo takes (-n, -e, -E and their clusters),
 // and — when an operand holds a backslash — the same text with the
@@ -454,6 +457,13 @@ func EchoOutputs(c *Call) ([]string, bool) {
 	vals, ok := Statics(c.Argv[1:])
 	if !ok {
 		return nil, false
+	}
+	if c.Prog != nil && c.Prog.Scanner == programs.ScanPrintf {
+		out, ok := printfOutput(vals)
+		if !ok {
+			return nil, false
+		}
+		return []string{out}, true
 	}
 	for len(vals) > 0 && len(vals[0]) > 1 && vals[0][0] == '-' && strings.Trim(vals[0][1:], "neE") == "" {
 		vals = vals[1:]
@@ -543,4 +553,71 @@ func hexVal(c byte) int {
 		return int(c-'A') + 10
 	}
 	return int(c - '0')
+}
+
+// printfOutput is what printf FORMAT ARGS… writes, when the format uses
+// only %s, %b, %c, %d, %i, %u and %% (flags and widths read as none):
+// the format is applied again while arguments remain, its escapes and
+// %b's arguments decoded as echo -e decodes them. printf -v writes
+// nothing; another conversion is not modelled (ok false).
+func printfOutput(args []string) (string, bool) {
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) > 0 && strings.HasPrefix(args[0], "-v") {
+		return "", true
+	}
+	if len(args) == 0 {
+		return "", false
+	}
+	format, rest := args[0], args[1:]
+	var sb strings.Builder
+	for pass := 0; ; pass++ {
+		used := 0
+		for i := 0; i < len(format); i++ {
+			if format[i] != '%' {
+				j := strings.IndexByte(format[i:], '%')
+				if j < 0 {
+					j = len(format) - i
+				}
+				sb.WriteString(echoEscapes(format[i : i+j]))
+				i += j - 1
+				continue
+			}
+			k := i + 1
+			for k < len(format) && strings.IndexByte("-+ #0123456789.", format[k]) >= 0 {
+				k++
+			}
+			if k >= len(format) {
+				return "", false
+			}
+			arg := ""
+			if conv := format[k]; conv != '%' {
+				if used < len(rest) {
+					arg = rest[used]
+				}
+				used++
+				switch conv {
+				case 's', 'd', 'i', 'u':
+				case 'b':
+					arg = echoEscapes(arg)
+				case 'c':
+					if arg != "" {
+						arg = arg[:1]
+					}
+				default:
+					return "", false
+				}
+			} else {
+				arg = "%"
+			}
+			sb.WriteString(arg)
+			i = k
+		}
+		rest = rest[min(used, len(rest)):]
+		if used == 0 || len(rest) == 0 || pass > 64 {
+			break
+		}
+	}
+	return sb.String(), true
 }
