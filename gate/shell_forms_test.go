@@ -332,23 +332,7 @@ func TestShellKillForms(t *testing.T) {
 	if d := Decide(Input{Text: `kill -9 " 1234"`, Policy: yolo, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
 		t.Errorf("near miss: %v: %s", d.Action, d.Reason)
 	}
-	bash := requireBash(t)
-	unshare, err := exec.LookPath("unshare")
-	if err != nil {
-		t.Skip("unshare not found: the forms are not confirmed here")
-	}
-	if out, err := exec.Command(unshare, "-pf", "--mount-proc", bash, "-c", "true").CombinedOutput(); err != nil {
-		t.Skipf("no PID namespace here: %v %s", err, out)
-	}
-	for _, form := range shellKillForms {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		out, _ := exec.CommandContext(ctx, unshare, "-pf", "--mount-proc", bash, "-c",
-			"sleep 20 & s=$!; "+form+" 2>/dev/null; wait $s; echo status $?").Output()
-		cancel()
-		if !strings.Contains(string(out), "status 137") && !strings.Contains(string(out), "status 143") {
-			t.Errorf("%q did not kill the sleep beside it: %s", form, out)
-		}
-	}
+	confirmKillsAll(t, shellKillForms)
 }
 
 // evalBombs recurse through what the function's body starts rather than
