@@ -750,11 +750,11 @@ func TestCodeLoadConfirm(t *testing.T) {
 	}
 	p := evasionPolicy(t)
 	for _, text := range []string{"openssl req -engine ./lib.so -new", "openssl list -provider-path . -provider lib",
-		"OPENSSL_CONF=./oc.cnf openssl version"} {
+		"OPENSSL_CONF=./oc.cnf openssl version", `openssl engine "$PWD/lib.so"`} {
 		os.Remove(marker)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := exec.CommandContext(ctx, bash, "-c", text)
-		cmd.Dir, cmd.Env = dir, []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir}
+		cmd.Dir, cmd.Env = dir, []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "PWD=" + dir}
 		cmd.Stdin = strings.NewReader("")
 		_ = cmd.Run()
 		cancel()
