@@ -2141,7 +2141,7 @@ func downloadedThenRun(t *facts.Tree, cwd string) *BlacklistEntry {
 		switch {
 		case downloads(c):
 			got = downloadedFiles(c)
-		case c.Prog != nil && (c.Prog.Scanner == p.ScanTar || c.Base == "unzip"):
+		case c.Prog != nil && c.Prog.Extracts != nil:
 			if dir, ok := extractsDownload(c, files); ok {
 				dirs = append(dirs, dir)
 			}
@@ -2158,53 +2158,23 @@ func downloadedThenRun(t *facts.Tree, cwd string) *BlacklistEntry {
 }
 
 // extractsDownload reports an archive extraction whose archive a download
-// gives — tar x fed by a downloader's pipe or given a downloaded file,
-// unzip of one (files: those the text downloaded so far) — and the
-// directory it fills: every file under it was downloaded
-// (curl -sL URL | tar xz && ./install.sh runs the download).
+// gives — fed by a downloader's pipe, or a file the text downloaded
+// (files: those so far) — and the directory it fills: every file under it
+// was downloaded (curl -sL URL | tar xz && ./install.sh runs the
+// download). The archiver's command line is read as extractCheck reads
+// it (Program.Extracts).
 func extractsDownload(c *facts.Call, files []string) (string, bool) {
-	dir, extract, archive := ".", c.Base == "unzip", ""
-	args := c.Argv[1:]
-	for i, a := range args {
-		if !a.Static {
-			continue
-		}
-		v := a.Value
-		next := ""
-		if i+1 < len(args) && args[i+1].Static {
-			next = args[i+1].Value
-		}
-		switch {
-		case c.Base == "unzip" && v == "-d":
-			dir = next
-		case c.Base == "unzip" && !strings.HasPrefix(v, "-") && archive == "":
-			archive = v
-		case c.Base == "unzip":
-		case v == "-C" || v == "--directory":
-			dir = next
-		case strings.HasPrefix(v, "--directory="):
-			dir = strings.TrimPrefix(v, "--directory=")
-		case v == "--extract" || v == "--get":
-			extract = true
-		case v == "-f" || v == "--file":
-			archive = next
-		case strings.HasPrefix(v, "--file="):
-			archive = strings.TrimPrefix(v, "--file=")
-		case i == 0 && !strings.HasPrefix(v, "-") || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--"):
-			// A cluster (xzf, -xzf): x extracts; an f in it takes the
-			// next word as the archive.
-			extract = extract || strings.Contains(v, "x")
-			if strings.HasSuffix(v, "f") {
-				archive = next
-			}
-		}
+	bc := newBlCall(c, c.Argv[1:])
+	if !extracting(&bc) {
+		return "", false
 	}
-	if !extract || dir == "" {
+	into, archive, _ := extraction(&bc)
+	if len(into) != 1 || !into[0].Static {
 		return "", false
 	}
 	fromPipe := c.Stdin != nil && c.Stdin.Kind == facts.FromPipe && c.Stdin.From != nil && downloads(c.Stdin.From)
-	if (archive == "" || archive == "-") && fromPipe || archive != "" && slicesHas(files, archive) {
-		return dir, true
+	if (archive == nil || archive.Static && archive.Value == "-") && fromPipe || archive != nil && archive.Static && slicesHas(files, archive.Value) {
+		return into[0].Value, true
 	}
 	return "", false
 }

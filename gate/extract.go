@@ -2,6 +2,7 @@ package gate
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agentexec/agentexec/gate/facts"
@@ -19,39 +20,17 @@ var accountDirs = []string{"/", "/etc", "/etc/sudoers.d"}
 // resolved, so yolo asks.
 func (b *blChecker) extractCheck(bc *blCall) *BlacklistEntry {
 	x := bc.prog.Extracts
-	if x == nil || !b.extracting(bc) {
+	if x == nil || !extracting(bc) {
 		return nil
 	}
+	into, _, members := extraction(bc)
 	var dirs []string
-	for _, f := range bc.parsed.Found {
-		for _, d := range x.Dir {
-			if f.Name == d && f.HasValue {
-				if !f.ValueStatic {
-					b.see("`%s` extracts into a directory computed at run time", bc.c.Base)
-					return nil
-				}
-				dirs = append(dirs, b.resolve(facts.Word{Value: f.Value, Static: true, Raw: f.Value}).paths...)
-			}
+	for _, w := range into {
+		if !w.Static {
+			b.see("`%s` extracts into a directory computed at run time", bc.c.Base)
+			return nil
 		}
-	}
-	members := bc.operands
-	if tarKey(bc) {
-		// tar xzf A.tgz, tar xfC A.tar DIR: the old-style key, whose
-		// valued letters take the next operands in turn.
-		key := members[0].Value
-		members = members[1:]
-		for i := 0; i < len(key) && len(members) > 0; i++ {
-			if !bc.prog.Opts.TakesValue(key[i]) {
-				continue
-			}
-			if key[i] == 'C' {
-				dirs = append(dirs, b.resolve(members[0]).paths...)
-			}
-			members = members[1:]
-		}
-	}
-	if len(dirs) == 0 {
-		dirs = b.resolve(facts.Word{Value: ".", Static: true, Raw: "."}).paths
+		dirs = append(dirs, b.resolve(w).paths...)
 	}
 	members = members[min(x.Members, len(members)):]
 	for _, d := range dirs {
@@ -77,8 +56,56 @@ func (b *blChecker) extractCheck(bc *blCall) *BlacklistEntry {
 	return nil
 }
 
+// extraction reads an extracting archiver's command line: the directories
+// it writes into (its Dir options' values and tar's old-style C; "." when
+// none is given), the archive it reads (its Archive File options' values,
+// tar's old-style f, or the first operand when the members start after
+// it, as unzip's do; nil when standard input is the archive), and its
+// operands after the old-style key.
+func extraction(bc *blCall) (into []facts.Word, archive *facts.Word, members []facts.Word) {
+	x := bc.prog.Extracts
+	for _, f := range bc.parsed.Found {
+		if !f.HasValue {
+			continue
+		}
+		w := facts.Word{Value: f.Value, Static: f.ValueStatic, Raw: f.Value}
+		if slices.Contains(x.Dir, f.Name) {
+			into = append(into, w)
+		}
+		if a := bc.prog.Archive; a != nil && slices.Contains(a.File, f.Name) {
+			archive = &w
+		}
+	}
+	members = bc.operands
+	if tarKey(bc) {
+		// tar xzf A.tgz, tar xfC A.tar DIR: the old-style key, whose
+		// valued letters take the next operands in turn.
+		key := members[0].Value
+		members = members[1:]
+		for i := 0; i < len(key) && len(members) > 0; i++ {
+			if !bc.prog.Opts.TakesValue(key[i]) {
+				continue
+			}
+			switch key[i] {
+			case 'C':
+				into = append(into, members[0])
+			case 'f':
+				archive = &members[0]
+			}
+			members = members[1:]
+		}
+	}
+	if x.Members > 0 && len(members) > 0 && archive == nil {
+		archive = &members[0]
+	}
+	if len(into) == 0 {
+		into = []facts.Word{{Value: ".", Static: true, Raw: "."}}
+	}
+	return into, archive, members
+}
+
 // extracting reports an archiver call that extracts.
-func (b *blChecker) extracting(bc *blCall) bool {
+func extracting(bc *blCall) bool {
 	x := bc.prog.Extracts
 	if len(x.Modes) == 0 {
 		return !bc.word(bc.prog.Defuses)
