@@ -98,4 +98,12 @@ var launcherBypassClasses = []bypassClass{
 		yolo:        []string{"echo '!rm -rf /' | ftp host"},
 		allowed:     []string{"ftp host"},
 	},
+	{
+		name: "a launcher's chdir option moves the command's working directory",
+		// sudo -D DIR (sudo 1.9.3+; -C is its close-from) and env -C DIR
+		// start the command in DIR, from their manuals: what rm -rf *
+		// removes is there; a computed DIR is one the gate cannot follow.
+		yolo:        []string{"sudo -D / rm -rf *", "env -C / rm -rf *", `env -C "$D" rm -rf *`, `sudo --chdir="$D" rm -rf *`},
+		yoloAllowed: []string{"env -C /tmp/x rm -rf *", "sudo -C 3 ls", "env -C src make"},
+	},
 }

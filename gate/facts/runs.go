@@ -707,8 +707,10 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 			rest = rest[1:]
 		}
 	}
-	if chdir, ok := firstValue(parsed, "C", "chdir"); ok && prog.Kind.Has(p.Launcher) {
-		b.cd(chdir, true)
+	if f, ok := parsed.First(p.Chdir); ok {
+		// env -C DIR, sudo -D DIR: the command starts in DIR; a computed
+		// one is a directory the gate cannot follow.
+		b.cd(f.Value, f.ValueStatic)
 	}
 	skipped := len(rest)
 	for i := 0; i < r.Skip && len(rest) > 0; i++ {
@@ -854,18 +856,6 @@ func (b *builder) userShell(c *Call, prog *p.Program, parsed p.Parsed, rest []Wo
 		return
 	}
 	b.argvCall(c, append(argv, rest...), fmt.Sprintf("the shell `%s` runs", c.Base), false)
-}
-
-// firstValue returns the value of the first option found with one of names.
-func firstValue(parsed p.Parsed, names ...string) (string, bool) {
-	for _, f := range parsed.Found {
-		for _, n := range names {
-			if f.Name == n && f.HasValue {
-				return f.Value, f.ValueStatic
-			}
-		}
-	}
-	return "", false
 }
 
 func prefixWords(ws []string) []Word {

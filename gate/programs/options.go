@@ -54,6 +54,9 @@ const (
 	// Concurrency is how many of the commands it runs may run at once
 	// (xargs -P, parallel -j); 0 is no limit.
 	Concurrency
+	// Chdir names the directory the command it runs starts in (env -C,
+	// sudo -D): what that command does to relative paths is done there.
+	Chdir
 )
 
 // Opt is one option's grammar and effect.

@@ -346,6 +346,7 @@ func specReaders() []Program {
 		Program{Name: "fdfind", Kind: Reader, Scanner: ScanSpec, Why: "lists files", Opts: fdOpts()},
 		Program{Name: "env", Kind: Launcher, Scanner: ScanEnv, Why: whyLauncher,
 			Opts: Launch("i0v", "uCP", longs("ignore-environment null debug help version", "unset chdir", "")).
+				Short("C", eff(ReqArg, Chdir, "")).Long(eff(ReqArg, Chdir, ""), "chdir").
 				Short("S", eff(ReqArg, RunsProgram, "`env -S` splits %q into a command it runs")).
 				Long(eff(ReqArg, RunsProgram, "`env --split-string` splits %q into a command it runs"), "split-string").
 				Long(eff(OptArg, Harmless, ""), "block-signal", "default-signal", "ignore-signal", "list-signal-handling").
@@ -820,7 +821,8 @@ func launchers() []Program {
 		l("sudo", Launch("AbEHiKklnPSsVv", "ugCDhprtUT", longs(
 			"askpass background preserve-env set-home login remove-timestamp reset-timestamp list non-interactive preserve-groups stdin shell validate version help",
 			"user group close-from chdir host prompt role type other-user command-timeout", "")).
-			Short("e", eff(NoArg, Unproven, "`sudo -e` edits files as root%s")).Long(eff(NoArg, Unproven, "`sudo --edit` edits files as root%s"), "edit"),
+			Short("e", eff(NoArg, Unproven, "`sudo -e` edits files as root%s")).Long(eff(NoArg, Unproven, "`sudo --edit` edits files as root%s"), "edit").
+			Short("D", eff(ReqArg, Chdir, "")).Long(eff(ReqArg, Chdir, ""), "chdir"),
 			Runs{Argv: true, Assigns: true, StdinShell: []string{"s", "i", "shell", "login"}}, Privilege, whyPriv),
 		l("doas", Launch("ns", "uC", nil), argv, Privilege, whyPriv),
 		l("su", Launch("lmpfP", "gGsw", longs("login preserve-environment pty fast", "group supp-group shell whitelist-environment", "")).
