@@ -249,13 +249,16 @@ func psCommand(name string, args []psTok, opt Options) finding {
 // PowerShell would also take an abbreviation, which is refused here).
 func psCmdlet(name string, params map[string]bool, args []psTok) finding {
 	for _, a := range args {
-		if a.op == "" && !a.quoted && strings.HasPrefix(a.word, "-") && !params[strings.ToLower(a.word[1:])] {
+		if a.op != "" {
+			continue // a group's value, read as its own statements
+		}
+		if !a.quoted && strings.HasPrefix(a.word, "-") && !params[strings.ToLower(a.word[1:])] {
 			return finding{Unknown, "windows-parameter", fmt.Sprintf("PowerShell parameter `%s` is not on the allowlist for `%s`", a.word, name)}
 		}
-		if a.op == "" && !a.quoted && strings.Contains(a.word, ":") && !psDrivePath(a.word) {
+		if !a.quoted && strings.Contains(a.word, ":") && !psDrivePath(a.word) {
 			return finding{Unknown, "windows-syntax", "powershell text containing a provider or stream path with ':' is not on the read-only allowlist"}
 		}
-		if a.op == "" && (strings.HasPrefix(a.word, `\\`) || strings.HasPrefix(a.word, "//")) {
+		if strings.HasPrefix(a.word, `\\`) || strings.HasPrefix(a.word, "//") {
 			return finding{Unknown, "windows-syntax", "powershell text containing a network (UNC) path is not on the read-only allowlist"}
 		}
 	}
