@@ -199,6 +199,27 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"git fetch --upload-pack=git-upload-pack origin", "git rebase -x 'go test ./...' main"},
 	},
 	{
+		// git daemon runs --access-hook through the shell for each
+		// request (--inetd serves the one on its standard input);
+		// instaweb starts --httpd's words as the server when a known
+		// server's name is among them; for-each-repo runs `git WORDS`
+		// in each repository of its configuration key.
+		name: "git commands that run a hook, a server or another git command line", needs: "git", git: true,
+		refused: []string{
+			`r="git-upload-pack $PWD"; printf "%04x%s\0host=h\0" $((${#r}+12)) "$r" | git daemon --inetd --export-all --access-hook='rm -f x;'`,
+			"git instaweb --httpd='rm -f x httpd' --browser=true", "git instaweb -d'rm -f x httpd' -b true",
+			"git instaweb --http='rm -f x httpd' --browser=true",
+			`git config k.r "$PWD" && git for-each-repo --config=k.r -- -c alias.x='!rm -f x' x`,
+			`git config k.r "$PWD" && git for-each-repo --conf k.r -- -c alias.x='!rm -f x' x`,
+		},
+		unconfirmed: []string{"git for-each-repo --config=k.r push --force", "git for-each-repo --config=k.r $CMD"},
+		allowed: []string{"git daemon --export-all --base-path=/srv/git", "git instaweb --httpd=lighttpd", "git instaweb --stop",
+			"git for-each-repo --config=maintenance.repo gc --auto", "git for-each-repo --config=k.r status"},
+		yolo: []string{"git daemon --inetd --access-hook='rm -rf /;'", "git instaweb --httpd='rm -rf / httpd'",
+			"git for-each-repo --config=k.r -- -c alias.x='!rm -rf /' x"},
+		yoloAllowed: []string{"git for-each-repo --config=maintenance.repo maintenance run", "git daemon --inetd"},
+	},
+	{
 		// A debugger's or editor's command language hands text to the
 		// shell (gdb's shell, !, pipe; Vim's :!, :r !, :{range}!): that
 		// text is shell text, which yolo's blacklist reads.
