@@ -1048,7 +1048,9 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 	if bc.prog.Scanner == p.ScanXxd && bc.has("r", "revert") && len(bc.operands) >= 2 {
 		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
 	}
-	if downloads(bc.c) {
+	if downloads(bc.c) && bc.prog.Opts == nil {
+		// A downloader the table models (curl, wget) has its output
+		// options among the Writes above.
 		ws = append(ws, downloadOutputs(args)...)
 	}
 	if len(ws) == 0 {

@@ -489,6 +489,26 @@ var bypassClasses = []bypassClass{
 			"xxd -r f out.bin", "curl -o f http://x", "curl -T /etc/hosts http://x", "sort /etc/passwd"},
 	},
 	{
+		// curl and wget write more files than their download: curl's
+		// headers (-D), cookie jar (-c), traces, --stderr, --libcurl and
+		// caches, wget's log (-o, -a) — each in every spelling the
+		// table's grammar reads (clusters, abbreviations). Options read
+		// from a file the text feeds (curl -K -, a process
+		// substitution) are options the gate cannot see. Confirmed by
+		// TestDownloaderWritesConfirm.
+		name:        "a downloader's other output options and the options it reads from standard input",
+		unconfirmed: []string{"lftp -f /dev/stdin <<< '!rm -f x'", "lftp -f <(echo '!rm -f x')"},
+		yolo: []string{"curl -D /etc/passwd http://x", "curl --dump /etc/passwd http://x", "curl -sSc /etc/shadow http://x",
+			"curl --cookie-jar /etc/shadow http://x", "curl --trace /etc/passwd http://x", "curl --trace-ascii /dev/sda http://x",
+			"curl --stderr /etc/passwd http://x", "curl --libcurl /etc/passwd http://x", "curl --etag-save /etc/passwd http://x",
+			"curl --hsts /etc/passwd http://x", "wget -a /etc/passwd http://x", "wget -o /etc/shadow http://x",
+			"wget --output-f=/etc/passwd http://x", "echo 'output = /etc/passwd' | curl -K - http://x",
+			"curl --config <(echo 'output=/etc/passwd') http://x", "curl -K /dev/stdin http://x <<< 'output=/etc/passwd'"},
+		yoloAllowed: []string{"curl -D - http://x", "curl -c jar.txt -b jar.txt http://x", "curl --cookie a=b http://x",
+			"curl --trace-ascii log.txt http://x", "wget -o wget.log http://x", "wget -qO- http://x", "curl -K curl.cfg http://x",
+			"curl -sSL http://x -o out.tgz"},
+	},
+	{
 		name: "a copier's or mover's target directory and brace-made operands",
 		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
 			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
@@ -789,6 +809,42 @@ func TestCodeLoadConfirm(t *testing.T) {
 	for _, text := range []string{"openssl version", "openssl x509 -in c.pem -noout -text", "openssl rand -hex 16"} {
 		if d := Decide(Input{Text: text, Policy: p, Cwd: dir}); d.Action != Allow {
 			t.Errorf("near miss %q: %v: %s", text, d.Action, d.Reason)
+		}
+	}
+}
+
+// TestDownloaderWritesConfirm runs each curl and wget output option of the
+// downloader class under bash with a file:// URL (wget a refused
+// loopback port) and the account file replaced by one in a scratch
+// directory: the file must be there after, so the option really writes
+// the file the gate refuses.
+func TestDownloaderWritesConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, form := range []string{"curl -D /etc/passwd U", "curl --dump /etc/passwd U", "curl -sSc /etc/passwd U",
+		"curl --cookie-jar /etc/passwd U", "curl --trace /etc/passwd U", "curl --trace-ascii /etc/passwd U",
+		"curl --stderr /etc/passwd U", "curl --libcurl /etc/passwd U", "curl --etag-save /etc/passwd U", "curl --hsts /etc/passwd U",
+		"echo 'output = /etc/passwd' | curl -K - U", "curl --config <(echo 'output=/etc/passwd') U",
+		"curl -K /dev/stdin U <<< 'output=/etc/passwd'",
+		"wget -a /etc/passwd W", "wget -o /etc/passwd W", "wget --output-f=/etc/passwd W"} {
+		prog, _, _ := strings.Cut(form, " ")
+		if strings.HasPrefix(form, "echo") {
+			prog = "curl"
+		}
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Logf("%s is not installed: %q is not confirmed here", prog, form)
+			continue
+		}
+		dir := t.TempDir()
+		target := filepath.Join(dir, "passwd")
+		text := strings.NewReplacer("/etc/passwd", target, " U", " file:///dev/null", " W", " http://127.0.0.1:9/").Replace(form)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, bash, "-c", text)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		_ = cmd.Run()
+		cancel()
+		if _, err := os.Stat(target); err != nil {
+			t.Errorf("%q: bash did not write the file (the form proves nothing here)", text)
 		}
 	}
 }
