@@ -498,15 +498,24 @@ var bypassClasses = []bypassClass{
 		// TestDownloaderWritesConfirm.
 		name:        "a downloader's other output options and the options it reads from standard input",
 		unconfirmed: []string{"lftp -f /dev/stdin <<< '!rm -f x'", "lftp -f <(echo '!rm -f x')"},
-		yolo: []string{"curl -D /etc/passwd http://x", "curl --dump /etc/passwd http://x", "curl -sSc /etc/shadow http://x",
-			"curl --cookie-jar /etc/shadow http://x", "curl --trace /etc/passwd http://x", "curl --trace-ascii /dev/sda http://x",
-			"curl --stderr /etc/passwd http://x", "curl --libcurl /etc/passwd http://x", "curl --etag-save /etc/passwd http://x",
-			"curl --hsts /etc/passwd http://x", "wget -a /etc/passwd http://x", "wget -o /etc/shadow http://x",
-			"wget --output-f=/etc/passwd http://x", "echo 'output = /etc/passwd' | curl -K - http://x",
-			"curl --config <(echo 'output=/etc/passwd') http://x", "curl -K /dev/stdin http://x <<< 'output=/etc/passwd'"},
+		yolo:        append(urls(downloaderWrites), "curl --trace-ascii /dev/sda http://x", "wget -o /etc/shadow http://x"),
 		yoloAllowed: []string{"curl -D - http://x", "curl -c jar.txt -b jar.txt http://x", "curl --cookie a=b http://x",
 			"curl --trace-ascii log.txt http://x", "wget -o wget.log http://x", "wget -qO- http://x", "curl -K curl.cfg http://x",
 			"curl -sSL http://x -o out.tgz"},
+	},
+	{
+		// sqlite3 writes its database, the files of its dot commands
+		// (.output, .once, .log, .trace, .clone, .open, .backup, .save,
+		// by any prefix) and of its SQL (writefile(), VACUUM INTO,
+		// ATTACH), from its arguments, -cmd and standard input; a file
+		// its SQL computes asks. Confirmed by TestWritesConfirm.
+		name: "files sqlite3's dot commands and SQL write",
+		yolo: append([]string{`sqlite3 x.db ".once /dev/sda" "select 1;"`, `sqlite3 /dev/sda "create table t(a)"`,
+			`sqlite3 :memory: "select writefile(name, data) from t"`, `sqlite3 :memory: "attach '/etc/pass'||'wd' as z"`}, sqliteWrites...),
+		yoloAllowed: []string{`sqlite3 x.db ".output out.txt" "select 1;"`, "sqlite3 x.db 'select * from t'", "sqlite3 x.db .tables",
+			`sqlite3 x.db "insert into t values('/etc/passwd')"`, "sqlite3 -readonly /etc/passwd .tables", "sqlite3 x.db '.backup backup.db'",
+			`sqlite3 x.db "vacuum into 'copy.db'"`, "sqlite3 x.db '.mode csv' '.import data.csv t'", `sqlite3 x.db <<< 'select 1;'`,
+			`sqlite3 :memory: "select writefile('out.bin', x'00')"`},
 	},
 	{
 		name: "a copier's or mover's target directory and brace-made operands",
@@ -813,22 +822,38 @@ func TestCodeLoadConfirm(t *testing.T) {
 	}
 }
 
-// TestDownloaderWritesConfirm runs each curl and wget output option of the
-// downloader class under bash with a file:// URL (wget a refused
-// loopback port) and the account file replaced by one in a scratch
-// directory: the file must be there after, so the option really writes
-// the file the gate refuses.
-func TestDownloaderWritesConfirm(t *testing.T) {
+// downloaderWrites are the downloader class's account-file writes, as
+// TestWritesConfirm runs them (U is a file:// URL, W one wget cannot
+// reach).
+var downloaderWrites = []string{"curl -D /etc/passwd U", "curl --dump /etc/passwd U", "curl -sSc /etc/passwd U",
+	"curl --cookie-jar /etc/passwd U", "curl --trace /etc/passwd U", "curl --trace-ascii /etc/passwd U",
+	"curl --stderr /etc/passwd U", "curl --libcurl /etc/passwd U", "curl --etag-save /etc/passwd U", "curl --hsts /etc/passwd U",
+	"echo 'output = /etc/passwd' | curl -K - U", "curl --config <(echo 'output=/etc/passwd') U",
+	"curl -K /dev/stdin U <<< 'output=/etc/passwd'",
+	"wget -a /etc/passwd W", "wget -o /etc/passwd W", "wget --output-f=/etc/passwd W"}
+
+// sqliteWrites are the sqlite3 class's account-file writes.
+var sqliteWrites = []string{`sqlite3 x.db ".output /etc/passwd" "select 1;"`, `sqlite3 x.db ".o /etc/passwd" "select 1;"`,
+	`sqlite3 x.db ".once /etc/passwd" "select 1;"`, `sqlite3 :memory: "create table t(a)" ".backup main /etc/passwd"`,
+	`sqlite3 :memory: "create table t(a)" ".save '/etc/passwd'"`, `sqlite3 :memory: "create table t(a); VACUUM INTO '/etc/passwd'"`,
+	`sqlite3 :memory: "attach database 'file:/etc/passwd?mode=rwc' as z; create table z.t(a)"`,
+	`sqlite3 :memory: "select writefile('/etc/passwd','root::0:0::/:/bin/sh')"`,
+	`sqlite3 :memory: 'select writefile("/etc/passwd","x")'`, `sqlite3 -cmd ".output /etc/passwd" x.db "select 1"`,
+	`sqlite3 x.db <<< $'.output /etc/passwd\nselect 1;'`, `echo ".open --new /etc/passwd" | sqlite3`,
+	`sqlite3 x.db ".log /etc/passwd" "select 1;"`, `sqlite3 x.db ".trace /etc/passwd" "select 1;"`,
+	`sqlite3 :memory: ".clone /etc/passwd"`, `sqlite3 /etc/passwd "create table t(a)"`}
+
+// TestWritesConfirm runs each account-file write of the downloader and
+// sqlite3 classes under bash with /etc/passwd replaced by a file in a
+// scratch directory: the file must be there after, so the form really
+// writes the file the gate refuses.
+func TestWritesConfirm(t *testing.T) {
 	bash := requireBash(t)
-	for _, form := range []string{"curl -D /etc/passwd U", "curl --dump /etc/passwd U", "curl -sSc /etc/passwd U",
-		"curl --cookie-jar /etc/passwd U", "curl --trace /etc/passwd U", "curl --trace-ascii /etc/passwd U",
-		"curl --stderr /etc/passwd U", "curl --libcurl /etc/passwd U", "curl --etag-save /etc/passwd U", "curl --hsts /etc/passwd U",
-		"echo 'output = /etc/passwd' | curl -K - U", "curl --config <(echo 'output=/etc/passwd') U",
-		"curl -K /dev/stdin U <<< 'output=/etc/passwd'",
-		"wget -a /etc/passwd W", "wget -o /etc/passwd W", "wget --output-f=/etc/passwd W"} {
+	for _, form := range append(append([]string(nil), downloaderWrites...), sqliteWrites...) {
 		prog, _, _ := strings.Cut(form, " ")
 		if strings.HasPrefix(form, "echo") {
-			prog = "curl"
+			_, prog, _ = strings.Cut(form, "| ")
+			prog, _, _ = strings.Cut(prog, " ")
 		}
 		if _, err := exec.LookPath(prog); err != nil {
 			t.Logf("%s is not installed: %q is not confirmed here", prog, form)
@@ -847,4 +872,14 @@ func TestDownloaderWritesConfirm(t *testing.T) {
 			t.Errorf("%q: bash did not write the file (the form proves nothing here)", text)
 		}
 	}
+}
+
+// urls gives the forms of TestWritesConfirm real URLs, as an agent would
+// write them.
+func urls(forms []string) []string {
+	out := make([]string, len(forms))
+	for i, f := range forms {
+		out[i] = strings.NewReplacer(" U", " http://x", " W", " http://x").Replace(f)
+	}
+	return out
 }

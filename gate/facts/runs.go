@@ -1476,11 +1476,6 @@ func (b *builder) subScript(c *Call, prog *p.Program, vals []string) {
 	}
 }
 
-// sqliteFlags are sqlite3's options that take no value.
-var sqliteFlags = lazy.NewSet("-append", "-ascii", "-bail", "-batch", "-box", "-column", "-csv", "-deserialize",
-	"-echo", "-header", "-noheader", "-html", "-interactive", "-json", "-line", "-list", "-markdown",
-	"-memtrace", "-nofollow", "-quote", "-readonly", "-safe", "-stats", "-table", "-tabs", "-version", "-help")
-
 // sqliteReadsStdin reports an sqlite3 command line that may read its
 // script from standard input: no SQL operand after the database, or an
 // option whose value the gate cannot tell from an operand.
@@ -1488,7 +1483,7 @@ func sqliteReadsStdin(args []string) bool {
 	operands := 0
 	for _, a := range args {
 		switch {
-		case sqliteFlags.Has(strings.Replace(a, "--", "-", 1)):
+		case p.SqliteFlags.Has(strings.Replace(a, "--", "-", 1)):
 		case strings.HasPrefix(a, "-"):
 			return true
 		default:
