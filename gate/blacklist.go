@@ -1049,7 +1049,9 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 	if bc.prog.Scanner == p.ScanXxd && bc.has("r", "revert") && len(bc.operands) >= 2 {
 		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
 	}
-	if downloads(bc.c) {
+	if downloads(bc.c) && bc.prog.Opts == nil {
+		// A downloader the table models (curl, wget) has its output
+		// options among the Writes above.
 		ws = append(ws, downloadOutputs(args)...)
 	}
 	if len(ws) == 0 {
@@ -1119,18 +1121,31 @@ func gitOutputs(args []facts.Word) []facts.Word {
 	return ws
 }
 
-// scriptWrites: the files a sed or awk script opens for writing (sed
-// 'w F', awk 'print > "F"') are opened as a redirection's target is —
-// truncated when the script starts, whatever it then writes.
+// scriptWrites: the files a sed, awk or sqlite3 script opens for
+// writing (sed 'w F', awk 'print > "F"', sqlite3's .output F and
+// writefile('F', …)) are opened as a redirection's target is — truncated
+// when the script starts, whatever it then writes. sqlite3's script may
+// come from its standard input too, and a file it may write that the
+// text does not name is one the blacklist cannot resolve.
 func (b *blChecker) scriptWrites(bc *blCall) *BlacklistEntry {
-	if bc.prog.Scanner != p.ScanSed && bc.prog.Scanner != p.ScanAwk {
+	sc := bc.prog.Scanner
+	if sc != p.ScanSed && sc != p.ScanAwk && sc != p.ScanSqlite {
 		return nil
 	}
 	vals, ok := facts.Statics(bc.args)
 	if !ok {
 		return nil
 	}
-	files, _ := classify.SubWrites(bc.prog.Scanner, vals)
+	files, unknown := classify.SubWrites(sc, vals)
+	if sc == p.ScanSqlite {
+		for _, text := range fedTexts(bc.c) {
+			f, u := classify.SubWrites(sc, []string{":memory:", text})
+			files, unknown = append(files, f...), unknown || u
+		}
+		if unknown {
+			b.see("`%s` may write a file its script computes or reads from elsewhere", bc.c.Base)
+		}
+	}
 	if len(files) == 0 {
 		return nil
 	}
@@ -1139,6 +1154,24 @@ func (b *blChecker) scriptWrites(bc *blCall) *BlacklistEntry {
 		ws[i] = facts.Word{Value: f, Static: true, Raw: f}
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// fedTexts are the scripts a call reads from its standard input that the
+// text spells (a static here-string or here-document, the output of
+// echo or printf piped in); what the text does not spell is the facts'
+// to hide.
+func fedTexts(c *facts.Call) []string {
+	in := c.Stdin
+	switch {
+	case !c.ScriptStdin || in == nil:
+	case (in.Kind == facts.FromHereString || in.Kind == facts.FromHereDoc) && in.Static:
+		return []string{in.Text}
+	case in.Kind == facts.FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.OnlyPrints():
+		if outs, ok := facts.EchoOutputs(in.From); ok {
+			return outs
+		}
+	}
+	return nil
 }
 
 // watchdogCheck: a program given a watchdog device opens it (the model

@@ -1078,12 +1078,40 @@ func wget(ps []Program) []Program {
 	for i := range ps {
 		askpass := eff(ReqArg, RunsProgram, "`wget --use-askpass` runs %q for the credentials")
 		askpass.Appends = true // the prompt
-		ps[i].Opts = Opts("", "", nil).AnyOption().Long(askpass, "use-askpass").
+		out := eff(ReqArg, Writes, "wget writes the download to %q")
+		log := eff(ReqArg, Writes, "wget writes its log to %q")
+		ps[i].Opts = Opts("", "aABDeilnoOPQRtTUwXY", nil).AnyOption().Long(askpass, "use-askpass").
+			Short("O", out).Long(out, "output-document").Short("o", log).Long(log, "output-file").
+			Short("a", log).Long(log, "append-output").
 			Short("e", eff(ReqArg, Unproven, "`wget -e %q` runs a wgetrc command, which can name a program")).
 			Long(eff(ReqArg, Unproven, "`wget --execute %q` runs a wgetrc command, which can name a program"), "execute").
 			Long(eff(ReqArg, RunsFile, "`wget --config` reads wgetrc commands from %q, which can name a program"), "config")
 		ps[i].CommandKeys = []string{"use_askpass"}
 		ps[i].EnvCommands = []string{"WGET_ASKPASS"}
+	}
+	return ps
+}
+
+// curl writes the files its output options name: besides the download,
+// the response headers, the cookies, a trace, its own messages, a libcurl
+// program and its ETag, HSTS and Alt-Svc caches (each was written under
+// bash); -K/--config reads more options from a file. Its other options
+// are read as flags, and long ones abbreviate as curl's do (--dump is
+// --dump-header).
+func curl(ps []Program) []Program {
+	w := func(what string) Opt { return eff(ReqArg, Writes, "curl writes "+what+" to %q") }
+	config := eff(ReqArg, RunsFile, "`curl -K` reads more options from %q, which can name files curl writes")
+	for i := range ps {
+		ps[i].Opts = Opts("", "AbcCdDeEFHKmoPQrtTuUwxXyYz", longs("", "cookie data data-ascii data-binary data-raw "+
+			"data-urlencode etag-compare form form-string header output-dir proxy range referer request resolve "+
+			"upload-file url user user-agent write-out connect-to unix-socket trace-config", "")).AnyOption().
+			Short("o", w("the download")).Long(w("the download"), "output").
+			Short("D", w("the response headers")).Long(w("the response headers"), "dump-header").
+			Short("c", w("the cookies")).Long(w("the cookies"), "cookie-jar").
+			Long(w("a trace"), "trace", "trace-ascii").Long(w("its messages"), "stderr").
+			Long(w("a C program"), "libcurl").Long(w("the ETag"), "etag-save").
+			Long(w("the HSTS cache"), "hsts").Long(w("the Alt-Svc cache"), "alt-svc").
+			Short("K", config).Long(config, "config")
 	}
 	return ps
 }
@@ -1097,7 +1125,8 @@ func network() []Program {
 		return out
 	}
 	return concat(
-		d("curl", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie"),
+		curl(d("curl")),
+		d("fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie"),
 		wget(d("wget", "wget2")),
 		each(NetworkClient, whyNet, "telnet",
 			"tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
