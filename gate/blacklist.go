@@ -15,6 +15,7 @@ import (
 	p "github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/internal/lazyre"
+	"github.com/agentexec/agentexec/internal/shwalk"
 )
 
 // The blacklist denies catastrophic commands in every mode, over any allow
@@ -1742,7 +1743,7 @@ func (b *blChecker) killComputed(bc *blCall, args []facts.Word) *BlacklistEntry 
 // hasSubst reports a command or process substitution in w.
 func hasSubst(w *syntax.Word) bool {
 	found := false
-	syntax.Walk(w, func(n syntax.Node) bool {
+	shwalk.Walk(w, func(n syntax.Node) bool {
 		switch n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			found = true
@@ -2448,7 +2449,7 @@ func (b *blChecker) shellFromDownload(bc *blCall) *BlacklistEntry {
 // substDownloads reports a substitution under n that runs a downloader.
 func (b *blChecker) substDownloads(n syntax.Node) bool {
 	found := false
-	syntax.Walk(n, func(x syntax.Node) bool {
+	shwalk.Walk(n, func(x syntax.Node) bool {
 		if ce, ok := x.(*syntax.CallExpr); ok && !found {
 			for _, c := range b.t.Calls {
 				if c.Node == ce && downloads(c) {
@@ -2485,7 +2486,7 @@ func forkBombs(t *facts.Tree) *BlacklistEntry {
 	counts := map[string]int{}
 	for name, decls := range t.Funcs {
 		for _, fd := range decls {
-			syntax.Walk(fd.Body, func(n syntax.Node) bool {
+			shwalk.Walk(fd.Body, func(n syntax.Node) bool {
 				switch n := n.(type) {
 				case *syntax.Stmt:
 					if ce, ok := n.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
@@ -2531,7 +2532,7 @@ func startedBombs(t *facts.Tree) *BlacklistEntry {
 	inBody := map[*syntax.Stmt]string{}
 	for name, decls := range t.Funcs {
 		for _, fd := range decls {
-			syntax.Walk(fd.Body, func(n syntax.Node) bool {
+			shwalk.Walk(fd.Body, func(n syntax.Node) bool {
 				if s, ok := n.(*syntax.Stmt); ok {
 					inBody[s] = name
 				}
