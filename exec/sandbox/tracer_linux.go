@@ -89,6 +89,7 @@ type tracer struct {
 	held     map[int]heldExec     // at their exec stop, waiting for an answer
 	notif    seccompNotif
 	buf      []byte
+	stack    []byte
 	path     []byte
 }
 
@@ -717,11 +718,13 @@ func parentOf(pid int) (int, []string) {
 // read reads pid's new program at its exec stop.
 func (t *tracer) read(pid int) (ExecEvent, error) {
 	ev := ExecEvent{PID: pid}
-	argv, err := t.cmdline(pid)
-	if err != nil {
-		return ev, err
+	var err error
+	var ok bool
+	if ev.Argv, ok = t.stackArgv(pid); !ok {
+		if ev.Argv, err = t.cmdline(pid); err != nil {
+			return ev, err
+		}
 	}
-	ev.Argv = argv
 	if ev.Exe, err = t.readlink(pid, "exe"); err != nil {
 		return ev, err
 	}
