@@ -119,9 +119,10 @@ func startStopped(t testing.TB, argv, env []string) (pid int, stop func()) {
 	return pid, stop
 }
 
-// BenchmarkExecArgv is what reading a new program's argv at its exec stop
-// costs, from its stack and from /proc/PID/cmdline, each on a process
-// never looked at before (as every exec of a run is): read-ns/op. The
+// BenchmarkExecArgv is what reading a new program at its exec stop costs
+// (argv, from its stack or from /proc/PID/cmdline, then its executable and
+// directory), each on a process never looked at before, as every exec of
+// a run is: read-ns/op. The
 // iteration's own time is mostly the process's start.
 func BenchmarkExecArgv(b *testing.B) {
 	argv := []string{"/bin/true", "-a", "some words", "/tmp/x"}
@@ -140,6 +141,13 @@ func BenchmarkExecArgv(b *testing.B) {
 				} else {
 					_, err := tr.cmdline(pid)
 					ok = err == nil
+				}
+				// What the exec's reading reads besides.
+				if _, err := tr.readlink(pid, "exe"); err != nil {
+					ok = false
+				}
+				if _, err := tr.readlink(pid, "cwd"); err != nil {
+					ok = false
 				}
 				read += time.Since(t0)
 				stop()
