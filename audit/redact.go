@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/internal/lazyre"
+	"github.com/agentexec/agentexec/internal/shwalk"
 )
 
 // Redacted replaces every secret value Redact removes.
@@ -148,7 +149,7 @@ func parsedSpans(text string, f *syntax.File, depth int) []span {
 		}
 		return wordOf(text, sw)
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
+	shwalk.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.CallExpr:
 			// One buffer for every call's words: a call's are only read

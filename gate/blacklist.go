@@ -15,6 +15,7 @@ import (
 	p "github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/internal/lazyre"
+	"github.com/agentexec/agentexec/internal/shwalk"
 )
 
 // The blacklist denies catastrophic commands in every mode, over any allow
@@ -1048,7 +1049,9 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 	if bc.prog.Scanner == p.ScanXxd && bc.has("r", "revert") && len(bc.operands) >= 2 {
 		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
 	}
-	if downloads(bc.c) {
+	if downloads(bc.c) && bc.prog.Opts == nil {
+		// A downloader the table models (curl, wget) has its output
+		// options among the Writes above.
 		ws = append(ws, downloadOutputs(args)...)
 	}
 	if len(ws) == 0 {
@@ -1118,18 +1121,31 @@ func gitOutputs(args []facts.Word) []facts.Word {
 	return ws
 }
 
-// scriptWrites: the files a sed or awk script opens for writing (sed
-// 'w F', awk 'print > "F"') are opened as a redirection's target is —
-// truncated when the script starts, whatever it then writes.
+// scriptWrites: the files a sed, awk or sqlite3 script opens for
+// writing (sed 'w F', awk 'print > "F"', sqlite3's .output F and
+// writefile('F', …)) are opened as a redirection's target is — truncated
+// when the script starts, whatever it then writes. sqlite3's script may
+// come from its standard input too, and a file it may write that the
+// text does not name is one the blacklist cannot resolve.
 func (b *blChecker) scriptWrites(bc *blCall) *BlacklistEntry {
-	if bc.prog.Scanner != p.ScanSed && bc.prog.Scanner != p.ScanAwk {
+	sc := bc.prog.Scanner
+	if sc != p.ScanSed && sc != p.ScanAwk && sc != p.ScanSqlite {
 		return nil
 	}
 	vals, ok := facts.Statics(bc.args)
 	if !ok {
 		return nil
 	}
-	files, _ := classify.SubWrites(bc.prog.Scanner, vals)
+	files, unknown := classify.SubWrites(sc, vals)
+	if sc == p.ScanSqlite {
+		for _, text := range fedTexts(bc.c) {
+			f, u := classify.SubWrites(sc, []string{":memory:", text})
+			files, unknown = append(files, f...), unknown || u
+		}
+		if unknown {
+			b.see("`%s` may write a file its script computes or reads from elsewhere", bc.c.Base)
+		}
+	}
 	if len(files) == 0 {
 		return nil
 	}
@@ -1138,6 +1154,24 @@ func (b *blChecker) scriptWrites(bc *blCall) *BlacklistEntry {
 		ws[i] = facts.Word{Value: f, Static: true, Raw: f}
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// fedTexts are the scripts a call reads from its standard input that the
+// text spells (a static here-string or here-document, the output of
+// echo or printf piped in); what the text does not spell is the facts'
+// to hide.
+func fedTexts(c *facts.Call) []string {
+	in := c.Stdin
+	switch {
+	case !c.ScriptStdin || in == nil:
+	case (in.Kind == facts.FromHereString || in.Kind == facts.FromHereDoc) && in.Static:
+		return []string{in.Text}
+	case in.Kind == facts.FromPipe && in.From != nil && in.From.Prog != nil && in.From.Prog.OnlyPrints():
+		if outs, ok := facts.EchoOutputs(in.From); ok {
+			return outs
+		}
+	}
+	return nil
 }
 
 // watchdogCheck: a program given a watchdog device opens it (the model
@@ -1235,6 +1269,24 @@ func xargsWords(x *facts.Call, text string) []facts.Word {
 	return out
 }
 
+// removedSources: an archiver or copier told to delete what it read
+// (Program.RemovesSources: tar --remove-files, zip -m, rsync
+// --remove-source-files) removes its sources as rm -r does, so a system
+// directory or an account file among them is refused as rm's operand is.
+func (b *blChecker) removedSources(bc *blCall, ops []facts.Word) *BlacklistEntry {
+	if len(bc.prog.RemovesSources) == 0 || !bc.has(bc.prog.RemovesSources...) {
+		return nil
+	}
+	if bc.prog.Targets == p.CopiesTo && len(ops) > 0 {
+		ops = ops[:len(ops)-1] // the destination
+	}
+	ops = b.braceOperands(ops)
+	if b.anyCatastrophic(bc.c, b.targets(ops)) {
+		return blEntry("recursive-delete-root")
+	}
+	return b.accountTargets(bc.c, ops)
+}
+
 // echoDelim decodes xargs -d's escapes (\n, \t, \0, \\, \xHH, \NNN).
 func echoDelim(v string) string {
 	switch v {
@@ -1255,6 +1307,9 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 	ops := bc.operands
 	if in := stdinOperands(bc.c); len(in) > 0 {
 		ops = append(append([]facts.Word(nil), ops...), in...)
+	}
+	if e := b.removedSources(bc, ops); e != nil {
+		return e
 	}
 	switch bc.prog.Targets {
 	case p.Removes:
@@ -1688,7 +1743,7 @@ func (b *blChecker) killComputed(bc *blCall, args []facts.Word) *BlacklistEntry 
 // hasSubst reports a command or process substitution in w.
 func hasSubst(w *syntax.Word) bool {
 	found := false
-	syntax.Walk(w, func(n syntax.Node) bool {
+	shwalk.Walk(w, func(n syntax.Node) bool {
 		switch n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			found = true
@@ -2394,7 +2449,7 @@ func (b *blChecker) shellFromDownload(bc *blCall) *BlacklistEntry {
 // substDownloads reports a substitution under n that runs a downloader.
 func (b *blChecker) substDownloads(n syntax.Node) bool {
 	found := false
-	syntax.Walk(n, func(x syntax.Node) bool {
+	shwalk.Walk(n, func(x syntax.Node) bool {
 		if ce, ok := x.(*syntax.CallExpr); ok && !found {
 			for _, c := range b.t.Calls {
 				if c.Node == ce && downloads(c) {
@@ -2431,7 +2486,7 @@ func forkBombs(t *facts.Tree) *BlacklistEntry {
 	counts := map[string]int{}
 	for name, decls := range t.Funcs {
 		for _, fd := range decls {
-			syntax.Walk(fd.Body, func(n syntax.Node) bool {
+			shwalk.Walk(fd.Body, func(n syntax.Node) bool {
 				switch n := n.(type) {
 				case *syntax.Stmt:
 					if ce, ok := n.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
@@ -2477,7 +2532,7 @@ func startedBombs(t *facts.Tree) *BlacklistEntry {
 	inBody := map[*syntax.Stmt]string{}
 	for name, decls := range t.Funcs {
 		for _, fd := range decls {
-			syntax.Walk(fd.Body, func(n syntax.Node) bool {
+			shwalk.Walk(fd.Body, func(n syntax.Node) bool {
 				if s, ok := n.(*syntax.Stmt); ok {
 					inBody[s] = name
 				}

@@ -199,6 +199,27 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"git fetch --upload-pack=git-upload-pack origin", "git rebase -x 'go test ./...' main"},
 	},
 	{
+		// git daemon runs --access-hook through the shell for each
+		// request (--inetd serves the one on its standard input);
+		// instaweb starts --httpd's words as the server when a known
+		// server's name is among them; for-each-repo runs `git WORDS`
+		// in each repository of its configuration key.
+		name: "git commands that run a hook, a server or another git command line", needs: "git", git: true,
+		refused: []string{
+			`r="git-upload-pack $PWD"; printf "%04x%s\0host=h\0" $((${#r}+12)) "$r" | git daemon --inetd --export-all --access-hook='rm -f x;'`,
+			"git instaweb --httpd='rm -f x httpd' --browser=true", "git instaweb -d'rm -f x httpd' -b true",
+			"git instaweb --http='rm -f x httpd' --browser=true",
+			`git config k.r "$PWD" && git for-each-repo --config=k.r -- -c alias.x='!rm -f x' x`,
+			`git config k.r "$PWD" && git for-each-repo --conf k.r -- -c alias.x='!rm -f x' x`,
+		},
+		unconfirmed: []string{"git for-each-repo --config=k.r push --force", "git for-each-repo --config=k.r $CMD"},
+		allowed: []string{"git daemon --export-all --base-path=/srv/git", "git instaweb --httpd=lighttpd", "git instaweb --stop",
+			"git for-each-repo --config=maintenance.repo gc --auto", "git for-each-repo --config=k.r status"},
+		yolo: []string{"git daemon --inetd --access-hook='rm -rf /;'", "git instaweb --httpd='rm -rf / httpd'",
+			"git for-each-repo --config=k.r -- -c alias.x='!rm -rf /' x"},
+		yoloAllowed: []string{"git for-each-repo --config=maintenance.repo maintenance run", "git daemon --inetd"},
+	},
+	{
 		// A debugger's or editor's command language hands text to the
 		// shell (gdb's shell, !, pipe; Vim's :!, :r !, :{range}!): that
 		// text is shell text, which yolo's blacklist reads.
@@ -466,6 +487,58 @@ var bypassClasses = []bypassClass{
 			"curl http://x/img --output /dev/sda"},
 		yoloAllowed: []string{"sort -o out f", "uniq a b", "find . -fprint out.txt", "git diff --output=d.patch",
 			"xxd -r f out.bin", "curl -o f http://x", "curl -T /etc/hosts http://x", "sort /etc/passwd"},
+	},
+	{
+		// curl and wget write more files than their download: curl's
+		// headers (-D), cookie jar (-c), traces, --stderr, --libcurl and
+		// caches, wget's log (-o, -a) — each in every spelling the
+		// table's grammar reads (clusters, abbreviations). Options read
+		// from a file the text feeds (curl -K -, a process
+		// substitution) are options the gate cannot see. Confirmed by
+		// TestDownloaderWritesConfirm.
+		name:        "a downloader's other output options and the options it reads from standard input",
+		unconfirmed: []string{"lftp -f /dev/stdin <<< '!rm -f x'", "lftp -f <(echo '!rm -f x')"},
+		yolo:        append(urls(downloaderWrites), "curl --trace-ascii /dev/sda http://x", "wget -o /etc/shadow http://x"),
+		yoloAllowed: []string{"curl -D - http://x", "curl -c jar.txt -b jar.txt http://x", "curl --cookie a=b http://x",
+			"curl --trace-ascii log.txt http://x", "wget -o wget.log http://x", "wget -qO- http://x", "curl -K curl.cfg http://x",
+			"curl -sSL http://x -o out.tgz"},
+	},
+	{
+		// sqlite3 writes its database, the files of its dot commands
+		// (.output, .once, .log, .trace, .clone, .open, .backup, .save,
+		// by any prefix) and of its SQL (writefile(), VACUUM INTO,
+		// ATTACH), from its arguments, -cmd and standard input; a file
+		// its SQL computes asks. Confirmed by TestWritesConfirm.
+		name: "files sqlite3's dot commands and SQL write",
+		yolo: append([]string{`sqlite3 x.db ".once /dev/sda" "select 1;"`, `sqlite3 /dev/sda "create table t(a)"`,
+			`sqlite3 :memory: "select writefile(name, data) from t"`, `sqlite3 :memory: "attach '/etc/pass'||'wd' as z"`}, sqliteWrites...),
+		yoloAllowed: []string{`sqlite3 x.db ".output out.txt" "select 1;"`, "sqlite3 x.db 'select * from t'", "sqlite3 x.db .tables",
+			`sqlite3 x.db "insert into t values('/etc/passwd')"`, "sqlite3 -readonly /etc/passwd .tables", "sqlite3 x.db '.backup backup.db'",
+			`sqlite3 x.db "vacuum into 'copy.db'"`, "sqlite3 x.db '.mode csv' '.import data.csv t'", `sqlite3 x.db <<< 'select 1;'`,
+			`sqlite3 :memory: "select writefile('out.bin', x'00')"`},
+	},
+	{
+		// tar --remove-files, zip -m and rsync --remove-source-files
+		// delete what they archived or copied (TestRemovesSourcesConfirm
+		// runs them on a scratch tree; 7-Zip's -sdel is from its manual):
+		// a system directory among the sources is rm -r's catastrophe, a
+		// mover's.
+		name: "archivers and copiers told to delete their sources",
+		yolo: append([]string{"tar czf a.tgz --remove-files /", "7z a -sdel a.7z /etc", "rsync -a --remove-source-files /etc/passwd /tmp/"},
+			removingSources...),
+		yoloAllowed: []string{"tar --remove-files -cf a.tar build", "zip -rm a.zip dist", "rsync -a --remove-source-files ./logs /var/backups/",
+			"tar -cf a.tar /etc", "zip -r a.zip /etc", "rsync -a /etc/ /backup/", "7z a a.7z /etc"},
+	},
+	{
+		// The exec plugin runs exec.executable with exec.args split on
+		// blanks (exec-maven-plugin's manual; maven cannot fetch the
+		// plugin offline here): a program named by one option takes its
+		// arguments from the options after it.
+		name:        "a build tool's plugin properties name a program and its arguments",
+		unconfirmed: []string{"mvn exec:exec -Dexec.executable=rm -Dexec.args=x", "mvn -q exec:exec -Dexec.executable=/bin/rm '-Dexec.args=-f x'"},
+		allowed:     []string{"mvn test", "mvn -q exec:exec -Dexec.executable=ls", "mvn exec:java -Dexec.mainClass=App -Dexec.args='a b'"},
+		yolo:        []string{`mvn exec:exec -Dexec.executable=rm -Dexec.args="-rf /"`, `mvn exec:exec -Dexec.executable=rm "-Dexec.args=-rf ~"`},
+		yoloAllowed: []string{`mvn exec:exec -Dexec.executable=ls -Dexec.args="-la /"`, "mvn -q exec:java -Dexec.mainClass=App"},
 	},
 	{
 		name: "a copier's or mover's target directory and brace-made operands",
@@ -768,6 +841,104 @@ func TestCodeLoadConfirm(t *testing.T) {
 	for _, text := range []string{"openssl version", "openssl x509 -in c.pem -noout -text", "openssl rand -hex 16"} {
 		if d := Decide(Input{Text: text, Policy: p, Cwd: dir}); d.Action != Allow {
 			t.Errorf("near miss %q: %v: %s", text, d.Action, d.Reason)
+		}
+	}
+}
+
+// downloaderWrites are the downloader class's account-file writes, as
+// TestWritesConfirm runs them (U is a file:// URL, W one wget cannot
+// reach).
+var downloaderWrites = []string{"curl -D /etc/passwd U", "curl --dump /etc/passwd U", "curl -sSc /etc/passwd U",
+	"curl --cookie-jar /etc/passwd U", "curl --trace /etc/passwd U", "curl --trace-ascii /etc/passwd U",
+	"curl --stderr /etc/passwd U", "curl --libcurl /etc/passwd U", "curl --etag-save /etc/passwd U", "curl --hsts /etc/passwd U",
+	"echo 'output = /etc/passwd' | curl -K - U", "curl --config <(echo 'output=/etc/passwd') U",
+	"curl -K /dev/stdin U <<< 'output=/etc/passwd'",
+	"wget -a /etc/passwd W", "wget -o /etc/passwd W", "wget --output-f=/etc/passwd W"}
+
+// sqliteWrites are the sqlite3 class's account-file writes.
+var sqliteWrites = []string{`sqlite3 x.db ".output /etc/passwd" "select 1;"`, `sqlite3 x.db ".o /etc/passwd" "select 1;"`,
+	`sqlite3 x.db ".once /etc/passwd" "select 1;"`, `sqlite3 :memory: "create table t(a)" ".backup main /etc/passwd"`,
+	`sqlite3 :memory: "create table t(a)" ".save '/etc/passwd'"`, `sqlite3 :memory: "create table t(a); VACUUM INTO '/etc/passwd'"`,
+	`sqlite3 :memory: "attach database 'file:/etc/passwd?mode=rwc' as z; create table z.t(a)"`,
+	`sqlite3 :memory: "select writefile('/etc/passwd','root::0:0::/:/bin/sh')"`,
+	`sqlite3 :memory: 'select writefile("/etc/passwd","x")'`, `sqlite3 -cmd ".output /etc/passwd" x.db "select 1"`,
+	`sqlite3 x.db <<< $'.output /etc/passwd\nselect 1;'`, `echo ".open --new /etc/passwd" | sqlite3`,
+	`sqlite3 x.db ".log /etc/passwd" "select 1;"`, `sqlite3 x.db ".trace /etc/passwd" "select 1;"`,
+	`sqlite3 :memory: ".clone /etc/passwd"`, `sqlite3 /etc/passwd "create table t(a)"`}
+
+// TestWritesConfirm runs each account-file write of the downloader and
+// sqlite3 classes under bash with /etc/passwd replaced by a file in a
+// scratch directory: the file must be there after, so the form really
+// writes the file the gate refuses.
+func TestWritesConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, form := range append(append([]string(nil), downloaderWrites...), sqliteWrites...) {
+		prog, _, _ := strings.Cut(form, " ")
+		if strings.HasPrefix(form, "echo") {
+			_, prog, _ = strings.Cut(form, "| ")
+			prog, _, _ = strings.Cut(prog, " ")
+		}
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Logf("%s is not installed: %q is not confirmed here", prog, form)
+			continue
+		}
+		dir := t.TempDir()
+		target := filepath.Join(dir, "passwd")
+		text := strings.NewReplacer("/etc/passwd", target, " U", " file:///dev/null", " W", " http://127.0.0.1:9/").Replace(form)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, bash, "-c", text)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		_ = cmd.Run()
+		cancel()
+		if _, err := os.Stat(target); err != nil {
+			t.Errorf("%q: bash did not write the file (the form proves nothing here)", text)
+		}
+	}
+}
+
+// urls gives the forms of TestWritesConfirm real URLs, as an agent would
+// write them.
+func urls(forms []string) []string {
+	out := make([]string, len(forms))
+	for i, f := range forms {
+		out[i] = strings.NewReplacer(" U", " http://x", " W", " http://x").Replace(f)
+	}
+	return out
+}
+
+// removingSources delete the directory they name (/etc for the gate, a
+// scratch tree for TestRemovesSourcesConfirm).
+var removingSources = []string{"tar --remove-files -cf a.tar /etc", "tar -cf a.tar --remove-f /etc", "zip -qrm a.zip /etc",
+	"zip -qr --move a.zip /etc", "rsync -a --remove-source-files /etc/ backup/"}
+
+// TestRemovesSourcesConfirm runs each removingSources form under bash with
+// /etc replaced by a scratch tree: no file of the tree is left after.
+func TestRemovesSourcesConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, form := range removingSources {
+		prog, _, _ := strings.Cut(form, " ")
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Logf("%s is not installed: %q is not confirmed here", prog, form)
+			continue
+		}
+		dir := t.TempDir()
+		tree := filepath.Join(dir, "sys")
+		if err := os.MkdirAll(filepath.Join(tree, "d"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tree, "d", "passwd"), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(form, "/etc", tree)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, bash, "-c", text)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		out, _ := cmd.CombinedOutput()
+		cancel()
+		if _, err := os.Stat(filepath.Join(tree, "d", "passwd")); err == nil {
+			t.Errorf("%q: bash left the source in place (the form proves nothing here): %s", text, out)
 		}
 	}
 }

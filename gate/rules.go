@@ -11,6 +11,7 @@ import (
 	"github.com/agentexec/agentexec/gate/facts"
 	p "github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
+	"github.com/agentexec/agentexec/internal/shwalk"
 	"github.com/agentexec/agentexec/shellcfg"
 )
 
@@ -854,7 +855,7 @@ func bodyData(seg Segmentation, s string, bodies []string) bool {
 // hdocBodies are the texts of the here-document bodies in t's parse.
 func hdocBodies(t *facts.Tree) []string {
 	var out []string
-	syntax.Walk(t.File, func(n syntax.Node) bool {
+	shwalk.Walk(t.File, func(n syntax.Node) bool {
 		if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil {
 			start, end := int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())
 			if 0 <= start && start <= end && end <= len(t.Src) {

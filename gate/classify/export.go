@@ -11,7 +11,8 @@ func (s Safety) Norm() Safety { return s.norm() }
 func RefusalFloor(name string) bool { return refusalFloor(name) }
 
 // SubWrites lists the files a program's sub-language script opens for
-// writing (sed's w, W and s///w; awk's print > "F" and >> "F"), and
+// writing (sed's w, W and s///w; awk's print > "F" and >> "F"; sqlite3's
+// database, dot commands and SQL), and
 // whether it writes one the script names at run time or the script cannot
 // be read: the blacklist checks them as it checks a redirection.
 func SubWrites(scanner programs.Scanner, args []string) (files []string, unknown bool) {
@@ -39,6 +40,8 @@ func SubWrites(scanner programs.Scanner, args []string) (files []string, unknown
 			unknown = unknown || p.dynOut || p.failed
 		}
 		return files, unknown
+	case programs.ScanSqlite:
+		return sqliteWrites(args)
 	}
 	return nil, false
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
+	"github.com/agentexec/agentexec/internal/shwalk"
 )
 
 // Bounds of one reading. Past them the rest is recorded as hidden, never
@@ -688,7 +689,7 @@ func (b *builder) walkSubsts(n syntax.Node) {
 	if b.visit == nil {
 		b.visit = b.substs
 	}
-	syntax.Walk(n, b.visit)
+	shwalk.Walk(n, b.visit)
 	b.literalQuotes(n)
 }
 
@@ -725,7 +726,7 @@ func (b *builder) testExpr(x syntax.TestExpr) {
 	b.walkSubsts(x)
 	// [[ W -eq N ]] evaluates both sides as arithmetic and [[ -v W ]] its
 	// subscript: a quoted 'a[$(cmd)]' there runs cmd, as let's does.
-	syntax.Walk(x, func(n syntax.Node) bool {
+	shwalk.Walk(x, func(n syntax.Node) bool {
 		switch t := n.(type) {
 		case *syntax.BinaryTest:
 			switch t.Op {
@@ -886,7 +887,7 @@ func endlessCond(cond []*syntax.Stmt, until bool) bool {
 func spawnsUnwaited(body []*syntax.Stmt) bool {
 	spawns, leaves := false, false
 	for _, s := range body {
-		syntax.Walk(s, func(n syntax.Node) bool {
+		shwalk.Walk(s, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.Stmt:
 				if n.Background || n.Coprocess {
@@ -957,7 +958,7 @@ func (b *builder) literalQuotes(n syntax.Node) {
 	if b.quotesVisit == nil {
 		b.quotesVisit = b.literalQuotesAt
 	}
-	syntax.Walk(n, b.quotesVisit)
+	shwalk.Walk(n, b.quotesVisit)
 }
 
 // literalQuotesAt is literalQuotes' visitor (made once per builder: a
@@ -997,7 +998,7 @@ func (b *builder) quotesAsText(n syntax.Node) {
 	if n == nil {
 		return
 	}
-	syntax.Walk(n, func(x syntax.Node) bool {
+	shwalk.Walk(n, func(x syntax.Node) bool {
 		switch x := x.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			return false
@@ -1018,7 +1019,7 @@ func (b *builder) quotesAsText(n syntax.Node) {
 // again as the script bash runs; what cannot be read is hidden.
 func (b *builder) nestedBackquotes(cs *syntax.CmdSubst) {
 	nested := false
-	syntax.Walk(cs, func(x syntax.Node) bool {
+	shwalk.Walk(cs, func(x syntax.Node) bool {
 		if l, ok := x.(*syntax.Lit); ok && strings.Contains(l.Value, "`") {
 			nested = true
 		}

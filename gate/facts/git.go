@@ -195,6 +195,20 @@ func (b *builder) gitAlias(c *Call, globals []Word, sub string, rest []Word, ali
 	}
 }
 
+// gitLine reads the git command line a subcommand runs from its operands
+// (for-each-repo): read as `git WORDS` is, with git's own name.
+func (b *builder) gitLine(c *Call, sub string, parsed p.Parsed, args []Word) {
+	if parsed.Dynamic {
+		b.hide(Unreadable, c.Span, c, "an argument of `git %s` is computed at run time and may be an option or the git command it runs", sub)
+		return
+	}
+	if len(parsed.Operands) == 0 {
+		return
+	}
+	argv := append([]Word{c.Argv[0]}, args[parsed.Operands[0]:]...)
+	b.argvCall(c, argv, fmt.Sprintf("the git command `git %s` runs in each repository", sub), false)
+}
+
 // gitRun reads one way a subcommand runs a command: the words after an
 // operand (bisect run), or its command options read with the
 // subcommand's grammar, in every spelling git accepts.
@@ -202,6 +216,10 @@ func (b *builder) gitRun(c *Call, sub string, r p.GitRun, args []Word) {
 	what := fmt.Sprintf("the command `git %s` runs", sub)
 	if r.After == "" {
 		parsed := r.Opts.Parse(toArgs(args))
+		if r.Git {
+			b.gitLine(c, sub, parsed, args)
+			return
+		}
 		for _, f := range parsed.Found {
 			b.effect(c, c.Prog, f, args)
 			if slices.Contains(r.Config, f.Name) && f.HasValue {

@@ -317,7 +317,19 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 			b.escapes(c, prog, f.Value, what)
 		}
 	case p.RunsFile:
-		b.hide(ProjectCode, c.Span, c, "%s runs %s", what, clip(f.Value))
+		switch {
+		case !f.HasValue:
+		case prog.StdinCommands == p.StdinOwnCommands && f.ValueStatic && stdinNames.Has(f.Value):
+			// Its commands from standard input are read as the ones it
+			// reads without the option (sftp -b - host <<< '!cmd').
+		case !f.ValueStatic || stdinNames.Has(f.Value) || strings.HasPrefix(f.Value, "/dev/") || strings.HasPrefix(f.Value, "/proc/"):
+			// What it reads is fed by the text or computed at run time
+			// (curl -K - fed `output = F`; a process substitution): not
+			// a file of the project's.
+			b.hide(FedScript, c.Span, c, "%s reads its instructions from standard input, a substitution or a descriptor, which the gate cannot read", what)
+		default:
+			b.hide(ProjectCode, c.Span, c, "%s runs %s", what, clip(f.Value))
+		}
 	case p.StartsArgv:
 		end := f.Index + 1
 		for end < len(args) && !(args[end].Static && (args[end].Value == ";" || args[end].Value == "+")) {
@@ -1464,11 +1476,6 @@ func (b *builder) subScript(c *Call, prog *p.Program, vals []string) {
 	}
 }
 
-// sqliteFlags are sqlite3's options that take no value.
-var sqliteFlags = lazy.NewSet("-append", "-ascii", "-bail", "-batch", "-box", "-column", "-csv", "-deserialize",
-	"-echo", "-header", "-noheader", "-html", "-interactive", "-json", "-line", "-list", "-markdown",
-	"-memtrace", "-nofollow", "-quote", "-readonly", "-safe", "-stats", "-table", "-tabs", "-version", "-help")
-
 // sqliteReadsStdin reports an sqlite3 command line that may read its
 // script from standard input: no SQL operand after the database, or an
 // option whose value the gate cannot tell from an operand.
@@ -1476,7 +1483,7 @@ func sqliteReadsStdin(args []string) bool {
 	operands := 0
 	for _, a := range args {
 		switch {
-		case sqliteFlags.Has(strings.Replace(a, "--", "-", 1)):
+		case p.SqliteFlags.Has(strings.Replace(a, "--", "-", 1)):
 		case strings.HasPrefix(a, "-"):
 			return true
 		default:

@@ -8,6 +8,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	p "github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/shwalk"
 )
 
 // What a variable holds where it is used. Tree.Vars keeps every static
@@ -177,7 +178,7 @@ func (t *Tree) Expand(w *syntax.Word, at int, child bool) (vals []string, comple
 // and positional ones included, which the text never gives static values).
 func paramNames(n syntax.Node) []string {
 	var out []string
-	syntax.Walk(n, func(x syntax.Node) bool {
+	shwalk.Walk(n, func(x syntax.Node) bool {
 		if pe, ok := x.(*syntax.ParamExp); ok && pe.Param != nil {
 			out = append(out, pe.Param.Value)
 		}
@@ -370,7 +371,7 @@ func (t *Tree) Fields(w Word, at int, child bool) ([]Word, bool) {
 // length or an indirection.
 func homeTransformed(w *syntax.Word) bool {
 	found := false
-	syntax.Walk(w, func(n syntax.Node) bool {
+	shwalk.Walk(w, func(n syntax.Node) bool {
 		pe, ok := n.(*syntax.ParamExp)
 		if !ok || pe.Param == nil || pe.Param.Value != "HOME" {
 			return !found
@@ -400,7 +401,7 @@ func arithNames(w *syntax.Word) []string {
 		if n == nil {
 			return
 		}
-		syntax.Walk(n, func(x syntax.Node) bool {
+		shwalk.Walk(n, func(x syntax.Node) bool {
 			if wd, ok := x.(*syntax.Word); ok {
 				if name := wd.Lit(); validName(name) {
 					out = append(out, name)
@@ -409,7 +410,7 @@ func arithNames(w *syntax.Word) []string {
 			return true
 		})
 	}
-	syntax.Walk(w, func(n syntax.Node) bool {
+	shwalk.Walk(w, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.ArithmExp:
 			inArith(x.X)

@@ -129,6 +129,10 @@ type GitRun struct {
 	// submodule foreach …); Joined joins them into shell text.
 	After  string
 	Joined bool
+	// Git: the words from its first operand on are a git command line it
+	// runs (for-each-repo runs `git WORDS` in each repository its
+	// configuration lists, after its options, which stop there).
+	Git bool
 	// Config are the options whose value is KEY=VALUE configuration the
 	// subcommand writes (clone -c into the new repository, which its own
 	// checkout already reads): read as `git config KEY VALUE` is.
@@ -188,8 +192,26 @@ var GitRuns = &lazy.Value[map[string][]GitRun]{Build: func() map[string][]GitRun
 		// give recipients or headers through the shell, and an
 		// --smtp-server that is an absolute path as the mailer.
 		"send-email": {{Opts: sendEmailOpts()}},
+		// git daemon runs its --access-hook through the shell (with the
+		// service and path after it) for every request it serves.
+		"daemon": {{Opts: gitOpts("", "", map[string]Opt{"access-hook": gitShell})}},
+		// git instaweb starts --httpd's words as the web server, with
+		// its configuration file after them (a known server's name
+		// anywhere in the value is enough: "rm -rf x httpd" ran rm).
+		"instaweb": {{Opts: gitOpts("pmb", "port module-path browser", map[string]Opt{
+			"d httpd": {Arity: ReqArg, Effect: RunsProgram, Appends: true}})}},
+		"for-each-repo": {{Opts: gitForEachRepoOpts(), Git: true}},
 	}
 }}
+
+// gitForEachRepoOpts is git for-each-repo's grammar: --config KEY, and
+// options that stop at the first operand, where the git command line
+// begins.
+func gitForEachRepoOpts() *Options {
+	o := gitOpts("", "config", nil)
+	o.Stop = true
+	return o
+}
 
 // GitOutputs are the options of git's subcommands that name a file they
 // write (git log --output=F, git archive -o F), read with the

@@ -411,7 +411,8 @@ func writers() []Program {
 			Program{Name: "chown", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
 			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts(), EnvOptions: []string{"TAR_OPTIONS"},
-				Extracts: &Extracts{Modes: []string{"x", "extract", "get"}, Dir: []string{"C", "directory"}},
+				RemovesSources: []string{"remove-files"},
+				Extracts:       &Extracts{Modes: []string{"x", "extract", "get"}, Dir: []string{"C", "directory"}},
 				Archive: &ArchiveFile{Creates: []string{"c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate"},
 					File: []string{"f", "file"}}},
 			// unzip -T sets the archive's time to its newest member's, even
@@ -426,11 +427,13 @@ func writers() []Program {
 			// edits, to -f FILE (OpenSSH 9's optstring).
 			Program{Name: "ssh-keygen", Kind: Writer, Why: "makes and edits keys", Opts: Opts("ABHKLQUXceghiklopquvy", "CDEFIMNOPRVYZabgjmnrstwz", nil).AnyOption().
 				Short("f", eff(ReqArg, Writes, "`ssh-keygen -f` writes %q"))},
-			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Archive: &ArchiveFile{First: true}, Opts: Opts("0123456789qrRjuvfdmDXyocgzAlJke@$hS", "bntxisP", longs(
+			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Archive: &ArchiveFile{First: true}, RemovesSources: []string{"m", "move"}, Opts: Opts("0123456789qrRjuvfdmDXyocgzAlJke@$hS", "bntxisP", longs(
 				"recurse-paths recurse-patterns quiet verbose junk-paths update freshen delete move encrypt symlinks no-dir-entries no-extra grow copy-entries help version",
 				"exclude include suffixes temp-path split-size password", "")).
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
-			Program{Name: "7z", Kind: Writer, Why: "an archiver"},
+			// 7z's switches are single words: -sdel deletes the files it
+			// archived (7-Zip's manual).
+			Program{Name: "7z", Kind: Writer, Why: "an archiver", RemovesSources: []string{"sdel"}},
 			// ar's key letters come first, with or without a dash; its
 			// --plugin loads a shared object whose code runs (binutils
 			// 2.40: on rcs, confirmed), also from an @FILE of options.
@@ -1078,12 +1081,40 @@ func wget(ps []Program) []Program {
 	for i := range ps {
 		askpass := eff(ReqArg, RunsProgram, "`wget --use-askpass` runs %q for the credentials")
 		askpass.Appends = true // the prompt
-		ps[i].Opts = Opts("", "", nil).AnyOption().Long(askpass, "use-askpass").
+		out := eff(ReqArg, Writes, "wget writes the download to %q")
+		log := eff(ReqArg, Writes, "wget writes its log to %q")
+		ps[i].Opts = Opts("", "aABDeilnoOPQRtTUwXY", nil).AnyOption().Long(askpass, "use-askpass").
+			Short("O", out).Long(out, "output-document").Short("o", log).Long(log, "output-file").
+			Short("a", log).Long(log, "append-output").
 			Short("e", eff(ReqArg, Unproven, "`wget -e %q` runs a wgetrc command, which can name a program")).
 			Long(eff(ReqArg, Unproven, "`wget --execute %q` runs a wgetrc command, which can name a program"), "execute").
 			Long(eff(ReqArg, RunsFile, "`wget --config` reads wgetrc commands from %q, which can name a program"), "config")
 		ps[i].CommandKeys = []string{"use_askpass"}
 		ps[i].EnvCommands = []string{"WGET_ASKPASS"}
+	}
+	return ps
+}
+
+// curl writes the files its output options name: besides the download,
+// the response headers, the cookies, a trace, its own messages, a libcurl
+// program and its ETag, HSTS and Alt-Svc caches (each was written under
+// bash); -K/--config reads more options from a file. Its other options
+// are read as flags, and long ones abbreviate as curl's do (--dump is
+// --dump-header).
+func curl(ps []Program) []Program {
+	w := func(what string) Opt { return eff(ReqArg, Writes, "curl writes "+what+" to %q") }
+	config := eff(ReqArg, RunsFile, "`curl -K` reads more options from %q, which can name files curl writes")
+	for i := range ps {
+		ps[i].Opts = Opts("", "AbcCdDeEFHKmoPQrtTuUwxXyYz", longs("", "cookie data data-ascii data-binary data-raw "+
+			"data-urlencode etag-compare form form-string header output-dir proxy range referer request resolve "+
+			"upload-file url user user-agent write-out connect-to unix-socket trace-config", "")).AnyOption().
+			Short("o", w("the download")).Long(w("the download"), "output").
+			Short("D", w("the response headers")).Long(w("the response headers"), "dump-header").
+			Short("c", w("the cookies")).Long(w("the cookies"), "cookie-jar").
+			Long(w("a trace"), "trace", "trace-ascii").Long(w("its messages"), "stderr").
+			Long(w("a C program"), "libcurl").Long(w("the ETag"), "etag-save").
+			Long(w("the HSTS cache"), "hsts").Long(w("the Alt-Svc cache"), "alt-svc").
+			Short("K", config).Long(config, "config")
 	}
 	return ps
 }
@@ -1097,7 +1128,8 @@ func network() []Program {
 		return out
 	}
 	return concat(
-		d("curl", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie"),
+		curl(d("curl")),
+		d("fetch", "aria2c", "http", "https", "xh", "lwp-download", "lwp-request", "curlie"),
 		wget(d("wget", "wget2")),
 		each(NetworkClient, whyNet, "telnet",
 			"tftp", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
@@ -1110,7 +1142,8 @@ func network() []Program {
 		withRuns(each(NetworkClient, whyNet, "aws", "gcloud", "az", "ip", "rclone"), Runs{Unmodelled: true}),
 		netcats(),
 		one(
-			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, SlashContents: true, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: rsyncOpts()},
+			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, SlashContents: true, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: rsyncOpts(),
+				RemovesSources: []string{"remove-source-files", "remove-sent-files"}},
 			// scp and sftp take ssh's -o and -F, and -S names the program
 			// they run in ssh's place; sftp -b and -D run batch commands
 			// (with ! shell escapes) and a local server.
