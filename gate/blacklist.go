@@ -1328,6 +1328,24 @@ func xargsWords(x *facts.Call, text string) []facts.Word {
 	return out
 }
 
+// removedSources: an archiver or copier told to delete what it read
+// (Program.RemovesSources: tar --remove-files, zip -m, rsync
+// --remove-source-files) removes its sources as rm -r does, so a system
+// directory or an account file among them is refused as rm's operand is.
+func (b *blChecker) removedSources(bc *blCall, ops []facts.Word) *BlacklistEntry {
+	if len(bc.prog.RemovesSources) == 0 || !bc.has(bc.prog.RemovesSources...) {
+		return nil
+	}
+	if bc.prog.Targets == p.CopiesTo && len(ops) > 0 {
+		ops = ops[:len(ops)-1] // the destination
+	}
+	ops = b.braceOperands(ops)
+	if b.anyCatastrophic(bc.c, b.targets(ops)) {
+		return blEntry("recursive-delete-root")
+	}
+	return b.accountTargets(bc.c, ops)
+}
+
 // echoDelim decodes xargs -d's escapes (\n, \t, \0, \\, \xHH, \NNN).
 func echoDelim(v string) string {
 	switch v {
@@ -1348,6 +1366,9 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 	ops := bc.operands
 	if in := stdinOperands(bc.c); len(in) > 0 {
 		ops = append(append([]facts.Word(nil), ops...), in...)
+	}
+	if e := b.removedSources(bc, ops); e != nil {
+		return e
 	}
 	switch bc.prog.Targets {
 	case p.Removes:

@@ -518,6 +518,29 @@ var bypassClasses = []bypassClass{
 			`sqlite3 :memory: "select writefile('out.bin', x'00')"`},
 	},
 	{
+		// tar --remove-files, zip -m and rsync --remove-source-files
+		// delete what they archived or copied (TestRemovesSourcesConfirm
+		// runs them on a scratch tree; 7-Zip's -sdel is from its manual):
+		// a system directory among the sources is rm -r's catastrophe, a
+		// mover's.
+		name: "archivers and copiers told to delete their sources",
+		yolo: append([]string{"tar czf a.tgz --remove-files /", "7z a -sdel a.7z /etc", "rsync -a --remove-source-files /etc/passwd /tmp/"},
+			removingSources...),
+		yoloAllowed: []string{"tar --remove-files -cf a.tar build", "zip -rm a.zip dist", "rsync -a --remove-source-files ./logs /var/backups/",
+			"tar -cf a.tar /etc", "zip -r a.zip /etc", "rsync -a /etc/ /backup/", "7z a a.7z /etc"},
+	},
+	{
+		// The exec plugin runs exec.executable with exec.args split on
+		// blanks (exec-maven-plugin's manual; maven cannot fetch the
+		// plugin offline here): a program named by one option takes its
+		// arguments from the options after it.
+		name:        "a build tool's plugin properties name a program and its arguments",
+		unconfirmed: []string{"mvn exec:exec -Dexec.executable=rm -Dexec.args=x", "mvn -q exec:exec -Dexec.executable=/bin/rm '-Dexec.args=-f x'"},
+		allowed:     []string{"mvn test", "mvn -q exec:exec -Dexec.executable=ls", "mvn exec:java -Dexec.mainClass=App -Dexec.args='a b'"},
+		yolo:        []string{`mvn exec:exec -Dexec.executable=rm -Dexec.args="-rf /"`, `mvn exec:exec -Dexec.executable=rm "-Dexec.args=-rf ~"`},
+		yoloAllowed: []string{`mvn exec:exec -Dexec.executable=ls -Dexec.args="-la /"`, "mvn -q exec:java -Dexec.mainClass=App"},
+	},
+	{
 		name: "a copier's or mover's target directory and brace-made operands",
 		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
 			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
@@ -882,4 +905,40 @@ func urls(forms []string) []string {
 		out[i] = strings.NewReplacer(" U", " http://x", " W", " http://x").Replace(f)
 	}
 	return out
+}
+
+// removingSources delete the directory they name (/etc for the gate, a
+// scratch tree for TestRemovesSourcesConfirm).
+var removingSources = []string{"tar --remove-files -cf a.tar /etc", "tar -cf a.tar --remove-f /etc", "zip -qrm a.zip /etc",
+	"zip -qr --move a.zip /etc", "rsync -a --remove-source-files /etc/ backup/"}
+
+// TestRemovesSourcesConfirm runs each removingSources form under bash with
+// /etc replaced by a scratch tree: no file of the tree is left after.
+func TestRemovesSourcesConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, form := range removingSources {
+		prog, _, _ := strings.Cut(form, " ")
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Logf("%s is not installed: %q is not confirmed here", prog, form)
+			continue
+		}
+		dir := t.TempDir()
+		tree := filepath.Join(dir, "sys")
+		if err := os.MkdirAll(filepath.Join(tree, "d"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tree, "d", "passwd"), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(form, "/etc", tree)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, bash, "-c", text)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		out, _ := cmd.CombinedOutput()
+		cancel()
+		if _, err := os.Stat(filepath.Join(tree, "d", "passwd")); err == nil {
+			t.Errorf("%q: bash left the source in place (the form proves nothing here): %s", text, out)
+		}
+	}
 }

@@ -85,7 +85,11 @@ func (b *builder) guessOption(c *Call, v string, rest []Word) {
 			b.guessText(c, val)
 		}
 		if programWord(val) {
-			b.guessArgv(c, append([]Word{{Value: val, Static: true, Raw: val}}, rest...))
+			prog := Word{Value: val, Static: true, Raw: val}
+			b.guessArgv(c, append([]Word{prog}, rest...))
+			if args, ok := propertyArgs(rest); ok {
+				b.guessArgv(c, append([]Word{prog}, args...))
+			}
 		}
 	}
 	if strings.HasPrefix(v, "--") || !shellText(v) {
@@ -96,6 +100,22 @@ func (b *builder) guessOption(c *Call, v string, rest []Word) {
 			b.guessText(c, v[k:])
 		}
 	}
+}
+
+// propertyArgs are the arguments a program named by one option may be
+// given by the options after it, as a build tool's plugin takes them
+// (mvn exec:exec -Dexec.executable=rm -Dexec.args='-rf /' runs rm -rf /):
+// each option's value, split on blanks, in place of the option; ok is
+// false when no option there has a value.
+func propertyArgs(rest []Word) (args []Word, ok bool) {
+	for _, w := range rest {
+		if _, val, has := strings.Cut(w.Value, "="); w.Static && has && strings.HasPrefix(w.Value, "-") {
+			args, ok = append(args, splitWords(val)...), true
+			continue
+		}
+		args = append(args, w)
+	}
+	return args, ok
 }
 
 // maxGuessTexts bounds the texts one word is read as.

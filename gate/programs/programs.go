@@ -120,6 +120,11 @@ type Program struct {
 	Why string
 	// Targets says what it does to its operands, for the blacklist.
 	Targets Targets
+	// RemovesSources are the options that make it delete the files it
+	// reads once it has archived or copied them (tar --remove-files, zip
+	// -m, rsync --remove-source-files, 7z -sdel): its operands — a
+	// copier's but the last — are removed as rm -r removes them.
+	RemovesSources []string
 	// Triggers are the words (options, subcommands or operands) that make
 	// a destructive program (a disk tool, a power or account tool) do its
 	// damage; empty means any invocation does. Defuses are the words that

@@ -411,7 +411,8 @@ func writers() []Program {
 			Program{Name: "chown", Kind: Writer, Targets: Attrs, NoPrefixRule: true, Why: whyWriter, Opts: Opts("cfvhHLPR", "", longs(
 				"changes silent quiet verbose dereference no-dereference no-preserve-root preserve-root recursive help version", "from reference", ""))},
 			Program{Name: "tar", Kind: Writer, Scanner: ScanTar, Why: "an archiver: it writes files and can run programs", Opts: tarOpts(), EnvOptions: []string{"TAR_OPTIONS"},
-				Extracts: &Extracts{Modes: []string{"x", "extract", "get"}, Dir: []string{"C", "directory"}},
+				RemovesSources: []string{"remove-files"},
+				Extracts:       &Extracts{Modes: []string{"x", "extract", "get"}, Dir: []string{"C", "directory"}},
 				Archive: &ArchiveFile{Creates: []string{"c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate"},
 					File: []string{"f", "file"}}},
 			// unzip -T sets the archive's time to its newest member's, even
@@ -426,11 +427,13 @@ func writers() []Program {
 			// edits, to -f FILE (OpenSSH 9's optstring).
 			Program{Name: "ssh-keygen", Kind: Writer, Why: "makes and edits keys", Opts: Opts("ABHKLQUXceghiklopquvy", "CDEFIMNOPRVYZabgjmnrstwz", nil).AnyOption().
 				Short("f", eff(ReqArg, Writes, "`ssh-keygen -f` writes %q"))},
-			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Archive: &ArchiveFile{First: true}, Opts: Opts("0123456789qrRjuvfdmDXyocgzAlJke@$hS", "bntxisP", longs(
+			Program{Name: "zip", Kind: Writer, Why: "writes archives; -TT runs a command", Archive: &ArchiveFile{First: true}, RemovesSources: []string{"m", "move"}, Opts: Opts("0123456789qrRjuvfdmDXyocgzAlJke@$hS", "bntxisP", longs(
 				"recurse-paths recurse-patterns quiet verbose junk-paths update freshen delete move encrypt symlinks no-dir-entries no-extra grow copy-entries help version",
 				"exclude include suffixes temp-path split-size password", "")).
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
-			Program{Name: "7z", Kind: Writer, Why: "an archiver"},
+			// 7z's switches are single words: -sdel deletes the files it
+			// archived (7-Zip's manual).
+			Program{Name: "7z", Kind: Writer, Why: "an archiver", RemovesSources: []string{"sdel"}},
 			// ar's key letters come first, with or without a dash; its
 			// --plugin loads a shared object whose code runs (binutils
 			// 2.40: on rcs, confirmed), also from an @FILE of options.
@@ -1139,7 +1142,8 @@ func network() []Program {
 		withRuns(each(NetworkClient, whyNet, "aws", "gcloud", "az", "ip", "rclone"), Runs{Unmodelled: true}),
 		netcats(),
 		one(
-			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, SlashContents: true, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: rsyncOpts()},
+			Program{Name: "rsync", Kind: NetworkClient | Writer, Targets: CopiesTo, SlashContents: true, NoPrefixRule: true, Why: "copies files, also to other hosts", Opts: rsyncOpts(),
+				RemovesSources: []string{"remove-source-files", "remove-sent-files"}},
 			// scp and sftp take ssh's -o and -F, and -S names the program
 			// they run in ssh's place; sftp -b and -D run batch commands
 			// (with ! shell escapes) and a local server.
