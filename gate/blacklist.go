@@ -393,6 +393,8 @@ type blChecker struct {
 	// process expands them (facts.Tree.Expand).
 	at    int
 	child bool
+	// scratch is lent to the call being checked.
+	scratch blScratch
 }
 
 func (b *blChecker) see(format string, args ...any) {
@@ -846,10 +848,30 @@ type blCall struct {
 }
 
 func newBlCall(c *facts.Call, args []facts.Word) blCall {
+	return newBlCallIn(c, args, nil)
+}
+
+// blScratch is room a checker lends the call it is checking: the
+// options, operands and parser arguments of one call, reused by the next
+// (each allocated anew had been a fifth of a long pipeline's bytes). Only
+// the calls checked one after another by blChecker.call use it; nothing
+// keeps a call's slices past its check.
+type blScratch struct {
+	found    []p.Found
+	operands []facts.Word
+	args     []p.Arg
+}
+
+// newBlCallIn is newBlCall with the slices taken from s when s is not
+// nil.
+func newBlCallIn(c *facts.Call, args []facts.Word, s *blScratch) blCall {
 	bc := blCall{c: c, prog: c.Prog, args: args}
+	if s != nil && len(s.operands) == 0 {
+		bc.operands = s.operands
+	}
 	if bc.prog != nil && bc.prog.Opts != nil {
-		bc.parsed = bc.prog.Opts.Parse(argsOf(bc.args))
-		if len(bc.parsed.Operands) > 0 {
+		bc.parsed = bc.prog.Opts.Parse(argsIn(bc.args, s))
+		if len(bc.parsed.Operands) > 0 && cap(bc.operands) < len(bc.parsed.Operands) {
 			bc.operands = make([]facts.Word, 0, len(bc.parsed.Operands))
 		}
 		for _, i := range bc.parsed.Operands {
@@ -865,14 +887,17 @@ func newBlCall(c *facts.Call, args []facts.Word) blCall {
 			n += len(a.Value)
 		}
 	}
-	if n > 0 {
+	switch {
+	case n > 0 && s != nil && cap(s.found) >= n:
+		bc.parsed.Found = s.found[:0]
+	case n > 0:
 		bc.parsed.Found = make([]p.Found, 0, n)
 	}
 	done := false
 	for _, a := range bc.args {
 		switch {
 		case done || !a.Static || !strings.HasPrefix(a.Value, "-") || a.Value == "-":
-			if bc.operands == nil {
+			if cap(bc.operands) == 0 {
 				bc.operands = make([]facts.Word, 0, len(bc.args))
 			}
 			bc.operands = append(bc.operands, a)
@@ -894,8 +919,36 @@ func newBlCall(c *facts.Call, args []facts.Word) blCall {
 	return bc
 }
 
-func argsOf(ws []facts.Word) []p.Arg {
-	out := make([]p.Arg, len(ws))
+// release hands bc's slices back to s for the next call, emptied.
+func (s *blScratch) release(bc *blCall) {
+	if s == nil {
+		return
+	}
+	if cap(bc.parsed.Found) > cap(s.found) {
+		s.found = bc.parsed.Found
+	}
+	if cap(bc.operands) > cap(s.operands) {
+		s.operands = bc.operands
+	}
+	// Not cleared: the next call overwrites what it uses, and what is
+	// left lives only as long as the checker.
+	s.found, s.operands = s.found[:0], s.operands[:0]
+}
+
+func argsOf(ws []facts.Word) []p.Arg { return argsIn(ws, nil) }
+
+// argsIn is argsOf in s's room when s is not nil (the parser keeps no
+// reference to its arguments).
+func argsIn(ws []facts.Word, s *blScratch) []p.Arg {
+	var out []p.Arg
+	if s != nil && cap(s.args) >= len(ws) {
+		out = s.args[:len(ws)]
+	} else {
+		out = make([]p.Arg, len(ws))
+		if s != nil {
+			s.args = out
+		}
+	}
 	for i, w := range ws {
 		out[i] = p.Arg{Value: w.Value, Static: w.Static && !w.Hole}
 	}
@@ -955,8 +1008,14 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if c.Prog == nil {
 		return b.unmodelledOutputs(c)
 	}
-	v := newBlCall(c, b.splitArgs(c))
-	bc := &v
+	v := newBlCallIn(c, b.splitArgs(c), &b.scratch)
+	e := b.checkCall(&v)
+	b.scratch.release(&v) // not deferred: call's many returns would make a defer the slow kind
+	return e
+}
+
+// checkCall runs the checks of one program start.
+func (b *blChecker) checkCall(bc *blCall) *BlacklistEntry {
 	if bc.has("no-preserve-root") {
 		return blEntry("no-preserve-root")
 	}

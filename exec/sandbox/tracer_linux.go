@@ -89,6 +89,7 @@ type tracer struct {
 	held     map[int]heldExec     // at their exec stop, waiting for an answer
 	notif    seccompNotif
 	buf      []byte
+	stack    []byte
 	path     []byte
 }
 
@@ -382,11 +383,25 @@ func ptrace(req, pid, sig int) error {
 // awaited: the tracer thread cannot block on a channel and poll at once.
 const heldPoll = 2 * time.Millisecond
 
+// yieldEvery is how often the tracer thread lets the Go scheduler run:
+// its goroutine otherwise runs without end, from one system call to the
+// next, and the runtime's monitor takes it for one that keeps its
+// processor too long — every 10 ms it preempts it and, having taken a
+// processor back, polls every 20 µs again, thousands of wake-ups a
+// second on the machine the run's own programs need (on an exec loop,
+// four for each exec).
+const yieldEvery = 5 * time.Millisecond
+
 // loop gates the run until it is told to stop or no process of the run
 // is left.
 func (t *tracer) loop() {
 	fds := []unix.PollFd{{Fd: int32(t.listener), Events: unix.POLLIN}, {Fd: int32(t.stop), Events: unix.POLLIN}}
+	yielded := time.Now()
 	for {
+		if now := time.Now(); now.Sub(yielded) >= yieldEvery {
+			runtime.Gosched()
+			yielded = now
+		}
 		if len(t.pending) > 0 {
 			// Each stops soon: at its exec stop, or interrupted on
 			// its way back from a failed exec.
@@ -717,11 +732,13 @@ func parentOf(pid int) (int, []string) {
 // read reads pid's new program at its exec stop.
 func (t *tracer) read(pid int) (ExecEvent, error) {
 	ev := ExecEvent{PID: pid}
-	argv, err := t.cmdline(pid)
-	if err != nil {
-		return ev, err
+	var err error
+	var ok bool
+	if ev.Argv, ok = t.stackArgv(pid); !ok {
+		if ev.Argv, err = t.cmdline(pid); err != nil {
+			return ev, err
+		}
 	}
-	ev.Argv = argv
 	if ev.Exe, err = t.readlink(pid, "exe"); err != nil {
 		return ev, err
 	}

@@ -121,7 +121,10 @@ func (w *walker) leave() { w.depth-- }
 
 // result turns the walk into a Result with a one-sentence reason.
 func (w *walker) result() Result {
-	slices.SortStableFunc(w.ev, func(a, b Evidence) int { return cmp.Compare(a.Offset, b.Offset) })
+	byOffset := func(a, b Evidence) int { return cmp.Compare(a.Offset, b.Offset) }
+	if !slices.IsSortedFunc(w.ev, byOffset) { // usually found in order
+		slices.SortStableFunc(w.ev, byOffset)
+	}
 	r := Result{Safety: w.safety, Evidence: w.ev}
 	if len(r.Evidence) == 0 {
 		r.Evidence = nil // as before the walker kept room for it

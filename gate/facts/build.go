@@ -1018,6 +1018,10 @@ func (b *builder) quotesAsText(n syntax.Node) {
 // before a backslash, a backquote or a dollar sign is dropped), and read
 // again as the script bash runs; what cannot be read is hidden.
 func (b *builder) nestedBackquotes(cs *syntax.CmdSubst) {
+	start, end := int(cs.Left.Offset())+1, int(cs.Right.Offset())
+	if start > end || end > len(b.src) || strings.IndexByte(b.src[start:end], '`') < 0 {
+		return // a literal's text is the source's: without a backquote there, none holds one
+	}
 	nested := false
 	shwalk.Walk(cs, func(x syntax.Node) bool {
 		if l, ok := x.(*syntax.Lit); ok && strings.Contains(l.Value, "`") {
@@ -1025,8 +1029,7 @@ func (b *builder) nestedBackquotes(cs *syntax.CmdSubst) {
 		}
 		return !nested
 	})
-	start, end := int(cs.Left.Offset())+1, int(cs.Right.Offset())
-	if !nested || start > end || end > len(b.src) {
+	if !nested {
 		return
 	}
 	text := strings.NewReplacer("\\\\", "\\", "\\`", "`", "\\$", "$").Replace(b.src[start:end])

@@ -379,12 +379,26 @@ func Family(name string) *Program {
 	if p := lookup(name); p != nil {
 		return p // the common case, without listing the other spellings
 	}
+	if lowerLetters(name) {
+		return nil // no other spelling: no case, suffix or version to drop
+	}
 	for _, n := range familyNames(name)[1:] {
 		if p := lookup(n); p != nil {
 			return p
 		}
 	}
 	return nil
+}
+
+// lowerLetters reports a name of ASCII lower-case letters only, which
+// familyNames lists alone (an unknown command in most texts).
+func lowerLetters(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if name[i] < 'a' || name[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // familyNames lists the spellings Family tries, most specific first.
