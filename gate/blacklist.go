@@ -1,9 +1,11 @@
 package gate
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -1108,6 +1110,7 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 	if bc.prog.Scanner == p.ScanXxd && bc.has("r", "revert") && len(bc.operands) >= 2 {
 		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
 	}
+	ws = append(ws, b.savedDownloads(bc)...)
 	if downloads(bc.c) && bc.prog.Opts == nil {
 		// A downloader the table models (curl, wget) has its output
 		// options among the Writes above.
@@ -1117,6 +1120,66 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// savedDownloads are the files a downloader saves its downloads in
+// (Program.Saves): its relative output files in its directory option's
+// directory, and each URL under the last segment of its path when it
+// names them so (wget http://x/passwd in /etc, curl --output-dir /etc -O
+// http://x/passwd).
+func (b *blChecker) savedDownloads(bc *blCall) []facts.Word {
+	s := bc.prog.Saves
+	if s == nil {
+		return nil
+	}
+	dir, named := "", false
+	for _, f := range bc.parsed.Found {
+		switch {
+		case slices.Contains(s.Dir, f.Name) && f.HasValue && !f.ValueStatic:
+			b.see("`%s` saves into a directory computed at run time", bc.c.Base)
+			return nil
+		case slices.Contains(s.Dir, f.Name) && f.HasValue:
+			dir = f.Value
+		case slices.Contains(s.Named, f.Name):
+			named = true
+		}
+	}
+	var ws []facts.Word
+	if dir != "" {
+		for _, f := range bc.parsed.Found {
+			if f.Opt.Effect == p.Writes && f.HasValue && f.ValueStatic && !path.IsAbs(f.Value) && f.Value != "-" {
+				ws = append(ws, facts.Word{Value: path.Join(dir, f.Value), Static: true, Raw: f.Value})
+			}
+		}
+	}
+	if len(s.Remote) == 0 && named || len(s.Remote) > 0 && !bc.has(s.Remote...) {
+		return ws
+	}
+	for _, o := range bc.operands {
+		if name := urlName(o); name != "" {
+			ws = append(ws, facts.Word{Value: path.Join(cmp.Or(dir, "."), name), Static: true, Raw: o.Raw})
+		}
+	}
+	return ws
+}
+
+// urlName is the last segment of a static URL's path, the name a
+// downloader saves it under ("" for none, or a word that is no URL).
+func urlName(w facts.Word) string {
+	_, rest, ok := strings.Cut(w.Value, "://")
+	if !w.Static || !ok {
+		return ""
+	}
+	rest, _, _ = strings.Cut(rest, "?")
+	rest, _, _ = strings.Cut(rest, "#")
+	_, p, ok := strings.Cut(rest, "/")
+	if !ok {
+		return ""
+	}
+	if name := path.Base("/" + p); name != "/" {
+		return name
+	}
+	return ""
 }
 
 // unmodelledOutputs: a program the table does not model may write the

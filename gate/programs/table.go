@@ -454,10 +454,17 @@ func writers() []Program {
 					Short("g", eff(NoArg, Writes, "`blkid -g` rewrites its cache%s")).Long(eff(NoArg, Writes, "`blkid --garbage-collect` rewrites its cache%s"), "garbage-collect")},
 			// GNU cpio 2.13's options (not installed here: from its manual);
 			// --rsh-command names the program run for a HOST:FILE archive.
-			Program{Name: "cpio", Kind: Writer, Why: "an archiver", Opts: Opts("0aAbBcdfilLmnoprsStuvV", "CDEFHIMOR", longs(
-				"null reset-access-time append swap make-directories nonmatching extract link dereference preserve-modification-time numeric-uid-gid create pass-through rename swap-bytes swap-halfwords list unconditional verbose dot absolute-filenames no-absolute-filenames force-local no-preserve-owner only-verify-crc quiet sparse to-stdout device-independent reproducible ignore-devno renumber-inodes help usage version",
-				"io-size directory pattern-file file format message owner block-size warning", "")).
-				Long(eff(ReqArg, RunsProgram, "`cpio --rsh-command` runs %q"), "rsh-command")},
+			// It extracts with -i (into -D DIR, else the working
+			// directory; its operands are the members) and copies with -p
+			// into its operand.
+			Program{Name: "cpio", Kind: Writer, Why: "an archiver",
+				Extracts: &Extracts{Modes: []string{"i", "extract", "p", "pass-through"}, Dir: []string{"D", "directory"},
+					DirFirst: []string{"p", "pass-through"}},
+				Archive: &ArchiveFile{Creates: []string{"o", "create"}, File: []string{"O", "F", "file"}},
+				Opts: Opts("0aAbBcdfilLmnoprsStuvV", "CDEFHIMOR", longs(
+					"null reset-access-time append swap make-directories nonmatching extract link dereference preserve-modification-time numeric-uid-gid create pass-through rename swap-bytes swap-halfwords list unconditional verbose dot absolute-filenames no-absolute-filenames force-local no-preserve-owner only-verify-crc quiet sparse to-stdout device-independent reproducible ignore-devno renumber-inodes help usage version",
+					"io-size directory pattern-file file format message owner block-size warning", "")).
+					Long(eff(ReqArg, RunsProgram, "`cpio --rsh-command` runs %q"), "rsh-command")},
 		),
 		compressors(),
 	)
@@ -1102,9 +1109,11 @@ func wget(ps []Program) []Program {
 		ps[i].Opts = Opts("", "aABDeilnoOPQRtTUwXY", nil).AnyOption().Long(askpass, "use-askpass").
 			Short("O", out).Long(out, "output-document").Short("o", log).Long(log, "output-file").
 			Short("a", log).Long(log, "append-output").
+			Short("P", eff(ReqArg, Harmless, "")).Long(eff(ReqArg, Harmless, ""), "directory-prefix").
 			Short("e", eff(ReqArg, Unproven, "`wget -e %q` runs a wgetrc command, which can name a program")).
 			Long(eff(ReqArg, Unproven, "`wget --execute %q` runs a wgetrc command, which can name a program"), "execute").
 			Long(eff(ReqArg, RunsFile, "`wget --config` reads wgetrc commands from %q, which can name a program"), "config")
+		ps[i].Saves = &Saves{Dir: []string{"P", "directory-prefix"}, Named: []string{"O", "output-document"}}
 		ps[i].CommandKeys = []string{"use_askpass"}
 		ps[i].EnvCommands = []string{"WGET_ASKPASS"}
 	}
@@ -1131,6 +1140,7 @@ func curl(ps []Program) []Program {
 			Long(w("a C program"), "libcurl").Long(w("the ETag"), "etag-save").
 			Long(w("the HSTS cache"), "hsts").Long(w("the Alt-Svc cache"), "alt-svc").
 			Short("K", config).Long(config, "config")
+		ps[i].Saves = &Saves{Dir: []string{"output-dir"}, Remote: []string{"O", "remote-name", "remote-name-all"}}
 	}
 	return ps
 }
