@@ -541,6 +541,24 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{`mvn exec:exec -Dexec.executable=ls -Dexec.args="-la /"`, "mvn -q exec:java -Dexec.mainClass=App"},
 	},
 	{
+		// make reads VAR=VALUE operands as variables: SHELL runs every
+		// recipe line, CC the implicit rules' compiler (both ran the
+		// stand-in rm); ./configure takes CC=… the same way.
+		name: "a build tool's variable operands name the program it runs", needs: "make",
+		files:       map[string]string{"Makefile": "all:\n\techo hi\n", "x.c": "int x;\n"},
+		refused:     []string{"make SHELL=rm .SHELLFLAGS=-f", "make CC=rm x.o", "make -s SHELL=rm .SHELLFLAGS=-f all"},
+		unconfirmed: []string{"./configure CC=rm", "make CXX=rm"},
+		allowed:     []string{"make CC=gcc", "make -j4 V=1", "make install PREFIX=/usr/local", "make SHELL=/bin/bash"},
+	},
+	{
+		// less -o/-O/--log-file copy a piped input into their file (on a
+		// terminal: TestWritesConfirm runs them under script(1)).
+		name: "a pager's log file",
+		yolo: append([]string{"cat img | less -o /dev/sda", "echo x | less --log /etc/shadow"}, lessWrites...),
+		yoloAllowed: []string{"less +G f", "less -R f", "less -N +/pat f", "cat f | less -o out.log", "less -p pat f",
+			"less --pattern=x f", "less -P '?f%f' f"},
+	},
+	{
 		name: "a copier's or mover's target directory and brace-made operands",
 		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
 			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
@@ -866,13 +884,17 @@ var sqliteWrites = []string{`sqlite3 x.db ".output /etc/passwd" "select 1;"`, `s
 	`sqlite3 x.db ".log /etc/passwd" "select 1;"`, `sqlite3 x.db ".trace /etc/passwd" "select 1;"`,
 	`sqlite3 :memory: ".clone /etc/passwd"`, `sqlite3 /etc/passwd "create table t(a)"`}
 
-// TestWritesConfirm runs each account-file write of the downloader and
-// sqlite3 classes under bash with /etc/passwd replaced by a file in a
-// scratch directory: the file must be there after, so the form really
-// writes the file the gate refuses.
+// lessWrites are less's log files: a piped input is copied into them.
+var lessWrites = []string{"echo x | less -o /etc/passwd", "echo x | less -O /etc/passwd", "echo x | less --log-file=/etc/passwd",
+	"echo x | less -fo/etc/passwd"}
+
+// TestWritesConfirm runs each account-file write of the downloader,
+// sqlite3 and pager classes under bash with /etc/passwd replaced by a
+// file in a scratch directory: the file must be there after, so the form
+// really writes the file the gate refuses.
 func TestWritesConfirm(t *testing.T) {
 	bash := requireBash(t)
-	for _, form := range append(append([]string(nil), downloaderWrites...), sqliteWrites...) {
+	for _, form := range append(append(append([]string(nil), downloaderWrites...), sqliteWrites...), lessWrites...) {
 		prog, _, _ := strings.Cut(form, " ")
 		if strings.HasPrefix(form, "echo") {
 			_, prog, _ = strings.Cut(form, "| ")
@@ -887,8 +909,18 @@ func TestWritesConfirm(t *testing.T) {
 		text := strings.NewReplacer("/etc/passwd", target, " U", " file:///dev/null", " W", " http://127.0.0.1:9/").Replace(form)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := exec.CommandContext(ctx, bash, "-c", text)
+		if strings.Contains(form, "| less") {
+			// less copies its input into a log file only on a terminal.
+			script, err := exec.LookPath("script")
+			if err != nil {
+				cancel()
+				continue
+			}
+			cmd = exec.CommandContext(ctx, script, "-qec", text, "/dev/null")
+		}
 		cmd.Dir = dir
-		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C", "SHELL=" + bash, "TERM=dumb"}
+		cmd.Stdin = strings.NewReader("q")
 		_ = cmd.Run()
 		cancel()
 		if _, err := os.Stat(target); err != nil {

@@ -531,9 +531,25 @@ func tarOpts() *Options {
 		Long(eff(ReqArg, RunsShell, "`tar --info-script` runs %q at the end of each volume"), "info-script", "new-volume-script")
 }
 
+// lessOpts is less 590's command line: -o/--log-file and -O/--LOG-FILE
+// copy a piped input into the file they name (on a terminal: `cat img |
+// less -o F` wrote F), and -k/--lesskey-file and --lesskey-src read key
+// bindings whose #env section can set LESSOPEN, a command less runs on
+// every file (--lesskey-src=k ran it without a terminal). Its other
+// options are read as flags; those listed take a value.
+func lessOpts() *Options {
+	logs := eff(ReqArg, Writes, "less copies its input into %q")
+	keys := eff(ReqArg, RunsFile, "less reads key bindings from %q, whose #env section can set LESSOPEN, a command it runs")
+	return Opts("", "bhjpPtTxyzD#", longs("", "buffers max-back-scroll jump-target pattern prompt tag tag-file tabs "+
+		"max-forw-scroll window shift quotes color line-num-width status-col-width header rscroll", "")).AnyOption().
+		Short("o", logs).Short("O", logs).Long(logs, "log-file", "LOG-FILE").
+		Short("k", keys).Long(keys, "lesskey-file", "lesskey-src")
+}
+
 func viewers() []Program {
 	return concat(
-		escaping(EscapeKeys, each(Viewer, whyViewer, "less", "more", "most", "pg", "zless", "zmore", "bzless", "xzless")),
+		escaping(EscapeKeys, withOpts(each(Viewer, whyViewer, "less"), lessOpts)),
+		escaping(EscapeKeys, each(Viewer, whyViewer, "more", "most", "pg", "zless", "zmore", "bzless", "xzless")),
 		// Editors rewrite the files they are given, by script (emacs
 		// --batch, vim -es) or by hand: an account file among them is
 		// edited in place.
