@@ -854,12 +854,11 @@ func newBlCall(c *facts.Call, args []facts.Word) blCall {
 }
 
 // blScratch is room a checker lends the call it is checking: the
-// options, operands and parser arguments of one call, reused by the next
-// (each allocated anew had been a fifth of a long pipeline's bytes). Only
-// the calls checked one after another by blChecker.call use it; nothing
-// keeps a call's slices past its check.
+// operands and parser arguments of one call, reused by the next (each
+// allocated anew had been a fifth of a long pipeline's bytes). Only the
+// calls checked one after another by blChecker.call use it; nothing keeps
+// a call's slices past its check.
 type blScratch struct {
-	found    []p.Found
 	operands []facts.Word
 	args     []p.Arg
 }
@@ -881,20 +880,9 @@ func newBlCallIn(c *facts.Call, args []facts.Word, s *blScratch) blCall {
 		}
 		return bc
 	}
-	// Room for every option and each letter of a cluster, counted first:
-	// a long find expression has thousands.
-	n := 0
-	for _, a := range bc.args {
-		if a.Static && strings.HasPrefix(a.Value, "-") {
-			n += len(a.Value)
-		}
-	}
-	switch {
-	case n > 0 && s != nil && cap(s.found) >= n:
-		bc.parsed.Found = s.found[:0]
-	case n > 0:
-		bc.parsed.Found = make([]p.Found, 0, n)
-	}
+	// Without a grammar no option has a value, so the options are not
+	// listed (each letter of a cluster was one, and a long find
+	// expression has thousands): has reads them from the words.
 	done := false
 	for _, a := range bc.args {
 		switch {
@@ -905,17 +893,6 @@ func newBlCallIn(c *facts.Call, args []facts.Word, s *blScratch) blCall {
 			bc.operands = append(bc.operands, a)
 		case a.Value == "--":
 			done = true
-		default:
-			bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: strings.TrimLeft(a.Value, "-"), Long: strings.HasPrefix(a.Value, "--")})
-			if !strings.HasPrefix(a.Value, "--") {
-				// Each letter of a cluster, as a substring of the word (no
-				// allocation per letter).
-				for i := 1; i < len(a.Value); {
-					_, n := utf8.DecodeRuneInString(a.Value[i:])
-					bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: a.Value[i : i+n]})
-					i += n
-				}
-			}
 		}
 	}
 	return bc
@@ -926,15 +903,12 @@ func (s *blScratch) release(bc *blCall) {
 	if s == nil {
 		return
 	}
-	if cap(bc.parsed.Found) > cap(s.found) {
-		s.found = bc.parsed.Found
-	}
 	if cap(bc.operands) > cap(s.operands) {
 		s.operands = bc.operands
 	}
 	// Not cleared: the next call overwrites what it uses, and what is
 	// left lives only as long as the checker.
-	s.found, s.operands = s.found[:0], s.operands[:0]
+	s.operands = s.operands[:0]
 }
 
 func argsOf(ws []facts.Word) []p.Arg { return argsIn(ws, nil) }
@@ -957,7 +931,41 @@ func argsIn(ws []facts.Word, s *blScratch) []p.Arg {
 	return out
 }
 
-func (bc *blCall) has(names ...string) bool { return bc.parsed.Has(names...) }
+func (bc *blCall) has(names ...string) bool {
+	if bc.prog != nil && bc.prog.Opts != nil {
+		return bc.parsed.Has(names...)
+	}
+	return bareOptionsHave(bc.args, names)
+}
+
+// bareOptionsHave reads the options of words that have no grammar: each
+// word before `--` that starts with '-' (not "-" itself) is an option
+// named by the word without its dashes and, when it has one dash, by
+// each letter of it too (-rf is "rf", "r" and "f").
+func bareOptionsHave(args []facts.Word, names []string) bool {
+	for _, a := range args {
+		switch {
+		case !a.Static || !strings.HasPrefix(a.Value, "-") || a.Value == "-":
+			continue
+		case a.Value == "--":
+			return false
+		}
+		if slicesHas(names, strings.TrimLeft(a.Value, "-")) {
+			return true
+		}
+		if strings.HasPrefix(a.Value, "--") {
+			continue
+		}
+		for i := 1; i < len(a.Value); {
+			_, n := utf8.DecodeRuneInString(a.Value[i:])
+			if slicesHas(names, a.Value[i:i+n]) {
+				return true
+			}
+			i += n
+		}
+	}
+	return false
+}
 
 // keeps reports a compressor that keeps its operands: told to write to
 // standard output, list or test (its defusing options, read by its
