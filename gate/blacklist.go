@@ -1114,6 +1114,9 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 	}
 	if bc.prog.Scanner == p.ScanGit {
 		ws = append(ws, gitOutputs(args)...)
+		if e := b.gitWorkTree(bc, args); e != nil {
+			return e
+		}
 	}
 	if bc.prog.Scanner == p.ScanXxd && bc.has("r", "revert") && len(bc.operands) >= 2 {
 		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
@@ -1216,6 +1219,101 @@ func (b *blChecker) unmodelledOutputs(c *facts.Call) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(c, ws)
+}
+
+// gitWorkTree: a git command that empties its work tree (clean -fd)
+// where the work tree is the root, a home or a system directory is a
+// recursive delete of it; one that fills it with the repository's files
+// (checkout, reset --hard, …) where it holds the account files writes
+// files the text does not name there, so yolo asks. The work tree is
+// --work-tree's, GIT_WORK_TREE's, else the directory -C or the working
+// directory names (git may find the repository above it: the top is at
+// least as wide).
+func (b *blChecker) gitWorkTree(bc *blCall, args []facts.Word) *BlacklistEntry {
+	tree, i := facts.Word{Value: ".", Static: true, Raw: "."}, 0
+	for _, a := range bc.c.Assigns {
+		if a.Name == "GIT_WORK_TREE" {
+			tree = a.Value
+		}
+	}
+	explicit := tree.Raw != "."
+	for i < len(args) && args[i].Static && strings.HasPrefix(args[i].Value, "-") {
+		name, val, hasVal := strings.Cut(args[i].Value, "=")
+		w := facts.Word{Value: val, Static: true, Raw: val}
+		if p.GitGlobalValued.Has(name) && !hasVal && i+1 < len(args) {
+			i++
+			w = args[i]
+		}
+		switch {
+		case name == "--work-tree":
+			tree, explicit = w, true
+		case name == "-C" && !explicit && w.Static && path.IsAbs(w.Value):
+			tree = w
+		case name == "-C" && !explicit && w.Static:
+			tree.Value, tree.Raw = path.Join(tree.Value, w.Value), path.Join(tree.Raw, w.Raw)
+		case name == "-C" && !explicit:
+			tree = w
+		}
+		i++
+	}
+	if i >= len(args) || !args[i].Static {
+		return nil
+	}
+	sub, rest := args[i].Value, argsOf(args[i+1:])
+	switch {
+	case sub == "clean" && gitCleanForced(rest):
+		if b.anyCatastrophic(bc.c, b.targets([]facts.Word{tree})) {
+			return blEntry("recursive-delete-root")
+		}
+	case p.GitFills.Has(sub) || gitHasAny(rest, p.GitFillsWith[sub]):
+		if !tree.Static {
+			b.see("`git %s` writes the repository's files into a work tree computed at run time", sub)
+			return nil
+		}
+		for _, d := range b.resolve(tree).paths {
+			if isAccountDir(d) {
+				b.see("`git %s` writes the repository's files into %s, where they may replace the account files: what it writes is not in the text", sub, d)
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// gitCleanForced reports `git clean` words that remove untracked
+// directories: -f (or --force) and -d, without -n/--dry-run.
+func gitCleanForced(rest []p.Arg) bool {
+	force, dirs := false, false
+	for _, a := range rest {
+		v := a.Value
+		switch {
+		case !a.Static:
+			return true // may be any option
+		case v == "--":
+			return force && dirs
+		case v == "--force":
+			force = true
+		case v == "--dry-run":
+			return false
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-"):
+			force = force || strings.Contains(v, "f")
+			dirs = dirs || strings.Contains(v, "d")
+			if strings.Contains(v, "n") {
+				return false
+			}
+		}
+	}
+	return force && dirs
+}
+
+func gitHasAny(rest []p.Arg, opts []string) bool {
+	for _, a := range rest {
+		if a.Static && slices.Contains(opts, a.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitOutputs are the files a git command line writes by its subcommand's

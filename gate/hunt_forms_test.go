@@ -577,6 +577,22 @@ var bypassClasses = []bypassClass{
 			"find . | cpio -pdm /tmp/backup", "find . | cpio -o > a.cpio", "curl --output-dir dl -O http://x/a.tgz"},
 	},
 	{
+		// git clean -fd empties its work tree of untracked files, and
+		// checkout or reset --hard write the repository's files into it
+		// (TestGitWorkTreeConfirm runs both on a scratch tree): a work
+		// tree at /, a home or a system directory — by --work-tree,
+		// GIT_WORK_TREE, -C or cd — is rm -r's catastrophe, or (filled)
+		// an extraction over the account files.
+		name: "git commands that empty or fill a work tree at the root",
+		yolo: []string{"git -C / clean -fdx", "cd / && git clean -fdx", "git init / && git -C / clean -fdx",
+			"git --work-tree=/ --git-dir=/tmp/r.git clean -fdx", "git -C ~ clean -fdx", "cd ~ && git clean -fd", "git -C /usr clean -ffd",
+			"git --work-tree=/ --git-dir=/tmp/r.git checkout -f .", "git --work-tree=/ --git-dir=/tmp/r.git reset --hard",
+			"GIT_WORK_TREE=/ git --git-dir=/tmp/r.git reset --hard", "git -C /etc checkout -- ."},
+		yoloAllowed: []string{"git clean -fdx", "git reset --hard", "git -C / clean -n -d", "git -C / status", "git -C /etc log",
+			"git -C sub clean -fdx", "git -C /tmp/x clean -fdx", "git --work-tree=/ --git-dir=/tmp/r.git reset",
+			"git --git-dir=/home/u/.dotfiles --work-tree=/home/u checkout"},
+	},
+	{
 		name: "a copier's or mover's target directory and brace-made operands",
 		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
 			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
@@ -1022,6 +1038,48 @@ func TestSavedDownloadsConfirm(t *testing.T) {
 		_ = cmd.Run()
 		if b, _ := os.ReadFile(target); string(b) == "old account file\n" {
 			t.Errorf("%q: curl left the file in place (the form proves nothing here)", text)
+		}
+	}
+}
+
+// TestGitWorkTreeConfirm: git clean -fdx empties a work tree (given by -C
+// or --work-tree) of its untracked files, and reset --hard replaces a
+// work tree's file with the repository's, on a scratch tree under bash.
+func TestGitWorkTreeConfirm(t *testing.T) {
+	bash := requireBash(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: the confirmation needs it")
+	}
+	for _, tt := range []struct{ form, want string }{
+		{"git init -q R && git -C R clean -fdxq", ""},
+		{"git init -q --bare r.git && git --work-tree=R --git-dir=r.git clean -fdq", ""},
+		{"git init -q --bare s.git && mkdir w && echo repo > w/passwd && git --git-dir=s.git --work-tree=w add passwd && " +
+			"git -c user.name=x -c user.email=x@x --git-dir=s.git --work-tree=w commit -qm x && git --git-dir=s.git --work-tree=R reset -q --hard", "repo\n"},
+	} {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "R", "etc", "passwd")
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if tt.want != "" {
+			file = filepath.Join(dir, "R", "passwd")
+			if err := os.WriteFile(file, []byte("old\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command(bash, "-c", tt.form)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		out, _ := cmd.CombinedOutput()
+		b, err := os.ReadFile(file)
+		switch {
+		case tt.want == "" && err == nil:
+			t.Errorf("%q left %s in place: %s", tt.form, file, out)
+		case tt.want != "" && string(b) != tt.want:
+			t.Errorf("%q: %s holds %q, want %q: %s", tt.form, file, b, tt.want, out)
 		}
 	}
 }
