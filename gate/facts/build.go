@@ -39,6 +39,10 @@ type Options struct {
 	// opaque (when not "") says why some command cannot be read. nil
 	// means every such program is opaque when given a script.
 	Sub func(scanner programs.Scanner, args []string) (commands []string, opaque string)
+	// Env are the variables the request sets, which every command of the
+	// text inherits: a program's EnvCommands are read from them as from
+	// the text's own assignments (GREP='rm -rf /;' with zgrep).
+	Env map[string]string
 }
 
 // ErrTooLong and ErrTooDeep say why a text was not parsed.
