@@ -60,3 +60,28 @@ func TestBareOptionsHave(t *testing.T) {
 		t.Error("-rf before `--` is -r, after it an operand")
 	}
 }
+
+// TestBlacklistLeavesWordsAlone: the blacklist reads a call's words as
+// its operands without copying them when all are operands (echo's
+// thousands); no check may write into them — the tree's words are the
+// same after the check as before, for calls with and without options.
+func TestBlacklistLeavesWordsAlone(t *testing.T) {
+	for _, text := range []string{
+		"echo a b c; cp a b c /", "rm x y /; tar xf a.tar b", "git status && git clone https://x/y z",
+		"cat a | tee b c", "find . -name x -delete", "mv a b /etc; ln -s a b", "dd if=a of=b", "chmod 777 a b",
+	} {
+		tree := facts.Build(text, facts.Options{Sub: subCommands})
+		var before [][]facts.Word
+		for _, c := range tree.Calls {
+			before = append(before, append([]facts.Word(nil), c.Argv...))
+		}
+		Input{Text: text, Cwd: "/work"}.blacklist(tree, Split(text, "bash"), nil)
+		for i, c := range tree.Calls {
+			for j := range c.Argv {
+				if c.Argv[j].Value != before[i][j].Value || c.Argv[j].Static != before[i][j].Static || len(c.Argv) != len(before[i]) {
+					t.Fatalf("%q: call %d's words changed: %v → %v", text, i, before[i], c.Argv)
+				}
+			}
+		}
+	}
+}

@@ -872,6 +872,10 @@ func newBlCallIn(c *facts.Call, args []facts.Word, s *blScratch) blCall {
 	}
 	if bc.prog != nil && bc.prog.Opts != nil {
 		bc.parsed = bc.prog.Opts.Parse(argsIn(bc.args, s))
+		if allOperands(bc.parsed.Operands, len(bc.args)) {
+			bc.operands = sealed(bc.args)
+			return bc
+		}
 		if len(bc.parsed.Operands) > 0 && cap(bc.operands) < len(bc.parsed.Operands) {
 			bc.operands = make([]facts.Word, 0, len(bc.parsed.Operands))
 		}
@@ -883,6 +887,10 @@ func newBlCallIn(c *facts.Call, args []facts.Word, s *blScratch) blCall {
 	// Without a grammar no option has a value, so the options are not
 	// listed (each letter of a cluster was one, and a long find
 	// expression has thousands): has reads them from the words.
+	if !optionWord(bc.args) {
+		bc.operands = sealed(bc.args) // every word is an operand (echo's thousands)
+		return bc
+	}
 	done := false
 	for _, a := range bc.args {
 		switch {
@@ -898,12 +906,46 @@ func newBlCallIn(c *facts.Call, args []facts.Word, s *blScratch) blCall {
 	return bc
 }
 
+// sameStart reports two slices over the same first element (operands
+// that are the call's words, not the scratch's room).
+func sameStart(a, b []facts.Word) bool {
+	return len(a) > 0 && len(b) > 0 && &a[0] == &b[0]
+}
+
+// optionWord reports a word read as an option when there is no grammar:
+// static, starting with '-', not "-" itself (`--` among them).
+func optionWord(ws []facts.Word) bool {
+	for _, a := range ws {
+		if a.Static && strings.HasPrefix(a.Value, "-") && a.Value != "-" {
+			return true
+		}
+	}
+	return false
+}
+
+// allOperands reports operand indexes that are every one of n words.
+func allOperands(idx []int, n int) bool {
+	if len(idx) != n || n == 0 {
+		return false
+	}
+	for i, x := range idx {
+		if x != i {
+			return false
+		}
+	}
+	return true
+}
+
+// sealed is ws with no room past its end: a check that appends to a
+// call's operands copies them instead of writing into the call's words.
+func sealed(ws []facts.Word) []facts.Word { return ws[:len(ws):len(ws)] }
+
 // release hands bc's slices back to s for the next call, emptied.
 func (s *blScratch) release(bc *blCall) {
 	if s == nil {
 		return
 	}
-	if cap(bc.operands) > cap(s.operands) {
+	if cap(bc.operands) > cap(s.operands) && !sameStart(bc.operands, bc.args) {
 		s.operands = bc.operands
 	}
 	// Not cleared: the next call overwrites what it uses, and what is
@@ -2516,13 +2558,17 @@ func remoteCopies(c *facts.Call) (files []string, dir string) {
 	if c.Prog == nil {
 		return nil, ""
 	}
+	git := c.Prog.Scanner == p.ScanGit
+	if !git && (!c.Prog.Kind.Has(p.NetworkClient) || c.Prog.Targets != p.CopiesTo) {
+		return nil, "" // neither a clone nor a download: its operands are not listed
+	}
 	var ops []string
 	for _, a := range c.Argv[1:] {
 		if a.Static && !strings.HasPrefix(a.Value, "-") {
 			ops = append(ops, a.Value)
 		}
 	}
-	if c.Prog.Scanner == p.ScanGit {
+	if git {
 		if len(ops) < 2 || ops[0] != "clone" || !strings.Contains(ops[1], "://") && remotePath(ops[1]) == "" {
 			return nil, "" // not a clone, or one from a local directory
 		}

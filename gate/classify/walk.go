@@ -53,6 +53,11 @@ type walker struct {
 func newWalker(src string, opt Options, f *syntax.File) *walker {
 	w := &walker{src: src, opt: opt, safety: ReadOnly}
 	w.commands, w.ev = w.commandsBuf[:0], w.evBuf[:0]
+	if t := opt.Tree; t != nil && len(t.Calls) > len(w.evBuf) {
+		// About one finding per call: room for them at once rather than
+		// doubling (most of a long chain's evidence bytes).
+		w.ev = make([]Evidence, 0, len(t.Calls)+len(w.evBuf))
+	}
 	if len(f.Stmts) == 1 {
 		w.sole = f.Stmts[0]
 	}
