@@ -544,11 +544,17 @@ var bypassClasses = []bypassClass{
 		// make reads VAR=VALUE operands as variables: SHELL runs every
 		// recipe line, CC the implicit rules' compiler (both ran the
 		// stand-in rm); ./configure takes CC=… the same way.
-		name: "a build tool's variable operands name the program it runs", needs: "make",
-		files:       map[string]string{"Makefile": "all:\n\techo hi\n", "x.c": "int x;\n"},
-		refused:     []string{"make SHELL=rm .SHELLFLAGS=-f", "make CC=rm x.o", "make -s SHELL=rm .SHELLFLAGS=-f all"},
-		unconfirmed: []string{"./configure CC=rm", "make CXX=rm"},
-		allowed:     []string{"make CC=gcc", "make -j4 V=1", "make install PREFIX=/usr/local", "make SHELL=/bin/bash"},
+		name: "a build tool's variable operands and configuration values name the program it runs", needs: "make",
+		files:   map[string]string{"Makefile": "all:\n\techo hi\n", "x.c": "int x;\n"},
+		refused: []string{"make SHELL=rm .SHELLFLAGS=-f", "make CC=rm x.o", "make -s SHELL=rm .SHELLFLAGS=-f all"},
+		// cargo --config's runner and rustc-wrapper, as TOML strings,
+		// ran the stand-in rm by hand (cargo lives in ~/.cargo here,
+		// outside the confirmation's PATH).
+		unconfirmed: []string{"./configure CC=rm", "make CXX=rm", `cargo --config 'target.x86_64-unknown-linux-gnu.runner="rm"' run`,
+			`cargo --config 'target.x86_64-unknown-linux-gnu.runner=["rm","-f"]' run`, `cargo run --config 'build.rustc-wrapper="rm"'`,
+			`cargo --config=target.x.runner='"rm"' run`},
+		allowed: []string{"make CC=gcc", "make -j4 V=1", "make install PREFIX=/usr/local", "make SHELL=/bin/bash",
+			"cargo --config 'profile.dev.opt-level=3' build", "cargo build --release", `cargo --config 'build.target-dir="out"' build`},
 	},
 	{
 		// less -o/-O/--log-file copy a piped input into their file (on a
