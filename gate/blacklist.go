@@ -1653,6 +1653,12 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 			return e
 		}
 		return b.deviceOrAccount(bc.c, ops[len(ops)-1:])
+	case p.Renames:
+		ops = b.braceOperands(ops)
+		if b.anyCatastrophic(bc.c, b.targets(ops)) {
+			return blEntry("move-system-dir")
+		}
+		return b.accountTargets(bc.c, ops)
 	case p.EditsInPlace:
 		if bc.has("i", "in-place") || bc.word([]string{"-i", "--in-place", "-pi", "-ip"}) || inPlaceCluster(bc.args) {
 			return b.accountTargets(bc.c, bc.args)

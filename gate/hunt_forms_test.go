@@ -599,6 +599,16 @@ var bypassClasses = []bypassClass{
 			"git --git-dir=/home/u/.dotfiles --work-tree=/home/u checkout"},
 	},
 	{
+		// None is installed here: from their manuals. dos2unix and its
+		// kin and sd rewrite their files in place by default, ruby -i
+		// as perl -i does, and rename moves each file it is given.
+		name: "programs that rewrite or rename the files they are given",
+		yolo: []string{"dos2unix /etc/passwd", "unix2dos /etc/shadow", "sd foo bar /etc/passwd", "ruby -pi -e 'x' /etc/passwd",
+			"ruby -i.bak -pe 'x' /etc/shadow", "rename 's/passwd/x/' /etc/passwd", "rename passwd x /etc/passwd", "rename 's/usr/x/' /usr"},
+		yoloAllowed: []string{"dos2unix src/a.txt", "unix2dos README.md", "sd foo bar src/main.rs", "ruby -pe 'x' /etc/passwd",
+			"ruby -e 'puts 1'", `rename 's/\.txt$/.md/' a.txt b.txt`},
+	},
+	{
 		name: "a copier's or mover's target directory and brace-made operands",
 		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
 			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},

@@ -375,11 +375,17 @@ func fdOpts() *Options {
 
 func writers() []Program {
 	return concat(
-		each(Writer, whyWriter, "mkdir", "mkfifo", "mknod", "rename", "rmdir", "touch",
+		each(Writer, whyWriter, "mkdir", "mkfifo", "mknod", "rmdir", "touch",
 			"csplit", "fallocate", "mktemp", "link", "chcon", "restorecon", "setfattr"),
 		// sponge writes the file it names once its input ends; patch
 		// rewrites the file it names (and -o OUT), the rest of its
 		// operands read as written too: the stricter.
+		// rename (util-linux's FROM TO FILE…, Perl's EXPR FILE…) moves
+		// each file it is given to a new name.
+		one(Program{Name: "rename", Kind: Writer, Targets: Renames, Why: whyWriter}),
+		// dos2unix and its kin and sd (FIND REPLACE FILE…) rewrite the
+		// files they are given in place (their manuals).
+		withTargets(WritesAll, each(Writer, whyWriter, "dos2unix", "unix2dos", "mac2unix", "unix2mac", "sd")),
 		one(Program{Name: "sponge", Kind: Writer, Targets: WritesAll, Why: whyWriter, Opts: Opts("a", "", nil).AnyOption()},
 			Program{Name: "patch", Kind: Writer, Targets: WritesAll, Why: whyWriter,
 				Opts: Opts("", "", nil).AnyOption().Short("o", eff(ReqArg, Writes, "`patch -o` writes %q")).Long(eff(ReqArg, Writes, "`patch --output` writes %q"), "output")}),
@@ -612,6 +618,14 @@ func editing(ps []Program) []Program {
 // tcl gives an interpreter Tcl's shell escapes.
 func tcl(p Program) Program { p.Escape = EscapeTcl; return p }
 
+// withTargets gives each entry the operand role t.
+func withTargets(t Targets, ps []Program) []Program {
+	for i := range ps {
+		ps[i].Targets = t
+	}
+	return ps
+}
+
 // escaping gives each entry the shell escapes of the language its code is
 // in.
 func escaping(e Escape, ps []Program) []Program {
@@ -767,7 +781,13 @@ func interpreters() []Program {
 		}(),
 		interp("perl6", "", "", "-e", "--version", "-v"),
 		interp("raku", "", "", "-e", "--version", "-v"),
-		interp("ruby", "acdlnpsSvwWyU", "IrCEFKTx0", "-e", "--version", "-v", "--help", "-h"),
+		func() Program {
+			// ruby -i[EXT] edits its files in place, as perl's does.
+			p := interp("ruby", "acdlnpsSvwWyU", "IrCEFKTx0", "-e", "--version", "-v", "--help", "-h")
+			p.Opts.Short("i", Opt{Arity: OptArg})
+			p.Targets = EditsInPlace
+			return p
+		}(),
 		interp("irb", "", "", "", "--version", "-v"),
 		interp("php", "ahHiqsvw", "cdfnz", "-r -B -R -E -F", "--version", "-v", "--help", "-h"),
 		interp("lua", "iEvW", "l", "-e", "-v"),
