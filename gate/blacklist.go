@@ -1,9 +1,11 @@
 package gate
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -393,6 +395,8 @@ type blChecker struct {
 	// process expands them (facts.Tree.Expand).
 	at    int
 	child bool
+	// scratch is lent to the call being checked.
+	scratch blScratch
 }
 
 func (b *blChecker) see(format string, args ...any) {
@@ -846,10 +850,33 @@ type blCall struct {
 }
 
 func newBlCall(c *facts.Call, args []facts.Word) blCall {
+	return newBlCallIn(c, args, nil)
+}
+
+// blScratch is room a checker lends the call it is checking: the
+// operands and parser arguments of one call, reused by the next (each
+// allocated anew had been a fifth of a long pipeline's bytes). Only the
+// calls checked one after another by blChecker.call use it; nothing keeps
+// a call's slices past its check.
+type blScratch struct {
+	operands []facts.Word
+	args     []p.Arg
+}
+
+// newBlCallIn is newBlCall with the slices taken from s when s is not
+// nil.
+func newBlCallIn(c *facts.Call, args []facts.Word, s *blScratch) blCall {
 	bc := blCall{c: c, prog: c.Prog, args: args}
+	if s != nil && len(s.operands) == 0 {
+		bc.operands = s.operands
+	}
 	if bc.prog != nil && bc.prog.Opts != nil {
-		bc.parsed = bc.prog.Opts.Parse(argsOf(bc.args))
-		if len(bc.parsed.Operands) > 0 {
+		bc.parsed = bc.prog.Opts.Parse(argsIn(bc.args, s))
+		if allOperands(bc.parsed.Operands, len(bc.args)) {
+			bc.operands = sealed(bc.args)
+			return bc
+		}
+		if len(bc.parsed.Operands) > 0 && cap(bc.operands) < len(bc.parsed.Operands) {
 			bc.operands = make([]facts.Word, 0, len(bc.parsed.Operands))
 		}
 		for _, i := range bc.parsed.Operands {
@@ -857,52 +884,130 @@ func newBlCall(c *facts.Call, args []facts.Word) blCall {
 		}
 		return bc
 	}
-	// Room for every option and each letter of a cluster, counted first:
-	// a long find expression has thousands.
-	n := 0
-	for _, a := range bc.args {
-		if a.Static && strings.HasPrefix(a.Value, "-") {
-			n += len(a.Value)
-		}
-	}
-	if n > 0 {
-		bc.parsed.Found = make([]p.Found, 0, n)
+	// Without a grammar no option has a value, so the options are not
+	// listed (each letter of a cluster was one, and a long find
+	// expression has thousands): has reads them from the words.
+	if !optionWord(bc.args) {
+		bc.operands = sealed(bc.args) // every word is an operand (echo's thousands)
+		return bc
 	}
 	done := false
 	for _, a := range bc.args {
 		switch {
 		case done || !a.Static || !strings.HasPrefix(a.Value, "-") || a.Value == "-":
-			if bc.operands == nil {
+			if cap(bc.operands) == 0 {
 				bc.operands = make([]facts.Word, 0, len(bc.args))
 			}
 			bc.operands = append(bc.operands, a)
 		case a.Value == "--":
 			done = true
-		default:
-			bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: strings.TrimLeft(a.Value, "-"), Long: strings.HasPrefix(a.Value, "--")})
-			if !strings.HasPrefix(a.Value, "--") {
-				// Each letter of a cluster, as a substring of the word (no
-				// allocation per letter).
-				for i := 1; i < len(a.Value); {
-					_, n := utf8.DecodeRuneInString(a.Value[i:])
-					bc.parsed.Found = append(bc.parsed.Found, p.Found{Name: a.Value[i : i+n]})
-					i += n
-				}
-			}
 		}
 	}
 	return bc
 }
 
-func argsOf(ws []facts.Word) []p.Arg {
-	out := make([]p.Arg, len(ws))
+// sameStart reports two slices over the same first element (operands
+// that are the call's words, not the scratch's room).
+func sameStart(a, b []facts.Word) bool {
+	return len(a) > 0 && len(b) > 0 && &a[0] == &b[0]
+}
+
+// optionWord reports a word read as an option when there is no grammar:
+// static, starting with '-', not "-" itself (`--` among them).
+func optionWord(ws []facts.Word) bool {
+	for _, a := range ws {
+		if a.Static && strings.HasPrefix(a.Value, "-") && a.Value != "-" {
+			return true
+		}
+	}
+	return false
+}
+
+// allOperands reports operand indexes that are every one of n words.
+func allOperands(idx []int, n int) bool {
+	if len(idx) != n || n == 0 {
+		return false
+	}
+	for i, x := range idx {
+		if x != i {
+			return false
+		}
+	}
+	return true
+}
+
+// sealed is ws with no room past its end: a check that appends to a
+// call's operands copies them instead of writing into the call's words.
+func sealed(ws []facts.Word) []facts.Word { return ws[:len(ws):len(ws)] }
+
+// release hands bc's slices back to s for the next call, emptied.
+func (s *blScratch) release(bc *blCall) {
+	if s == nil {
+		return
+	}
+	if cap(bc.operands) > cap(s.operands) && !sameStart(bc.operands, bc.args) {
+		s.operands = bc.operands
+	}
+	// Not cleared: the next call overwrites what it uses, and what is
+	// left lives only as long as the checker.
+	s.operands = s.operands[:0]
+}
+
+func argsOf(ws []facts.Word) []p.Arg { return argsIn(ws, nil) }
+
+// argsIn is argsOf in s's room when s is not nil (the parser keeps no
+// reference to its arguments).
+func argsIn(ws []facts.Word, s *blScratch) []p.Arg {
+	var out []p.Arg
+	if s != nil && cap(s.args) >= len(ws) {
+		out = s.args[:len(ws)]
+	} else {
+		out = make([]p.Arg, len(ws))
+		if s != nil {
+			s.args = out
+		}
+	}
 	for i, w := range ws {
 		out[i] = p.Arg{Value: w.Value, Static: w.Static && !w.Hole}
 	}
 	return out
 }
 
-func (bc *blCall) has(names ...string) bool { return bc.parsed.Has(names...) }
+func (bc *blCall) has(names ...string) bool {
+	if bc.prog != nil && bc.prog.Opts != nil {
+		return bc.parsed.Has(names...)
+	}
+	return bareOptionsHave(bc.args, names)
+}
+
+// bareOptionsHave reads the options of words that have no grammar: each
+// word before `--` that starts with '-' (not "-" itself) is an option
+// named by the word without its dashes and, when it has one dash, by
+// each letter of it too (-rf is "rf", "r" and "f").
+func bareOptionsHave(args []facts.Word, names []string) bool {
+	for _, a := range args {
+		switch {
+		case !a.Static || !strings.HasPrefix(a.Value, "-") || a.Value == "-":
+			continue
+		case a.Value == "--":
+			return false
+		}
+		if slicesHas(names, strings.TrimLeft(a.Value, "-")) {
+			return true
+		}
+		if strings.HasPrefix(a.Value, "--") {
+			continue
+		}
+		for i := 1; i < len(a.Value); {
+			_, n := utf8.DecodeRuneInString(a.Value[i:])
+			if slicesHas(names, a.Value[i:i+n]) {
+				return true
+			}
+			i += n
+		}
+	}
+	return false
+}
 
 // keeps reports a compressor that keeps its operands: told to write to
 // standard output, list or test (its defusing options, read by its
@@ -955,8 +1060,14 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 	if c.Prog == nil {
 		return b.unmodelledOutputs(c)
 	}
-	v := newBlCall(c, b.splitArgs(c))
-	bc := &v
+	v := newBlCallIn(c, b.splitArgs(c), &b.scratch)
+	e := b.checkCall(&v)
+	b.scratch.release(&v) // not deferred: call's many returns would make a defer the slow kind
+	return e
+}
+
+// checkCall runs the checks of one program start.
+func (b *blChecker) checkCall(bc *blCall) *BlacklistEntry {
 	if bc.has("no-preserve-root") {
 		return blEntry("no-preserve-root")
 	}
@@ -1045,10 +1156,14 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 	}
 	if bc.prog.Scanner == p.ScanGit {
 		ws = append(ws, gitOutputs(args)...)
+		if e := b.gitWorkTree(bc, args); e != nil {
+			return e
+		}
 	}
 	if bc.prog.Scanner == p.ScanXxd && bc.has("r", "revert") && len(bc.operands) >= 2 {
 		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
 	}
+	ws = append(ws, b.savedDownloads(bc)...)
 	if downloads(bc.c) && bc.prog.Opts == nil {
 		// A downloader the table models (curl, wget) has its output
 		// options among the Writes above.
@@ -1058,6 +1173,66 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// savedDownloads are the files a downloader saves its downloads in
+// (Program.Saves): its relative output files in its directory option's
+// directory, and each URL under the last segment of its path when it
+// names them so (wget http://x/passwd in /etc, curl --output-dir /etc -O
+// http://x/passwd).
+func (b *blChecker) savedDownloads(bc *blCall) []facts.Word {
+	s := bc.prog.Saves
+	if s == nil {
+		return nil
+	}
+	dir, named := "", false
+	for _, f := range bc.parsed.Found {
+		switch {
+		case slices.Contains(s.Dir, f.Name) && f.HasValue && !f.ValueStatic:
+			b.see("`%s` saves into a directory computed at run time", bc.c.Base)
+			return nil
+		case slices.Contains(s.Dir, f.Name) && f.HasValue:
+			dir = f.Value
+		case slices.Contains(s.Named, f.Name):
+			named = true
+		}
+	}
+	var ws []facts.Word
+	if dir != "" {
+		for _, f := range bc.parsed.Found {
+			if f.Opt.Effect == p.Writes && f.HasValue && f.ValueStatic && !path.IsAbs(f.Value) && f.Value != "-" {
+				ws = append(ws, facts.Word{Value: path.Join(dir, f.Value), Static: true, Raw: f.Value})
+			}
+		}
+	}
+	if len(s.Remote) == 0 && named || len(s.Remote) > 0 && !bc.has(s.Remote...) {
+		return ws
+	}
+	for _, o := range bc.operands {
+		if name := urlName(o); name != "" {
+			ws = append(ws, facts.Word{Value: path.Join(cmp.Or(dir, "."), name), Static: true, Raw: o.Raw})
+		}
+	}
+	return ws
+}
+
+// urlName is the last segment of a static URL's path, the name a
+// downloader saves it under ("" for none, or a word that is no URL).
+func urlName(w facts.Word) string {
+	_, rest, ok := strings.Cut(w.Value, "://")
+	if !w.Static || !ok {
+		return ""
+	}
+	rest, _, _ = strings.Cut(rest, "?")
+	rest, _, _ = strings.Cut(rest, "#")
+	_, p, ok := strings.Cut(rest, "/")
+	if !ok {
+		return ""
+	}
+	if name := path.Base("/" + p); name != "/" {
+		return name
+	}
+	return ""
 }
 
 // unmodelledOutputs: a program the table does not model may write the
@@ -1086,6 +1261,101 @@ func (b *blChecker) unmodelledOutputs(c *facts.Call) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(c, ws)
+}
+
+// gitWorkTree: a git command that empties its work tree (clean -fd)
+// where the work tree is the root, a home or a system directory is a
+// recursive delete of it; one that fills it with the repository's files
+// (checkout, reset --hard, …) where it holds the account files writes
+// files the text does not name there, so yolo asks. The work tree is
+// --work-tree's, GIT_WORK_TREE's, else the directory -C or the working
+// directory names (git may find the repository above it: the top is at
+// least as wide).
+func (b *blChecker) gitWorkTree(bc *blCall, args []facts.Word) *BlacklistEntry {
+	tree, i := facts.Word{Value: ".", Static: true, Raw: "."}, 0
+	for _, a := range bc.c.Assigns {
+		if a.Name == "GIT_WORK_TREE" {
+			tree = a.Value
+		}
+	}
+	explicit := tree.Raw != "."
+	for i < len(args) && args[i].Static && strings.HasPrefix(args[i].Value, "-") {
+		name, val, hasVal := strings.Cut(args[i].Value, "=")
+		w := facts.Word{Value: val, Static: true, Raw: val}
+		if p.GitGlobalValued.Has(name) && !hasVal && i+1 < len(args) {
+			i++
+			w = args[i]
+		}
+		switch {
+		case name == "--work-tree":
+			tree, explicit = w, true
+		case name == "-C" && !explicit && w.Static && path.IsAbs(w.Value):
+			tree = w
+		case name == "-C" && !explicit && w.Static:
+			tree.Value, tree.Raw = path.Join(tree.Value, w.Value), path.Join(tree.Raw, w.Raw)
+		case name == "-C" && !explicit:
+			tree = w
+		}
+		i++
+	}
+	if i >= len(args) || !args[i].Static {
+		return nil
+	}
+	sub, rest := args[i].Value, argsOf(args[i+1:])
+	switch {
+	case sub == "clean" && gitCleanForced(rest):
+		if b.anyCatastrophic(bc.c, b.targets([]facts.Word{tree})) {
+			return blEntry("recursive-delete-root")
+		}
+	case p.GitFills.Has(sub) || gitHasAny(rest, p.GitFillsWith[sub]):
+		if !tree.Static {
+			b.see("`git %s` writes the repository's files into a work tree computed at run time", sub)
+			return nil
+		}
+		for _, d := range b.resolve(tree).paths {
+			if isAccountDir(d) {
+				b.see("`git %s` writes the repository's files into %s, where they may replace the account files: what it writes is not in the text", sub, d)
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// gitCleanForced reports `git clean` words that remove untracked
+// directories: -f (or --force) and -d, without -n/--dry-run.
+func gitCleanForced(rest []p.Arg) bool {
+	force, dirs := false, false
+	for _, a := range rest {
+		v := a.Value
+		switch {
+		case !a.Static:
+			return true // may be any option
+		case v == "--":
+			return force && dirs
+		case v == "--force":
+			force = true
+		case v == "--dry-run":
+			return false
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-"):
+			force = force || strings.Contains(v, "f")
+			dirs = dirs || strings.Contains(v, "d")
+			if strings.Contains(v, "n") {
+				return false
+			}
+		}
+	}
+	return force && dirs
+}
+
+func gitHasAny(rest []p.Arg, opts []string) bool {
+	for _, a := range rest {
+		if a.Static && slices.Contains(opts, a.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitOutputs are the files a git command line writes by its subcommand's
@@ -2288,13 +2558,17 @@ func remoteCopies(c *facts.Call) (files []string, dir string) {
 	if c.Prog == nil {
 		return nil, ""
 	}
+	git := c.Prog.Scanner == p.ScanGit
+	if !git && (!c.Prog.Kind.Has(p.NetworkClient) || c.Prog.Targets != p.CopiesTo) {
+		return nil, "" // neither a clone nor a download: its operands are not listed
+	}
 	var ops []string
 	for _, a := range c.Argv[1:] {
 		if a.Static && !strings.HasPrefix(a.Value, "-") {
 			ops = append(ops, a.Value)
 		}
 	}
-	if c.Prog.Scanner == p.ScanGit {
+	if git {
 		if len(ops) < 2 || ops[0] != "clone" || !strings.Contains(ops[1], "://") && remotePath(ops[1]) == "" {
 			return nil, "" // not a clone, or one from a local directory
 		}

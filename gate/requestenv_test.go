@@ -1,6 +1,10 @@
 package gate
 
-import "testing"
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
 
 // TestRequestEnvIsGateInput: a variable the request sets that steers which
 // program runs makes a read-only command unknown (so plan mode asks and
@@ -35,5 +39,63 @@ func TestRequestEnvIsGateInput(t *testing.T) {
 	// Inherited (not the request's): an absolute PATH stays as it was.
 	if d := Decide(Input{Text: "ls", Mode: ModePlan, Env: []string{"PATH=/opt/bin:/usr/bin"}}); d.Action != Allow {
 		t.Errorf("inherited PATH: %s", d.Action)
+	}
+}
+
+// TestRequestEnvHelperCommand: a variable of the request's that a program
+// of the text runs as its helper (GREP for zgrep, DIFF for zdiff) is read
+// as the command it is — past Bash(rm *), and as a catastrophe in yolo —
+// and makes any command unknown; the same program without it stays
+// read-only.
+func TestRequestEnvHelperCommand(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, tt := range []struct {
+		text string
+		env  map[string]string
+	}{
+		{"zgrep hi f.gz", map[string]string{"GREP": "rm"}},
+		{"zgrep hi f.gz", map[string]string{"GREP": "rm -f x;"}},
+		{"bzgrep hi f.bz2", map[string]string{"FGREP": "rm"}},
+		{"zdiff a.gz b.gz", map[string]string{"DIFF": "rm"}},
+	} {
+		for _, mode := range []Mode{ModeDefault, ModePlan} {
+			if d := Decide(Input{Text: tt.text, Mode: mode, Policy: p, Cwd: "/work", RequestEnv: tt.env}); d.Action == Allow {
+				t.Errorf("%s, env %v: %q allowed: %s", mode, tt.env, tt.text, d.Reason)
+			}
+		}
+	}
+	if d := Decide(Input{Text: "zgrep hi f.gz", Mode: ModeYolo, Policy: yolo, Cwd: "/work", RequestEnv: map[string]string{"GREP": "rm -rf / ;"}}); d.Action != Deny {
+		t.Errorf("yolo, GREP='rm -rf / ;': zgrep %s: %s", d.Action, d.Reason)
+	}
+	for _, env := range []map[string]string{nil, {"FOO": "bar"}} {
+		for _, text := range []string{"zgrep hi f.gz", "zdiff a.gz b.gz"} {
+			if d := Decide(Input{Text: text, Mode: ModePlan, Policy: p, Cwd: "/work", RequestEnv: env}); d.Action != Allow {
+				t.Errorf("near miss %q, env %v: %s: %s", text, env, d.Action, d.Reason)
+			}
+		}
+	}
+}
+
+// TestRequestEnvHelperCommandConfirm runs zgrep under bash with GREP set to
+// the stand-in rm in its environment: zgrep runs it.
+func TestRequestEnvHelperCommandConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, prog := range []string{"zgrep", "gzip"} {
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Skipf("%s is not installed: the confirmation needs it", prog)
+		}
+	}
+	dir := t.TempDir()
+	bin, marker := standInRm(t, dir, false)
+	for _, env := range []string{"GREP=rm", "GREP=rm -f x;"} {
+		os.Remove(marker)
+		cmd := exec.Command(bash, "-c", "echo hi | gzip > f.gz && zgrep hi f.gz")
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C", env}
+		_ = cmd.Run()
+		if _, err := os.Stat(marker); err != nil {
+			t.Errorf("%s: zgrep did not run the stand-in rm", env)
+		}
 	}
 }

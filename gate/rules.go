@@ -1048,26 +1048,34 @@ func guessOf(c *facts.Call) string {
 // matched against everything, and the caller fails closed.
 func strictCandidates(segs []string, t *facts.Tree) (out []spelling, complete bool) {
 	// The budget is on the text's size: segments nest as calls do.
-	n, size := 2*len(segs), 0
+	size := 0
 	for _, s := range segs {
 		size = max(size, len(s))
 	}
 	if t != nil {
-		n += 3 * len(t.Calls)
 		size = max(size, len(t.Src))
 	}
 	budget, used := spellingBudget(size), 0
-	out = make([]spelling, 0, n)
+	// Each spelling is kept once, as it comes: a long chain of one
+	// command repeats a few spellings thousands of times, and room for
+	// all of them (and a map as large) had been a tenth of its bytes.
+	n := 2 * len(segs)
+	if t != nil {
+		n += 3 * len(t.Calls)
+	}
+	d := spellingSet{out: make([]spelling, 0, min(n, 32))}
 	add := func(s string) {
+		from := len(d.out)
 		n := normalizeBlanks(s)
-		out = append(out, spelling{text: n})
+		d.out = append(d.out, spelling{text: n})
 		if k := assignmentPrefix(n); k > 0 {
-			out = append(out, spelling{text: strings.TrimLeft(n[k:], " \t")})
+			d.out = append(d.out, spelling{text: strings.TrimLeft(n[k:], " \t")})
 		}
+		d.keepNew(from)
 	}
 	for _, s := range segs {
 		if used += len(s); used > budget {
-			return dedupeSpellings(out), false
+			return d.out, false
 		}
 		add(s)
 		if ns := shellcfg.Normalize(s); ns != s {
@@ -1077,51 +1085,68 @@ func strictCandidates(segs []string, t *facts.Tree) (out []spelling, complete bo
 	if t != nil {
 		for _, c := range t.Calls {
 			if used += len(c.Text); used > budget {
-				return dedupeSpellings(out), false
+				return d.out, false
 			}
-			k := len(out)
-			out = appendSpellings(out, c)
+			k := len(d.out)
+			d.out = appendSpellings(d.out, c)
 			if c.Guessed() {
-				for i := k; i < len(out); i++ {
-					out[i].guess = guessOf(c)
+				for i := k; i < len(d.out); i++ {
+					d.out[i].guess = guessOf(c)
 				}
 			}
+			d.keepNew(k)
 		}
 	}
-	return dedupeSpellings(out), true
+	return d.out, true
+}
+
+// spellingSet is a list of spellings each kept once, in the order first
+// seen.
+type spellingSet struct {
+	out  []spelling
+	seen map[spelling]struct{} // past a few spellings; nil before
+}
+
+// keepNew drops the spellings appended from out[k] on that are already
+// kept (before k, or earlier among the new ones).
+func (d *spellingSet) keepNew(k int) {
+	if k <= 16 && len(d.out) == k+1 && !slices.Contains(d.out[:k], d.out[k]) {
+		return // one new spelling, not seen before: the usual case
+	}
+	j := k
+	for _, s := range d.out[k:] {
+		if d.has(d.out[:j], s) {
+			continue
+		}
+		d.out[j] = s
+		j++
+		if d.seen != nil {
+			d.seen[s] = struct{}{}
+		}
+	}
+	d.out = d.out[:j]
+}
+
+// has reports s among kept: compared one by one while few (cheaper than
+// hashing), then in a map made of them.
+func (d *spellingSet) has(kept []spelling, s spelling) bool {
+	if d.seen == nil && len(kept) <= 16 {
+		return slices.Contains(kept, s)
+	}
+	if d.seen == nil {
+		d.seen = make(map[spelling]struct{}, 2*len(kept))
+		for _, x := range kept {
+			d.seen[x] = struct{}{}
+		}
+	}
+	_, ok := d.seen[s]
+	return ok
 }
 
 // spellingBudget bounds the bytes of call texts spelled for a text of n
 // bytes: far above what real commands need (their calls' texts add up to
 // a few times the text), far below the square of a hostile text.
 func spellingBudget(n int) int { return 8*n + 64<<10 }
-
-// dedupeSpellings drops repeated spellings, keeping the first of each.
-func dedupeSpellings(in []spelling) []spelling {
-	if len(in) < 2 {
-		return in
-	}
-	if len(in) <= 16 {
-		// A few spellings (the usual case): comparing with those kept
-		// costs less than hashing them all into a map.
-		out := in[:1]
-		for _, s := range in[1:] {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	seen := make(map[spelling]bool, len(in))
-	out := in[:0]
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
-}
 
 // allowBlocked says why no allow rule may apply, checked in order of
 // gravity: too many segments, characters that hide text, an unbalanced

@@ -28,6 +28,7 @@ import (
 	"sync"
 
 	"github.com/agentexec/agentexec/gate/facts"
+	"github.com/agentexec/agentexec/gate/programs"
 	"github.com/agentexec/agentexec/internal/lazy"
 	"github.com/agentexec/agentexec/shellcfg"
 	"mvdan.cc/sh/v3/syntax"
@@ -236,7 +237,7 @@ func requestEnvRisk(env map[string]string) finding {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		risky := requestEnvNames.Has(k)
+		risky := requestEnvNames.Has(k) || programs.EnvCommandVar(k)
 		for _, p := range requestEnvPrefixes {
 			risky = risky || strings.HasPrefix(k, p)
 		}

@@ -77,9 +77,9 @@ func writeRule(_ *walker, a argv) finding {
 		}
 	}
 	if hasHelp(a) {
-		return finding{Unknown, "write-command-help", fmt.Sprintf("`%s --help` prints help instead of writing, which the rules do not prove", a.name)}
+		return finding{Unknown, "write-command-help", "`" + a.name + " --help` prints help instead of writing, which the rules do not prove"}
 	}
-	return finding{Write, "write-command", fmt.Sprintf("`%s` is a file-system writer", a.name)}
+	return finding{Write, "write-command", "`" + a.name + "` is a file-system writer"}
 }
 
 // defusedRule classifies a writer given one of its list-mode words. With
@@ -125,7 +125,7 @@ func listsOnly(words, vals []string) bool {
 }
 
 func viewerRule(_ *walker, a argv) finding {
-	return finding{Unknown, "pager-or-editor", fmt.Sprintf("`%s` is a pager or editor that can run commands", a.name)}
+	return finding{Unknown, "pager-or-editor", "`" + a.name + "` is a pager or editor that can run commands"}
 }
 
 // hasHelp reports a --help or --version before any `--`.
@@ -159,7 +159,7 @@ func (w *walker) dispatch(a argv) finding {
 	if w.vouched[a.name] {
 		return vouchedRule(w, a)
 	}
-	return finding{Unknown, "unlisted-command", fmt.Sprintf("`%s` is not a command the rules know", a.name)}
+	return finding{Unknown, "unlisted-command", "`" + a.name + "` is not a command the rules know"}
 }
 
 // byProgram classifies a command by its table entry: its scanner, else
@@ -217,7 +217,7 @@ func vouchedRule(w *walker, a argv) finding {
 	if f, bad := vouchedGitShape(w, a); bad {
 		return f
 	}
-	return finding{ReadOnly, "vouched-command", fmt.Sprintf("`%s` is vouched read-only by the user's configuration", a.name)}
+	return finding{ReadOnly, "vouched-command", "`" + a.name + "` is vouched read-only by the user's configuration"}
 }
 
 // vouchArgIsCommand reports whether an argument names a command that a

@@ -53,6 +53,11 @@ type walker struct {
 func newWalker(src string, opt Options, f *syntax.File) *walker {
 	w := &walker{src: src, opt: opt, safety: ReadOnly}
 	w.commands, w.ev = w.commandsBuf[:0], w.evBuf[:0]
+	if t := opt.Tree; t != nil && len(t.Calls) > len(w.evBuf) {
+		// About one finding per call: room for them at once rather than
+		// doubling (most of a long chain's evidence bytes).
+		w.ev = make([]Evidence, 0, len(t.Calls)+len(w.evBuf))
+	}
 	if len(f.Stmts) == 1 {
 		w.sole = f.Stmts[0]
 	}
@@ -121,7 +126,10 @@ func (w *walker) leave() { w.depth-- }
 
 // result turns the walk into a Result with a one-sentence reason.
 func (w *walker) result() Result {
-	slices.SortStableFunc(w.ev, func(a, b Evidence) int { return cmp.Compare(a.Offset, b.Offset) })
+	byOffset := func(a, b Evidence) int { return cmp.Compare(a.Offset, b.Offset) }
+	if !slices.IsSortedFunc(w.ev, byOffset) { // usually found in order
+		slices.SortStableFunc(w.ev, byOffset)
+	}
 	r := Result{Safety: w.safety, Evidence: w.ev}
 	if len(r.Evidence) == 0 {
 		r.Evidence = nil // as before the walker kept room for it

@@ -39,6 +39,10 @@ type Options struct {
 	// opaque (when not "") says why some command cannot be read. nil
 	// means every such program is opaque when given a script.
 	Sub func(scanner programs.Scanner, args []string) (commands []string, opaque string)
+	// Env are the variables the request sets, which every command of the
+	// text inherits: a program's EnvCommands are read from them as from
+	// the text's own assignments (GREP='rm -rf /;' with zgrep).
+	Env map[string]string
 }
 
 // ErrTooLong and ErrTooDeep say why a text was not parsed.
@@ -1018,6 +1022,10 @@ func (b *builder) quotesAsText(n syntax.Node) {
 // before a backslash, a backquote or a dollar sign is dropped), and read
 // again as the script bash runs; what cannot be read is hidden.
 func (b *builder) nestedBackquotes(cs *syntax.CmdSubst) {
+	start, end := int(cs.Left.Offset())+1, int(cs.Right.Offset())
+	if start > end || end > len(b.src) || strings.IndexByte(b.src[start:end], '`') < 0 {
+		return // a literal's text is the source's: without a backquote there, none holds one
+	}
 	nested := false
 	shwalk.Walk(cs, func(x syntax.Node) bool {
 		if l, ok := x.(*syntax.Lit); ok && strings.Contains(l.Value, "`") {
@@ -1025,8 +1033,7 @@ func (b *builder) nestedBackquotes(cs *syntax.CmdSubst) {
 		}
 		return !nested
 	})
-	start, end := int(cs.Left.Offset())+1, int(cs.Right.Offset())
-	if !nested || start > end || end > len(b.src) {
+	if !nested {
 		return
 	}
 	text := strings.NewReplacer("\\\\", "\\", "\\`", "`", "\\$", "$").Replace(b.src[start:end])

@@ -61,6 +61,12 @@ func (b *builder) guess(c *Call, args []Word) {
 		if programWord(v) {
 			b.guessArgv(c, args[i:])
 		}
+		if k, val, ok := strings.Cut(v, "="); ok && k != "" && !strings.ContainsAny(k, " \t\n'\"/") && programWord(val) {
+			// A variable given as an operand (make SHELL=rm, make CC=rm
+			// x.o, ./configure CC=rm) names a program the tool runs, as
+			// one in its environment does (guessAssigns).
+			b.guessArgv(c, []Word{{Value: val, Static: true, Raw: val}})
+		}
 		if shellText(v) {
 			for _, t := range guessTexts(v) {
 				b.guessText(c, t)

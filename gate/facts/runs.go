@@ -979,7 +979,11 @@ func (b *builder) envOptions(c *Call, prog *p.Program) {
 // gets them.
 func (b *builder) envCommands(c *Call, prog *p.Program, args []Word) {
 	for _, name := range prog.EnvCommands {
-		for _, v := range b.t.Vars[name] {
+		vals := b.t.Vars[name]
+		if v, ok := b.opt.Env[name]; ok {
+			vals = append(append([]string(nil), vals...), v)
+		}
+		for _, v := range vals {
 			if v != "" {
 				b.payload(c, v+" "+joinRawSource(args), fmt.Sprintf("the command in %s, which `%s` runs", name, c.Base))
 			}

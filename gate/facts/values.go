@@ -136,6 +136,9 @@ func (t *Tree) IntegerAt(name string, at int) bool {
 // values found are still returned: each is one the word may take), or w
 // needs what Resolve cannot do (then none is returned).
 func (t *Tree) Expand(w *syntax.Word, at int, child bool) (vals []string, complete bool) {
+	if runsSubst(w) {
+		return nil, false // Resolve runs nothing
+	}
 	names := paramNames(w)
 	for _, name := range arithNames(w) {
 		// $((x)): x's value is evaluated in turn; only integers are read
@@ -192,6 +195,29 @@ func (t *Tree) Expand(w *syntax.Word, at int, child bool) (vals []string, comple
 		out = append(out, f...)
 	}
 	return out, complete
+}
+
+// runsSubst reports a word whose expansion always runs a command or
+// process substitution (one of its parts, or of a double-quoted part):
+// Resolve fails on it whatever the variables hold, so Expand is spared
+// its walks (on a word of hundreds of substitutions, several each).
+func runsSubst(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, part := range w.Parts {
+		switch x := part.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return true
+		case *syntax.DblQuoted:
+			for _, in := range x.Parts {
+				if _, ok := in.(*syntax.CmdSubst); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // paramNames lists the variables a word expands (the special parameters
@@ -366,7 +392,7 @@ func (b *builder) finishPrompts() {
 // ok is false for a static word, or one whose fields the text does not
 // show.
 func (t *Tree) Fields(w Word, at int, child bool) ([]Word, bool) {
-	if w.Static || w.Hole || w.Node == nil {
+	if w.Static || w.Hole || w.Node == nil || runsSubst(w.Node) {
 		return nil, false
 	}
 	// Brace expansion, and variables that each hold one value.

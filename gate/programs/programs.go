@@ -181,6 +181,9 @@ type Program struct {
 	// program.
 	Extracts *Extracts
 	Archive  *ArchiveFile
+	// Saves is where a downloader saves what it fetches under the URL's
+	// name (wget http://x/passwd writes ./passwd).
+	Saves *Saves
 	// Binds says how a container runner binds host paths into the
 	// containers it starts; nil for any other program.
 	Binds *Binds
@@ -216,10 +219,22 @@ type Program struct {
 // unzip), Dir those naming the directory it writes into (tar -C,
 // --directory; unzip -d; else the working directory), and Members the
 // index of the first operand that names a member (unzip's first is the
-// archive).
+// archive). DirFirst are the modes whose first operand is the directory
+// it writes into (cpio -p DIR copies the files it reads there).
 type Extracts struct {
 	Modes, Dir []string
 	Members    int
+	DirFirst   []string
+}
+
+// Saves is how a downloader's command line says where its downloads land
+// besides the files its Writes options name: Dir are the options naming
+// the directory they are saved in (wget -P, curl --output-dir; else the
+// working directory), Remote those that save each URL under the last
+// segment of its path (curl -O) — none when it always does unless one
+// of Named gives the download a name (wget -O).
+type Saves struct {
+	Dir, Remote, Named []string
 }
 
 // StdinKind is what a program reads from standard input as commands.
@@ -344,6 +359,22 @@ func All(f func(*Program)) {
 	}
 }
 
+// envCommandVars are the variables some program runs as a command in
+// place of its helper (Program.EnvCommands: GREP for zgrep).
+var envCommandVars = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	All(func(p *Program) {
+		for _, v := range p.EnvCommands {
+			m[v] = true
+		}
+	})
+	return m
+})
+
+// EnvCommandVar reports a variable some program of the table runs as a
+// command (GREP, which zgrep evaluates as shell text).
+func EnvCommandVar(name string) bool { return envCommandVars()[name] }
+
 // SubcommandDepth returns how many words after argv[0] a suggested rule
 // keeps for argv: 1 for `git commit`, 2 for `npm run build`, 0 when the
 // program has no subcommands.
@@ -379,12 +410,26 @@ func Family(name string) *Program {
 	if p := lookup(name); p != nil {
 		return p // the common case, without listing the other spellings
 	}
+	if lowerLetters(name) {
+		return nil // no other spelling: no case, suffix or version to drop
+	}
 	for _, n := range familyNames(name)[1:] {
 		if p := lookup(n); p != nil {
 			return p
 		}
 	}
 	return nil
+}
+
+// lowerLetters reports a name of ASCII lower-case letters only, which
+// familyNames lists alone (an unknown command in most texts).
+func lowerLetters(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if name[i] < 'a' || name[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // familyNames lists the spellings Family tries, most specific first.

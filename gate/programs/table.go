@@ -454,10 +454,17 @@ func writers() []Program {
 					Short("g", eff(NoArg, Writes, "`blkid -g` rewrites its cache%s")).Long(eff(NoArg, Writes, "`blkid --garbage-collect` rewrites its cache%s"), "garbage-collect")},
 			// GNU cpio 2.13's options (not installed here: from its manual);
 			// --rsh-command names the program run for a HOST:FILE archive.
-			Program{Name: "cpio", Kind: Writer, Why: "an archiver", Opts: Opts("0aAbBcdfilLmnoprsStuvV", "CDEFHIMOR", longs(
-				"null reset-access-time append swap make-directories nonmatching extract link dereference preserve-modification-time numeric-uid-gid create pass-through rename swap-bytes swap-halfwords list unconditional verbose dot absolute-filenames no-absolute-filenames force-local no-preserve-owner only-verify-crc quiet sparse to-stdout device-independent reproducible ignore-devno renumber-inodes help usage version",
-				"io-size directory pattern-file file format message owner block-size warning", "")).
-				Long(eff(ReqArg, RunsProgram, "`cpio --rsh-command` runs %q"), "rsh-command")},
+			// It extracts with -i (into -D DIR, else the working
+			// directory; its operands are the members) and copies with -p
+			// into its operand.
+			Program{Name: "cpio", Kind: Writer, Why: "an archiver",
+				Extracts: &Extracts{Modes: []string{"i", "extract", "p", "pass-through"}, Dir: []string{"D", "directory"},
+					DirFirst: []string{"p", "pass-through"}},
+				Archive: &ArchiveFile{Creates: []string{"o", "create"}, File: []string{"O", "F", "file"}},
+				Opts: Opts("0aAbBcdfilLmnoprsStuvV", "CDEFHIMOR", longs(
+					"null reset-access-time append swap make-directories nonmatching extract link dereference preserve-modification-time numeric-uid-gid create pass-through rename swap-bytes swap-halfwords list unconditional verbose dot absolute-filenames no-absolute-filenames force-local no-preserve-owner only-verify-crc quiet sparse to-stdout device-independent reproducible ignore-devno renumber-inodes help usage version",
+					"io-size directory pattern-file file format message owner block-size warning", "")).
+					Long(eff(ReqArg, RunsProgram, "`cpio --rsh-command` runs %q"), "rsh-command")},
 		),
 		compressors(),
 	)
@@ -531,9 +538,25 @@ func tarOpts() *Options {
 		Long(eff(ReqArg, RunsShell, "`tar --info-script` runs %q at the end of each volume"), "info-script", "new-volume-script")
 }
 
+// lessOpts is less 590's command line: -o/--log-file and -O/--LOG-FILE
+// copy a piped input into the file they name (on a terminal: `cat img |
+// less -o F` wrote F), and -k/--lesskey-file and --lesskey-src read key
+// bindings whose #env section can set LESSOPEN, a command less runs on
+// every file (--lesskey-src=k ran it without a terminal). Its other
+// options are read as flags; those listed take a value.
+func lessOpts() *Options {
+	logs := eff(ReqArg, Writes, "less copies its input into %q")
+	keys := eff(ReqArg, RunsFile, "less reads key bindings from %q, whose #env section can set LESSOPEN, a command it runs")
+	return Opts("", "bhjpPtTxyzD#", longs("", "buffers max-back-scroll jump-target pattern prompt tag tag-file tabs "+
+		"max-forw-scroll window shift quotes color line-num-width status-col-width header rscroll", "")).AnyOption().
+		Short("o", logs).Short("O", logs).Long(logs, "log-file", "LOG-FILE").
+		Short("k", keys).Long(keys, "lesskey-file", "lesskey-src")
+}
+
 func viewers() []Program {
 	return concat(
-		escaping(EscapeKeys, each(Viewer, whyViewer, "less", "more", "most", "pg", "zless", "zmore", "bzless", "xzless")),
+		escaping(EscapeKeys, withOpts(each(Viewer, whyViewer, "less"), lessOpts)),
+		escaping(EscapeKeys, each(Viewer, whyViewer, "more", "most", "pg", "zless", "zmore", "bzless", "xzless")),
 		// Editors rewrite the files they are given, by script (emacs
 		// --batch, vim -es) or by hand: an account file among them is
 		// edited in place.
@@ -1096,9 +1119,11 @@ func wget(ps []Program) []Program {
 		ps[i].Opts = Opts("", "aABDeilnoOPQRtTUwXY", nil).AnyOption().Long(askpass, "use-askpass").
 			Short("O", out).Long(out, "output-document").Short("o", log).Long(log, "output-file").
 			Short("a", log).Long(log, "append-output").
+			Short("P", eff(ReqArg, Harmless, "")).Long(eff(ReqArg, Harmless, ""), "directory-prefix").
 			Short("e", eff(ReqArg, Unproven, "`wget -e %q` runs a wgetrc command, which can name a program")).
 			Long(eff(ReqArg, Unproven, "`wget --execute %q` runs a wgetrc command, which can name a program"), "execute").
 			Long(eff(ReqArg, RunsFile, "`wget --config` reads wgetrc commands from %q, which can name a program"), "config")
+		ps[i].Saves = &Saves{Dir: []string{"P", "directory-prefix"}, Named: []string{"O", "output-document"}}
 		ps[i].CommandKeys = []string{"use_askpass"}
 		ps[i].EnvCommands = []string{"WGET_ASKPASS"}
 	}
@@ -1125,6 +1150,7 @@ func curl(ps []Program) []Program {
 			Long(w("a C program"), "libcurl").Long(w("the ETag"), "etag-save").
 			Long(w("the HSTS cache"), "hsts").Long(w("the Alt-Svc cache"), "alt-svc").
 			Short("K", config).Long(config, "config")
+		ps[i].Saves = &Saves{Dir: []string{"output-dir"}, Remote: []string{"O", "remote-name", "remote-name-all"}}
 	}
 	return ps
 }
