@@ -740,6 +740,10 @@ func TestBypassClasses(t *testing.T) {
 					t.Errorf("%s: %q (exec gate %v) allowed: %s", c.name, text, gate, d.Reason)
 				}
 			}
+			// Deny rules hold in yolo too.
+			if d := Decide(Input{Text: text, Policy: p, Mode: ModeYolo, Cwd: "/work"}); d.Action == Allow {
+				t.Errorf("%s: %q allowed in yolo under deny rules: %s", c.name, text, d.Reason)
+			}
 		}
 		for _, text := range c.allowed {
 			if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: true}); d.Action != Allow {
@@ -1021,6 +1025,33 @@ func TestRemovesSourcesConfirm(t *testing.T) {
 		cancel()
 		if _, err := os.Stat(filepath.Join(tree, "d", "passwd")); err == nil {
 			t.Errorf("%q: bash left the source in place (the form proves nothing here): %s", text, out)
+		}
+	}
+}
+
+// TestDataCodeUnderDenyRules: code bash runs out of a value (arithmetic
+// on a variable, ${!x}, [[ -v ]]) is hidden from the deny rules as from
+// the allow rules, so yolo mode asks about it while deny or ask rules
+// exist and no exec gate judges what it runs (x='a[$(rm f)]'; echo
+// $((x)) runs rm under bash: the class's confirm test); with the exec
+// gate, the rm is refused when it runs, and yolo lets the text go.
+// Arithmetic on values the text fixes stays allowed.
+func TestDataCodeUnderDenyRules(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	for _, text := range []string{"x='a[$(rm -f x)]'; echo $((x))", "[[ -v 'a[$(rm -f x)]' ]]",
+		"y='a[$(rm -f x)]'; x=y; : ${!x}", "x='a[$(rm f)]'; typeset -i y=$x", "echo $((n + 1))",
+		"x='a[1]'; echo $((x))", "x=5; [ -n \"$1\" ] && x=$1; echo $((x))", "for i in 1 y; do echo $((i)); done"} {
+		if d := Decide(Input{Text: text, Policy: p, Mode: ModeYolo, Cwd: "/work"}); d.Action != Ask {
+			t.Errorf("%q in yolo under deny rules without an exec gate: %v: %s", text, d.Action, d.Reason)
+		}
+		if d := Decide(Input{Text: text, Policy: p, Mode: ModeYolo, Cwd: "/work", ExecGate: true}); d.Action != Allow {
+			t.Errorf("%q in yolo under deny rules with the exec gate: %v: %s", text, d.Action, d.Reason)
+		}
+	}
+	for _, text := range []string{"x=5; echo $((x * 2))", "n=0x1f; echo $((n)) $((${n} + 1))", "echo $((3 + 4))", "for i in 1 2; do echo $((i * 2)); done",
+		"[[ $? -eq 0 ]] && echo ok", "[ \"$n\" -eq 1 ]"} {
+		if d := Decide(Input{Text: text, Policy: p, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q in yolo under deny rules: %v: %s", text, d.Action, d.Reason)
 		}
 	}
 }

@@ -1112,6 +1112,16 @@ func packageManagers() []Program {
 		case "docker", "podman", "nerdctl":
 			out[i].Binds = containerBinds
 		}
+		switch out[i].Name {
+		case "docker", "podman", "buildah", "nerdctl", "crictl", "ctr", "lxc", "incus":
+			out[i].Why = "a container tool, which builds and runs images and the commands in them"
+		case "kubectl":
+			out[i].Why = "a cluster client, which changes what a cluster runs"
+		case "gh", "glab":
+			out[i].Why = "a forge client, which changes remote repositories and runs extensions"
+		case "asdf", "mise", "rtx", "nvm", "pyenv", "rbenv", "sdk", "volta", "fnm":
+			out[i].Why = "a version manager, which installs toolchains and runs them"
+		}
 	}
 	return out
 }
@@ -1167,7 +1177,7 @@ func curl(ps []Program) []Program {
 
 func network() []Program {
 	d := func(names ...string) []Program {
-		out := each(NetworkClient|Downloader, "downloads from the network", names...)
+		out := each(NetworkClient|Downloader, "a downloader, which fetches from the network", names...)
 		for i := range out {
 			out[i].NoPrefixRule = true
 		}
