@@ -609,6 +609,17 @@ var bypassClasses = []bypassClass{
 			"ruby -e 'puts 1'", `rename 's/\.txt$/.md/' a.txt b.txt`},
 	},
 	{
+		// Decompressing in place writes each operand without its suffix
+		// (replacing it with -f), and lz4 IN OUT writes OUT:
+		// TestDecompressConfirm runs them on a scratch file.
+		name: "compressors that decompress over the file the suffix hides",
+		// (lz4 -d F.lz4 writes F on a terminal, else standard output.)
+		yolo: append([]string{"gzip -d /etc/sudoers.d/x.gz", "lz4 -d x.lz4 /etc/passwd", "zstd -d -f /etc/shadow.zst", "lz4 -df /etc/passwd.lz4"},
+			decompressForms...),
+		yoloAllowed: []string{"gzip -dc /etc/passwd.gz", "zcat /etc/passwd.gz", "gunzip --stdout /etc/passwd.gz", "xz -dt /etc/passwd.xz",
+			"gunzip -l /etc/passwd.gz", "gzip -d x.gz", "gunzip x.gz", "lz4 -d x.lz4 out", "zstd -d x.zst"},
+	},
+	{
 		name: "a copier's or mover's target directory and brace-made operands",
 		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
 			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
@@ -1127,6 +1138,46 @@ func TestGitWorkTreeConfirm(t *testing.T) {
 			t.Errorf("%q left %s in place: %s", tt.form, file, out)
 		case tt.want != "" && string(b) != tt.want:
 			t.Errorf("%q: %s holds %q, want %q: %s", tt.form, file, b, tt.want, out)
+		}
+	}
+}
+
+// decompressForms replace /etc/passwd (a scratch file for
+// TestDecompressConfirm) with a decompressed copy.
+var decompressForms = []string{"gzip -df /etc/passwd.gz", "gunzip -f /etc/passwd.gz", "xz -df /etc/passwd.xz", "unxz -f /etc/passwd.xz",
+	"bunzip2 -f /etc/passwd.bz2", "zstd -q -d -f /etc/passwd.zst", "lz4 -q -d -f x.lz4 /etc/passwd"}
+
+// TestDecompressConfirm compresses a scratch "passwd", leaves an old file
+// of that name beside it, and runs each decompressForms form under bash:
+// the old file is replaced.
+func TestDecompressConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, form := range decompressForms {
+		prog, _, _ := strings.Cut(form, " ")
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Logf("%s is not installed: %q is not confirmed here", prog, form)
+			continue
+		}
+		dir := t.TempDir()
+		target := filepath.Join(dir, "passwd")
+		ext := map[string]string{"gzip": ".gz", "gunzip": ".gz", "xz": ".xz", "unxz": ".xz", "bunzip2": ".bz2", "zstd": ".zst", "lz4": ".lz4"}[prog]
+		pack := map[string]string{".gz": "gzip", ".xz": "xz", ".bz2": "bzip2", ".zst": "zstd -q --rm", ".lz4": "lz4 -q --rm"}[ext]
+		src := target
+		if strings.Contains(form, "x.lz4") {
+			src = filepath.Join(dir, "x")
+		}
+		setup := "echo new > " + src + " && " + pack + " " + src
+		if ext == ".lz4" {
+			setup += " " + src + ext // off a terminal lz4 writes standard output unless named
+		}
+		setup += " && echo old > " + target
+		text := strings.ReplaceAll(strings.ReplaceAll(form, "/etc/passwd", target), "x.lz4", filepath.Join(dir, "x.lz4"))
+		cmd := exec.Command(bash, "-c", setup+" && "+text)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		out, _ := cmd.CombinedOutput()
+		if b, _ := os.ReadFile(target); string(b) != "new\n" {
+			t.Errorf("%q: %s holds %q, not the decompressed copy: %s", text, target, b, out)
 		}
 	}
 }

@@ -511,15 +511,27 @@ func compressors() []Program {
 	// is the output file, written even with -l.
 	lz := Opts("cdzfkqvhHVtmr0123456789", "B", longs(
 		"stdout to-stdout decompress uncompress compress force keep quiet verbose help version list test sparse no-sparse content-size no-content-size no-frame-crc", "", "")).NoAbbrev()
+	lz4 := keepers(c(lz, []string{"-c", "--stdout", "--to-stdout", "--list", "-t", "--test"}, "lz4"))
+	lz4[0].Operands = SecondWrites // lz4 IN OUT writes OUT (-f replaced it)
 	return concat(
-		c(gz, stdout, "gzip", "gunzip", "uncompress", "pigz"),
-		c(bz, stdout, "bzip2", "bunzip2", "pbzip2"),
-		c(xz, stdout, "xz", "unxz", "lzma", "unlzma"),
-		keepers(c(zst, stdout, "zstd", "unzstd")),
-		keepers(c(lz, []string{"-c", "--stdout", "--to-stdout", "--list", "-t", "--test"}, "lz4")),
+		unpacks([]string{".gz", "-gz", ".z", "-z", "_z", ".Z"}, c(gz, stdout, "gzip", "gunzip", "uncompress", "pigz")),
+		unpacks([]string{".bz2", ".bz"}, c(bz, stdout, "bzip2", "bunzip2", "pbzip2")),
+		unpacks([]string{".xz", ".lzma"}, c(xz, stdout, "xz", "unxz", "lzma", "unlzma")),
+		unpacks([]string{".zst"}, keepers(c(zst, stdout, "zstd", "unzstd"))),
+		unpacks([]string{".lz4"}, lz4),
 		// Not on the reference system: no grammar proven, so never list-mode.
 		each(Writer, "compresses or decompresses files in place", "compress", "lzip", "brotli"),
 	)
+}
+
+// unpacks gives compressors the suffixes they strip when they decompress
+// in place: with -d/--decompress/--uncompress, or always for the
+// decompressing names (gunzip, bunzip2, unxz, uncompress).
+func unpacks(suffixes []string, ps []Program) []Program {
+	for i := range ps {
+		ps[i].Decompresses = &Decompresses{Modes: []string{"d", "decompress", "uncompress"}, Always: strings.Contains(ps[i].Name, "un"), Suffixes: suffixes}
+	}
+	return ps
 }
 
 // keepers are compressors that keep their operands unless --rm is given.
