@@ -1,9 +1,11 @@
 package gate
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -1166,10 +1168,14 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 	}
 	if bc.prog.Scanner == p.ScanGit {
 		ws = append(ws, gitOutputs(args)...)
+		if e := b.gitWorkTree(bc, args); e != nil {
+			return e
+		}
 	}
 	if bc.prog.Scanner == p.ScanXxd && bc.has("r", "revert") && len(bc.operands) >= 2 {
 		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
 	}
+	ws = append(ws, b.savedDownloads(bc)...)
 	if downloads(bc.c) && bc.prog.Opts == nil {
 		// A downloader the table models (curl, wget) has its output
 		// options among the Writes above.
@@ -1179,6 +1185,66 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// savedDownloads are the files a downloader saves its downloads in
+// (Program.Saves): its relative output files in its directory option's
+// directory, and each URL under the last segment of its path when it
+// names them so (wget http://x/passwd in /etc, curl --output-dir /etc -O
+// http://x/passwd).
+func (b *blChecker) savedDownloads(bc *blCall) []facts.Word {
+	s := bc.prog.Saves
+	if s == nil {
+		return nil
+	}
+	dir, named := "", false
+	for _, f := range bc.parsed.Found {
+		switch {
+		case slices.Contains(s.Dir, f.Name) && f.HasValue && !f.ValueStatic:
+			b.see("`%s` saves into a directory computed at run time", bc.c.Base)
+			return nil
+		case slices.Contains(s.Dir, f.Name) && f.HasValue:
+			dir = f.Value
+		case slices.Contains(s.Named, f.Name):
+			named = true
+		}
+	}
+	var ws []facts.Word
+	if dir != "" {
+		for _, f := range bc.parsed.Found {
+			if f.Opt.Effect == p.Writes && f.HasValue && f.ValueStatic && !path.IsAbs(f.Value) && f.Value != "-" {
+				ws = append(ws, facts.Word{Value: path.Join(dir, f.Value), Static: true, Raw: f.Value})
+			}
+		}
+	}
+	if len(s.Remote) == 0 && named || len(s.Remote) > 0 && !bc.has(s.Remote...) {
+		return ws
+	}
+	for _, o := range bc.operands {
+		if name := urlName(o); name != "" {
+			ws = append(ws, facts.Word{Value: path.Join(cmp.Or(dir, "."), name), Static: true, Raw: o.Raw})
+		}
+	}
+	return ws
+}
+
+// urlName is the last segment of a static URL's path, the name a
+// downloader saves it under ("" for none, or a word that is no URL).
+func urlName(w facts.Word) string {
+	_, rest, ok := strings.Cut(w.Value, "://")
+	if !w.Static || !ok {
+		return ""
+	}
+	rest, _, _ = strings.Cut(rest, "?")
+	rest, _, _ = strings.Cut(rest, "#")
+	_, p, ok := strings.Cut(rest, "/")
+	if !ok {
+		return ""
+	}
+	if name := path.Base("/" + p); name != "/" {
+		return name
+	}
+	return ""
 }
 
 // unmodelledOutputs: a program the table does not model may write the
@@ -1207,6 +1273,101 @@ func (b *blChecker) unmodelledOutputs(c *facts.Call) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(c, ws)
+}
+
+// gitWorkTree: a git command that empties its work tree (clean -fd)
+// where the work tree is the root, a home or a system directory is a
+// recursive delete of it; one that fills it with the repository's files
+// (checkout, reset --hard, …) where it holds the account files writes
+// files the text does not name there, so yolo asks. The work tree is
+// --work-tree's, GIT_WORK_TREE's, else the directory -C or the working
+// directory names (git may find the repository above it: the top is at
+// least as wide).
+func (b *blChecker) gitWorkTree(bc *blCall, args []facts.Word) *BlacklistEntry {
+	tree, i := facts.Word{Value: ".", Static: true, Raw: "."}, 0
+	for _, a := range bc.c.Assigns {
+		if a.Name == "GIT_WORK_TREE" {
+			tree = a.Value
+		}
+	}
+	explicit := tree.Raw != "."
+	for i < len(args) && args[i].Static && strings.HasPrefix(args[i].Value, "-") {
+		name, val, hasVal := strings.Cut(args[i].Value, "=")
+		w := facts.Word{Value: val, Static: true, Raw: val}
+		if p.GitGlobalValued.Has(name) && !hasVal && i+1 < len(args) {
+			i++
+			w = args[i]
+		}
+		switch {
+		case name == "--work-tree":
+			tree, explicit = w, true
+		case name == "-C" && !explicit && w.Static && path.IsAbs(w.Value):
+			tree = w
+		case name == "-C" && !explicit && w.Static:
+			tree.Value, tree.Raw = path.Join(tree.Value, w.Value), path.Join(tree.Raw, w.Raw)
+		case name == "-C" && !explicit:
+			tree = w
+		}
+		i++
+	}
+	if i >= len(args) || !args[i].Static {
+		return nil
+	}
+	sub, rest := args[i].Value, argsOf(args[i+1:])
+	switch {
+	case sub == "clean" && gitCleanForced(rest):
+		if b.anyCatastrophic(bc.c, b.targets([]facts.Word{tree})) {
+			return blEntry("recursive-delete-root")
+		}
+	case p.GitFills.Has(sub) || gitHasAny(rest, p.GitFillsWith[sub]):
+		if !tree.Static {
+			b.see("`git %s` writes the repository's files into a work tree computed at run time", sub)
+			return nil
+		}
+		for _, d := range b.resolve(tree).paths {
+			if isAccountDir(d) {
+				b.see("`git %s` writes the repository's files into %s, where they may replace the account files: what it writes is not in the text", sub, d)
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// gitCleanForced reports `git clean` words that remove untracked
+// directories: -f (or --force) and -d, without -n/--dry-run.
+func gitCleanForced(rest []p.Arg) bool {
+	force, dirs := false, false
+	for _, a := range rest {
+		v := a.Value
+		switch {
+		case !a.Static:
+			return true // may be any option
+		case v == "--":
+			return force && dirs
+		case v == "--force":
+			force = true
+		case v == "--dry-run":
+			return false
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-"):
+			force = force || strings.Contains(v, "f")
+			dirs = dirs || strings.Contains(v, "d")
+			if strings.Contains(v, "n") {
+				return false
+			}
+		}
+	}
+	return force && dirs
+}
+
+func gitHasAny(rest []p.Arg, opts []string) bool {
+	for _, a := range rest {
+		if a.Static && slices.Contains(opts, a.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitOutputs are the files a git command line writes by its subcommand's
@@ -1504,6 +1665,12 @@ func (b *blChecker) targetsCheck(bc *blCall) *BlacklistEntry {
 			return e
 		}
 		return b.deviceOrAccount(bc.c, ops[len(ops)-1:])
+	case p.Renames:
+		ops = b.braceOperands(ops)
+		if b.anyCatastrophic(bc.c, b.targets(ops)) {
+			return blEntry("move-system-dir")
+		}
+		return b.accountTargets(bc.c, ops)
 	case p.EditsInPlace:
 		if bc.has("i", "in-place") || bc.word([]string{"-i", "--in-place", "-pi", "-ip"}) || inPlaceCluster(bc.args) {
 			return b.accountTargets(bc.c, bc.args)

@@ -299,6 +299,10 @@ func decideYolo(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 	case rv.blocked == blockHidden:
 		// Deny and ask rules hold in yolo too: what they cannot see asks.
 		return d.ask(reasonHidden(rv.detail, rv.rule))
+	case rv.blocked == blockDataCode && rv.rule.Text != "":
+		// So does code bash runs out of a value: x='a[$(rm f)]';
+		// echo $((x)) runs rm, which Bash(rm *) never sees.
+		return d.ask(reasonHidden("bash would run code out of a value rather than the command text ("+rv.detail+")", rv.rule))
 	}
 	return d.allow(reasonYolo(d))
 }

@@ -95,6 +95,9 @@ func extraction(bc *blCall) (into []facts.Word, archive *facts.Word, members []f
 			members = members[1:]
 		}
 	}
+	if len(x.DirFirst) > 0 && bc.has(x.DirFirst...) && len(members) > 0 {
+		into, members = append(into, members[0]), members[1:] // cpio -p DIR
+	}
 	if x.Members > 0 && len(members) > 0 && archive == nil {
 		archive = &members[0]
 	}

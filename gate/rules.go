@@ -803,6 +803,12 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 	if rv.blocked == "" {
 		if dc := dataCode(in.class); dc != "" {
 			rv.blocked, rv.detail = blockDataCode, dc
+			if !in.execGate {
+				// Nor can the deny and ask rules see that code, when no
+				// exec gate judges what it runs: rule is the first of
+				// them, for yolo mode (decideYolo).
+				rv.rule = firstRule(rs)
+			}
 		}
 	}
 	if rv.blocked == "" && len(rs.deny)+len(rs.ask) > 0 && in.shell.IsPOSIX() {

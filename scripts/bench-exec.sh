@@ -8,7 +8,10 @@
 # 2. The run-time exec gate (BenchmarkExecGate): the same request with the
 #    gate off and on, alternating, under workspace-write and none: a single
 #    /bin/true, a shell loop of 1,000 /bin/true, and `make -B -j2` of
-#    testdata/cproject. Medians of the on/off ratio and of the time added.
+#    testdata/cproject. Medians of the on/off ratio and of the time added,
+#    in wall time and in processor time (this process's and the run's: on
+#    a loaded machine the wall time's ratio blurs, the processor time's
+#    much less).
 # 3. Through the CLI, one process per run (agentexec's own start
 #    included): `agentexec run` of the same three loads with --exec-gate off
 #    and on, and BEFORE_BIN (an agentexec built before the gate, if given)
@@ -57,6 +60,8 @@ part2() {
 			if ($(i+1) == "ratio") ratio[name] = ratio[name] " " $i
 			if ($(i+1) == "added-us/op") added[name] = added[name] " " $i
 			if ($(i+1) == "off-ns/op") off[name] = off[name] " " $i
+			if ($(i+1) == "cpu-ratio") cpu[name] = cpu[name] " " $i
+			if ($(i+1) == "cpu-added-us/op") cpuadded[name] = cpuadded[name] " " $i
 		}
 	}
 	function median(s,   a, n, i, j, t) {
@@ -65,8 +70,8 @@ part2() {
 		return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
 	END {
-		printf "%-26s %12s %10s %12s\n", "exec gate (on vs off)", "off ms", "ratio", "added ms"
-		for (k in ratio) printf "%-26s %12.2f %10.3f %12.3f\n", k, median(off[k]) / 1e6, median(ratio[k]), median(added[k]) / 1e3
+		printf "%-26s %12s %10s %12s %10s %14s\n", "exec gate (on vs off)", "off ms", "ratio", "added ms", "cpu ratio", "cpu added ms"
+		for (k in ratio) printf "%-26s %12.2f %10.3f %12.3f %10.3f %14.3f\n", k, median(off[k]) / 1e6, median(ratio[k]), median(added[k]) / 1e3, median(cpu[k]), median(cpuadded[k]) / 1e3
 	}'
 }
 

@@ -299,7 +299,12 @@ func floorKind(name string) string {
 // floorWhy says what a floor name is, from its table entry.
 func floorWhy(name string) string {
 	if p := programs.Family(name); p != nil && p.Why != "" {
-		return p.Why
+		if strings.HasPrefix(p.Why, "a ") || strings.HasPrefix(p.Why, "an ") {
+			return p.Why
+		}
+		// A phrase that says what it does ("runs a command as a
+		// systemd unit"), as the table words most entries.
+		return "a command that " + p.Why
 	}
 	return "a command that runs code or changes state"
 }

@@ -657,7 +657,7 @@ func (w *walker) binaryTest(x *syntax.BinaryTest) {
 	switch x.Op {
 	case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
 		for _, side := range []syntax.TestExpr{x.X, x.Y} {
-			if wd, ok := side.(*syntax.Word); !ok || !isIntLiteral(wd) {
+			if wd, ok := side.(*syntax.Word); !ok || !w.inertOperand(wd) {
 				w.add(x, Unknown, "arithmetic-test", fmt.Sprintf("`%s` evaluates its operands as arithmetic, and a value such as a[$(cmd)] runs a command", x.Op))
 				break
 			}

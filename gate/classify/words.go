@@ -151,7 +151,7 @@ func (w *walker) arith(x syntax.ArithmExpr) {
 	defer w.leave()
 	switch x := x.(type) {
 	case *syntax.Word:
-		if !isIntLiteral(x) {
+		if !w.inertOperand(x) {
 			w.add(x, Unknown, "arithmetic-operand", fmt.Sprintf("the arithmetic operand `%s` is evaluated as an expression, and a value such as a[$(cmd)] runs a command", clip(w.src[spanStart(x, len(w.src)):spanEnd(x, len(w.src))])))
 			w.word(x)
 		}
@@ -169,6 +169,47 @@ func (w *walker) arith(x syntax.ArithmExpr) {
 
 func spanStart(n syntax.Node, max int) int { s, _ := spanOf(n, max); return s }
 func spanEnd(n syntax.Node, max int) int   { _, e := spanOf(n, max); return e }
+
+// inertOperand reports whether bash's arithmetic reads wd as a number
+// without evaluating anything: an integer literal, a special parameter
+// that only holds one ($? $# $$ $!), or a variable (x, $x, ${x}) whose
+// every value at that point the text fixes to an integer (for i in 1 2,
+// n=3). Only in the text the facts were built from, and outside
+// backquotes, whose contents are parsed again at other offsets.
+func (w *walker) inertOperand(wd *syntax.Word) bool {
+	if isIntLiteral(wd) {
+		return true
+	}
+	if len(wd.Parts) != 1 {
+		return false
+	}
+	var name string
+	switch part := wd.Parts[0].(type) {
+	case *syntax.Lit:
+		name = part.Value
+	case *syntax.ParamExp:
+		if !simpleParam(part) {
+			return false
+		}
+		name = part.Param.Value
+		switch name {
+		case "?", "#", "$", "!":
+			return true
+		}
+	default:
+		return false
+	}
+	t := w.opt.Tree
+	return isName(name) && w.backquotes == 0 && t != nil && t.Src == w.src &&
+		t.IntegerAt(name, int(wd.Pos().Offset()))
+}
+
+// simpleParam reports a bare $x or ${x}: no operator, index, length or
+// indirection.
+func simpleParam(pe *syntax.ParamExp) bool {
+	return pe.Param != nil && !pe.Excl && !pe.Length && !pe.Width && !pe.IsSet && pe.Index == nil &&
+		pe.Slice == nil && pe.Repl == nil && pe.Exp == nil && pe.Names == 0
+}
 
 // isIntLiteral reports whether wd is an unquoted decimal, octal, hex or
 // base#digits integer literal.

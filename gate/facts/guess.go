@@ -61,11 +61,15 @@ func (b *builder) guess(c *Call, args []Word) {
 		if programWord(v) {
 			b.guessArgv(c, args[i:])
 		}
-		if k, val, ok := strings.Cut(v, "="); ok && k != "" && !strings.ContainsAny(k, " \t\n'\"/") && programWord(val) {
+		if k, val, ok := strings.Cut(v, "="); ok && k != "" && !strings.ContainsAny(k, " \t\n'\"/") {
 			// A variable given as an operand (make SHELL=rm, make CC=rm
 			// x.o, ./configure CC=rm) names a program the tool runs, as
-			// one in its environment does (guessAssigns).
-			b.guessArgv(c, []Word{{Value: val, Static: true, Raw: val}})
+			// one in its environment does (guessAssigns); so does a
+			// quoted string in a configuration value (cargo --config
+			// 'target.T.runner="rm"' and runner=["rm","-f"] ran rm).
+			for _, prog := range valuePrograms(val) {
+				b.guessArgv(c, []Word{{Value: prog, Static: true, Raw: prog}})
+			}
 		}
 		if shellText(v) {
 			for _, t := range guessTexts(v) {
@@ -90,6 +94,11 @@ func (b *builder) guessOption(c *Call, v string, rest []Word) {
 		if shellText(val) {
 			b.guessText(c, val)
 		}
+		for _, q := range valuePrograms(val) {
+			if q != val {
+				b.guessArgv(c, []Word{{Value: q, Static: true, Raw: q}})
+			}
+		}
 		if programWord(val) {
 			prog := Word{Value: val, Static: true, Raw: val}
 			b.guessArgv(c, append([]Word{prog}, rest...))
@@ -106,6 +115,31 @@ func (b *builder) guessOption(c *Call, v string, rest []Word) {
 			b.guessText(c, v[k:])
 		}
 	}
+}
+
+// valuePrograms are the programs the table knows that a configuration
+// value names: the value itself, or one of its quoted strings ("rm",
+// ['rm', '-f']).
+func valuePrograms(val string) []string {
+	var out []string
+	if programWord(val) {
+		out = append(out, val)
+	}
+	for i := 0; i < len(val) && len(out) < maxGuessTexts; i++ {
+		q := val[i]
+		if q != '"' && q != '\'' {
+			continue
+		}
+		end := strings.IndexByte(val[i+1:], q)
+		if end < 0 {
+			break
+		}
+		if lit := val[i+1 : i+1+end]; programWord(lit) {
+			out = append(out, lit)
+		}
+		i += end + 1
+	}
+	return out
 }
 
 // propertyArgs are the arguments a program named by one option may be

@@ -109,6 +109,26 @@ func (t *Tree) sureAt(name string, at int, child bool) bool {
 	return false
 }
 
+// IntegerAt reports whether every value the variable name can hold where
+// it is used, at offset at of the decided text, is known and an integer:
+// what bash's arithmetic reads as a number without evaluating anything in
+// it (a value x='y' is evaluated as y in turn, x='a[$(cmd)]' runs cmd).
+func (t *Tree) IntegerAt(name string, at int) bool {
+	if t == nil || !t.sureAt(name, at, false) {
+		return false
+	}
+	for _, v := range t.Vars[name] {
+		// A digit first: bash reads the whole as a number, never a name.
+		if v = strings.TrimSpace(v); v == "" || v[0] < '0' || v[0] > '9' {
+			return false
+		}
+		if _, err := strconv.ParseInt(v, 0, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // Expand resolves w, used at offset at of the decided text (child: by
 // another process), with every combination of the values the text gives
 // its variables (bounded), HOME as Home. complete is false when a

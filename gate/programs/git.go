@@ -213,6 +213,20 @@ func gitForEachRepoOpts() *Options {
 	return o
 }
 
+// What git commands do to the work tree as a whole, for the blacklist:
+// `git clean -f -d` removes every untracked file and directory of it (a
+// work tree at / or a home directory is emptied: confirmed on a scratch
+// tree), and GitFills write the repository's files into it, which the
+// text does not name (reset --hard replaced a work tree's file with the
+// repository's).
+var (
+	GitFills = lazy.NewSet("checkout", "switch", "restore", "read-tree", "stash", "merge", "pull", "cherry-pick",
+		"revert", "rebase", "am", "checkout-index")
+	// GitFillsWith are the options that make a GitFills-like command of
+	// another kind write the work tree (reset --hard).
+	GitFillsWith = map[string][]string{"reset": {"--hard", "--merge", "--keep"}}
+)
+
 // GitOutputs are the options of git's subcommands that name a file they
 // write (git log --output=F, git archive -o F), read with the
 // subcommand's grammar (--outp=F is --output=F); GitWritesAfter the

@@ -181,6 +181,9 @@ type Program struct {
 	// program.
 	Extracts *Extracts
 	Archive  *ArchiveFile
+	// Saves is where a downloader saves what it fetches under the URL's
+	// name (wget http://x/passwd writes ./passwd).
+	Saves *Saves
 	// Binds says how a container runner binds host paths into the
 	// containers it starts; nil for any other program.
 	Binds *Binds
@@ -216,10 +219,22 @@ type Program struct {
 // unzip), Dir those naming the directory it writes into (tar -C,
 // --directory; unzip -d; else the working directory), and Members the
 // index of the first operand that names a member (unzip's first is the
-// archive).
+// archive). DirFirst are the modes whose first operand is the directory
+// it writes into (cpio -p DIR copies the files it reads there).
 type Extracts struct {
 	Modes, Dir []string
 	Members    int
+	DirFirst   []string
+}
+
+// Saves is how a downloader's command line says where its downloads land
+// besides the files its Writes options name: Dir are the options naming
+// the directory they are saved in (wget -P, curl --output-dir; else the
+// working directory), Remote those that save each URL under the last
+// segment of its path (curl -O) — none when it always does unless one
+// of Named gives the download a name (wget -O).
+type Saves struct {
+	Dir, Remote, Named []string
 }
 
 // StdinKind is what a program reads from standard input as commands.

@@ -150,6 +150,9 @@ const (
 	Attrs
 	// EditsInPlace rewrites its file operands with -i (sed, and the like).
 	EditsInPlace
+	// Renames moves each of its operands to a new name (rename): what
+	// was there is gone, as mv's sources are.
+	Renames
 )
 
 // Modelled reports whether r says how the program finds the command it

@@ -375,11 +375,17 @@ func fdOpts() *Options {
 
 func writers() []Program {
 	return concat(
-		each(Writer, whyWriter, "mkdir", "mkfifo", "mknod", "rename", "rmdir", "touch",
+		each(Writer, whyWriter, "mkdir", "mkfifo", "mknod", "rmdir", "touch",
 			"csplit", "fallocate", "mktemp", "link", "chcon", "restorecon", "setfattr"),
 		// sponge writes the file it names once its input ends; patch
 		// rewrites the file it names (and -o OUT), the rest of its
 		// operands read as written too: the stricter.
+		// rename (util-linux's FROM TO FILE…, Perl's EXPR FILE…) moves
+		// each file it is given to a new name.
+		one(Program{Name: "rename", Kind: Writer, Targets: Renames, Why: whyWriter}),
+		// dos2unix and its kin and sd (FIND REPLACE FILE…) rewrite the
+		// files they are given in place (their manuals).
+		withTargets(WritesAll, each(Writer, whyWriter, "dos2unix", "unix2dos", "mac2unix", "unix2mac", "sd")),
 		one(Program{Name: "sponge", Kind: Writer, Targets: WritesAll, Why: whyWriter, Opts: Opts("a", "", nil).AnyOption()},
 			Program{Name: "patch", Kind: Writer, Targets: WritesAll, Why: whyWriter,
 				Opts: Opts("", "", nil).AnyOption().Short("o", eff(ReqArg, Writes, "`patch -o` writes %q")).Long(eff(ReqArg, Writes, "`patch --output` writes %q"), "output")}),
@@ -454,10 +460,17 @@ func writers() []Program {
 					Short("g", eff(NoArg, Writes, "`blkid -g` rewrites its cache%s")).Long(eff(NoArg, Writes, "`blkid --garbage-collect` rewrites its cache%s"), "garbage-collect")},
 			// GNU cpio 2.13's options (not installed here: from its manual);
 			// --rsh-command names the program run for a HOST:FILE archive.
-			Program{Name: "cpio", Kind: Writer, Why: "an archiver", Opts: Opts("0aAbBcdfilLmnoprsStuvV", "CDEFHIMOR", longs(
-				"null reset-access-time append swap make-directories nonmatching extract link dereference preserve-modification-time numeric-uid-gid create pass-through rename swap-bytes swap-halfwords list unconditional verbose dot absolute-filenames no-absolute-filenames force-local no-preserve-owner only-verify-crc quiet sparse to-stdout device-independent reproducible ignore-devno renumber-inodes help usage version",
-				"io-size directory pattern-file file format message owner block-size warning", "")).
-				Long(eff(ReqArg, RunsProgram, "`cpio --rsh-command` runs %q"), "rsh-command")},
+			// It extracts with -i (into -D DIR, else the working
+			// directory; its operands are the members) and copies with -p
+			// into its operand.
+			Program{Name: "cpio", Kind: Writer, Why: "an archiver",
+				Extracts: &Extracts{Modes: []string{"i", "extract", "p", "pass-through"}, Dir: []string{"D", "directory"},
+					DirFirst: []string{"p", "pass-through"}},
+				Archive: &ArchiveFile{Creates: []string{"o", "create"}, File: []string{"O", "F", "file"}},
+				Opts: Opts("0aAbBcdfilLmnoprsStuvV", "CDEFHIMOR", longs(
+					"null reset-access-time append swap make-directories nonmatching extract link dereference preserve-modification-time numeric-uid-gid create pass-through rename swap-bytes swap-halfwords list unconditional verbose dot absolute-filenames no-absolute-filenames force-local no-preserve-owner only-verify-crc quiet sparse to-stdout device-independent reproducible ignore-devno renumber-inodes help usage version",
+					"io-size directory pattern-file file format message owner block-size warning", "")).
+					Long(eff(ReqArg, RunsProgram, "`cpio --rsh-command` runs %q"), "rsh-command")},
 		),
 		compressors(),
 	)
@@ -604,6 +617,14 @@ func editing(ps []Program) []Program {
 
 // tcl gives an interpreter Tcl's shell escapes.
 func tcl(p Program) Program { p.Escape = EscapeTcl; return p }
+
+// withTargets gives each entry the operand role t.
+func withTargets(t Targets, ps []Program) []Program {
+	for i := range ps {
+		ps[i].Targets = t
+	}
+	return ps
+}
 
 // escaping gives each entry the shell escapes of the language its code is
 // in.
@@ -760,7 +781,13 @@ func interpreters() []Program {
 		}(),
 		interp("perl6", "", "", "-e", "--version", "-v"),
 		interp("raku", "", "", "-e", "--version", "-v"),
-		interp("ruby", "acdlnpsSvwWyU", "IrCEFKTx0", "-e", "--version", "-v", "--help", "-h"),
+		func() Program {
+			// ruby -i[EXT] edits its files in place, as perl's does.
+			p := interp("ruby", "acdlnpsSvwWyU", "IrCEFKTx0", "-e", "--version", "-v", "--help", "-h")
+			p.Opts.Short("i", Opt{Arity: OptArg})
+			p.Targets = EditsInPlace
+			return p
+		}(),
 		interp("irb", "", "", "", "--version", "-v"),
 		interp("php", "ahHiqsvw", "cdfnz", "-r -B -R -E -F", "--version", "-v", "--help", "-h"),
 		interp("lua", "iEvW", "l", "-e", "-v"),
@@ -1085,6 +1112,16 @@ func packageManagers() []Program {
 		case "docker", "podman", "nerdctl":
 			out[i].Binds = containerBinds
 		}
+		switch out[i].Name {
+		case "docker", "podman", "buildah", "nerdctl", "crictl", "ctr", "lxc", "incus":
+			out[i].Why = "a container tool, which builds and runs images and the commands in them"
+		case "kubectl":
+			out[i].Why = "a cluster client, which changes what a cluster runs"
+		case "gh", "glab":
+			out[i].Why = "a forge client, which changes remote repositories and runs extensions"
+		case "asdf", "mise", "rtx", "nvm", "pyenv", "rbenv", "sdk", "volta", "fnm":
+			out[i].Why = "a version manager, which installs toolchains and runs them"
+		}
 	}
 	return out
 }
@@ -1102,9 +1139,11 @@ func wget(ps []Program) []Program {
 		ps[i].Opts = Opts("", "aABDeilnoOPQRtTUwXY", nil).AnyOption().Long(askpass, "use-askpass").
 			Short("O", out).Long(out, "output-document").Short("o", log).Long(log, "output-file").
 			Short("a", log).Long(log, "append-output").
+			Short("P", eff(ReqArg, Harmless, "")).Long(eff(ReqArg, Harmless, ""), "directory-prefix").
 			Short("e", eff(ReqArg, Unproven, "`wget -e %q` runs a wgetrc command, which can name a program")).
 			Long(eff(ReqArg, Unproven, "`wget --execute %q` runs a wgetrc command, which can name a program"), "execute").
 			Long(eff(ReqArg, RunsFile, "`wget --config` reads wgetrc commands from %q, which can name a program"), "config")
+		ps[i].Saves = &Saves{Dir: []string{"P", "directory-prefix"}, Named: []string{"O", "output-document"}}
 		ps[i].CommandKeys = []string{"use_askpass"}
 		ps[i].EnvCommands = []string{"WGET_ASKPASS"}
 	}
@@ -1131,13 +1170,14 @@ func curl(ps []Program) []Program {
 			Long(w("a C program"), "libcurl").Long(w("the ETag"), "etag-save").
 			Long(w("the HSTS cache"), "hsts").Long(w("the Alt-Svc cache"), "alt-svc").
 			Short("K", config).Long(config, "config")
+		ps[i].Saves = &Saves{Dir: []string{"output-dir"}, Remote: []string{"O", "remote-name", "remote-name-all"}}
 	}
 	return ps
 }
 
 func network() []Program {
 	d := func(names ...string) []Program {
-		out := each(NetworkClient|Downloader, "downloads from the network", names...)
+		out := each(NetworkClient|Downloader, "a downloader, which fetches from the network", names...)
 		for i := range out {
 			out[i].NoPrefixRule = true
 		}
