@@ -119,9 +119,21 @@ func (in *blInput) shellEnv(env []string, req map[string]string) {
 		}
 		return envValue(env, k)
 	}
-	opts := strings.Split(get("BASHOPTS"), ":")
-	in.cdSearch = get("CDPATH") != "" || slicesHas(opts, "cdable_vars")
-	in.noCase = slicesHas(opts, "nocaseglob")
+	opts := get("BASHOPTS")
+	in.cdSearch = get("CDPATH") != "" || colonListHas(opts, "cdable_vars")
+	in.noCase = colonListHas(opts, "nocaseglob")
+}
+
+// colonListHas reports name among the colon-separated fields of list
+// (read in place: nearly every request has no BASHOPTS, and splitting it
+// had been an allocation per decision).
+func colonListHas(list, name string) bool {
+	for f := range strings.SplitSeq(list, ":") {
+		if f == name {
+			return true
+		}
+	}
+	return false
 }
 
 // blResult is the blacklist's verdict: the entry hit, or nil; unseen says

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -283,6 +284,11 @@ func describeHidden(h facts.Hidden) string {
 // topCalls are the calls the shell itself runs (not started by another
 // call): every one must be covered by an allow rule.
 func topCalls(t *facts.Tree) []*facts.Call {
+	if !slices.ContainsFunc(t.Calls, func(c *facts.Call) bool { return c.Via != nil }) {
+		// Nothing started by another call (most texts): the list itself,
+		// which no reader changes, sealed against appends.
+		return t.Calls[:len(t.Calls):len(t.Calls)]
+	}
 	var out []*facts.Call
 	for _, c := range t.Calls {
 		if c.Via == nil {

@@ -140,9 +140,9 @@ func reasonYolo(d Decision) string {
 
 func reasonAllowRule(r Rule, n int) string {
 	if n > 1 {
-		return fmt.Sprintf("Allowed: each of the %d segments of this command matches an allow rule, the first being %s.", n, quoteRule(r))
+		return "Allowed: each of the " + strconv.Itoa(n) + " segments of this command matches an allow rule, the first being " + quoteRule(r) + "."
 	}
-	return fmt.Sprintf("Allowed by the rule %s.", quoteRule(r))
+	return "Allowed by the rule " + quoteRule(r) + "."
 }
 
 func reasonAllowRuleReadOnly(r Rule) string {
