@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -620,6 +621,14 @@ var bypassClasses = []bypassClass{
 			"gunzip -l /etc/passwd.gz", "gzip -d x.gz", "gunzip x.gz", "lz4 -d x.lz4 out", "zstd -d x.zst"},
 	},
 	{
+		// GNU time -o, valgrind --log-file/--xml-file and ltrace -o write
+		// their report to the file (TestWritesConfirm).
+		name: "a timing or tracing launcher's report file",
+		yolo: append([]string{"ltrace -o /dev/sda ls", "/usr/bin/time -o /etc/shadow -a ls"}, tracerWrites...),
+		yoloAllowed: []string{"/usr/bin/time -o t.txt ls", "/usr/bin/time -f %e ls", "time ls", "valgrind --log-file=v.log ls",
+			"valgrind --tool=memcheck ls", "ltrace -o out ls"},
+	},
+	{
 		name: "a copier's or mover's target directory and brace-made operands",
 		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
 			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
@@ -953,13 +962,18 @@ var sqliteWrites = []string{`sqlite3 x.db ".output /etc/passwd" "select 1;"`, `s
 var lessWrites = []string{"echo x | less -o /etc/passwd", "echo x | less -O /etc/passwd", "echo x | less --log-file=/etc/passwd",
 	"echo x | less -fo/etc/passwd"}
 
+// tracerWrites are the report files of launchers that time or trace the
+// command they run.
+var tracerWrites = []string{"/usr/bin/time -o /etc/passwd true", "/usr/bin/time --output=/etc/passwd true",
+	"valgrind -q --log-file=/etc/passwd true", "valgrind -q --xml=yes --xml-file=/etc/passwd true", "ltrace -o /etc/passwd true"}
+
 // TestWritesConfirm runs each account-file write of the downloader,
-// sqlite3 and pager classes under bash with /etc/passwd replaced by a
+// sqlite3, pager and tracer classes under bash with /etc/passwd replaced by a
 // file in a scratch directory: the file must be there after, so the form
 // really writes the file the gate refuses.
 func TestWritesConfirm(t *testing.T) {
 	bash := requireBash(t)
-	for _, form := range append(append(append([]string(nil), downloaderWrites...), sqliteWrites...), lessWrites...) {
+	for _, form := range slices.Concat(downloaderWrites, sqliteWrites, lessWrites, tracerWrites) {
 		prog, _, _ := strings.Cut(form, " ")
 		if strings.HasPrefix(form, "echo") {
 			_, prog, _ = strings.Cut(form, "| ")

@@ -138,7 +138,9 @@ func builtins() []Program {
 				return p
 			}(),
 			lb("builtin", Runs{Argv: true}, nil),
-			lb("time", Runs{Argv: true}, Launch("apqv", "fo", longs("append portability quiet verbose help version", "format output", ""))),
+			// GNU time -o/--output writes its report to the file.
+			lb("time", Runs{Argv: true}, Launch("apqv", "f", longs("append portability quiet verbose help version", "format", "")).
+				Short("o", eff(ReqArg, Writes, "`time -o` writes its report to %q")).Long(eff(ReqArg, Writes, "`time --output` writes its report to %q"), "output")),
 			Program{Name: "test", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
 			Program{Name: "[", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
 			Program{Name: "[[", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
@@ -948,8 +950,13 @@ func launchers() []Program {
 			"attach trace signal env user string-limit", "")).
 			Short("o", eff(ReqArg, PipesTo, "`strace -o` writes its trace to %q, or pipes it into the command after a | or !")).
 			Long(eff(ReqArg, PipesTo, "`strace --output` writes its trace to %q, or pipes it into the command after a | or !"), "output"), argv, 0, "a tracer that runs another command"),
-		l("ltrace", Launch("bcCfhiLrStTV", "aAeDFlnopsSuwx", longs("help version demangle", "output", "")), argv, 0, "a tracer that runs another command"),
-		l("valgrind", Launch("hqv", "", longs("help version quiet verbose trace-children", "tool log-file xml-file suppressions", "")).AnyOption(), argv, 0, "a debugger that runs another command"),
+		l("ltrace", Launch("bcCfhiLrStTV", "aAeDFlnpsSuwx", longs("help version demangle", "", "")).
+			Short("o", eff(ReqArg, Writes, "`ltrace -o` writes its trace to %q")).Long(eff(ReqArg, Writes, "`ltrace --output` writes its trace to %q"), "output"),
+			argv, 0, "a tracer that runs another command"),
+		// valgrind --log-file and --xml-file write their file (valgrind
+		// -q --log-file=F true made F).
+		l("valgrind", Launch("hqv", "", longs("help version quiet verbose trace-children", "tool suppressions", "")).AnyOption().
+			Long(eff(ReqArg, Writes, "valgrind writes its log to %q"), "log-file", "xml-file"), argv, 0, "a debugger that runs another command"),
 		l("perf", nil, Runs{Argv: true, Skip: 1}, 0, "a profiler that runs another command"),
 		// -c/--cpu-list is a flag (read the mask operand as a list), not a
 		// value: the mask is still the first operand.
