@@ -621,12 +621,14 @@ var bypassClasses = []bypassClass{
 			"gunzip -l /etc/passwd.gz", "gzip -d x.gz", "gunzip x.gz", "lz4 -d x.lz4 out", "zstd -d x.zst"},
 	},
 	{
-		// GNU time -o, valgrind --log-file/--xml-file and ltrace -o write
-		// their report to the file (TestWritesConfirm).
-		name: "a timing or tracing launcher's report file",
+		// GNU time -o, valgrind --log-file/--xml-file, ltrace -o and
+		// script's log options write their report to the file
+		// (TestWritesConfirm).
+		name: "a timing, tracing or logging launcher's report file",
 		yolo: append([]string{"ltrace -o /dev/sda ls", "/usr/bin/time -o /etc/shadow -a ls"}, tracerWrites...),
 		yoloAllowed: []string{"/usr/bin/time -o t.txt ls", "/usr/bin/time -f %e ls", "time ls", "valgrind --log-file=v.log ls",
-			"valgrind --tool=memcheck ls", "ltrace -o out ls"},
+			"valgrind --tool=memcheck ls", "ltrace -o out ls", "script -q -c ls /dev/null", "script -q -O out.log -c ls",
+			"script -q -t -c ls /dev/null"},
 	},
 	{
 		name: "a copier's or mover's target directory and brace-made operands",
@@ -965,7 +967,10 @@ var lessWrites = []string{"echo x | less -o /etc/passwd", "echo x | less -O /etc
 // tracerWrites are the report files of launchers that time or trace the
 // command they run.
 var tracerWrites = []string{"/usr/bin/time -o /etc/passwd true", "/usr/bin/time --output=/etc/passwd true",
-	"valgrind -q --log-file=/etc/passwd true", "valgrind -q --xml=yes --xml-file=/etc/passwd true", "ltrace -o /etc/passwd true"}
+	"valgrind -q --log-file=/etc/passwd true", "valgrind -q --xml=yes --xml-file=/etc/passwd true", "ltrace -o /etc/passwd true",
+	"script -q -O /etc/passwd -c true", "script -q --log-out /etc/passwd -c true", "script -q -I /etc/passwd -c true",
+	"script -q -B /etc/passwd -c true", "script -q -T /etc/passwd -O log -c true", "script -q -t/etc/passwd -c true /dev/null",
+	"script -q --log-timing=/etc/passwd -O log -c true"}
 
 // TestWritesConfirm runs each account-file write of the downloader,
 // sqlite3, pager and tracer classes under bash with /etc/passwd replaced by a

@@ -930,8 +930,12 @@ func launchers() []Program {
 			Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		// script permutes its arguments (`script -q FILE -c CMD` runs CMD), so
 		// its options do not stop at the first operand.
-		l("script", Opts("aefqhV", "IOBTmEo", longs("append return flush quiet force help version", "log-in log-out log-io log-timing logging-format echo output-limit", "timing")).
-			Short("t", Opt{Arity: OptArg}).
+		// Its log options write their files (util-linux 2.38: -O, -I, -B,
+		// -T and -t[FILE] each made theirs).
+		l("script", Opts("aefqhV", "mEo", longs("append return flush quiet force help version", "logging-format echo output-limit", "")).
+			Short("IOBT", eff(ReqArg, Writes, "`script` logs the session to %q")).
+			Long(eff(ReqArg, Writes, "`script` logs the session to %q"), "log-in", "log-out", "log-io", "log-timing").
+			Short("t", eff(OptArg, Writes, "`script -t` writes its timing to %q")).Long(eff(OptArg, Writes, "`script --timing` writes its timing to %q"), "timing").
 			Short("c", eff(ReqArg, RunsShell, "`script -c` runs %q")).Long(eff(ReqArg, RunsShell, "`script --command` runs %q"), "command"),
 			Runs{}, 0, whyLauncher, func(p *Program) {
 				// Without -c it starts a shell, which reads standard input
