@@ -499,7 +499,11 @@ var bypassClasses = []bypassClass{
 		// TestDownloaderWritesConfirm.
 		name:        "a downloader's other output options and the options it reads from standard input",
 		unconfirmed: []string{"lftp -f /dev/stdin <<< '!rm -f x'", "lftp -f <(echo '!rm -f x')"},
-		yolo:        append(urls(downloaderWrites), "curl --trace-ascii /dev/sda http://x", "wget -o /etc/shadow http://x"),
+		// /dev/null is no file of instructions (ssh -F /dev/null skips
+		// the configuration).
+		allowed: []string{"ssh -F /dev/null host ls", "vim -u /dev/null f", "man -C /dev/null ls", "curl -K curl.cfg http://x",
+			"curl -K ~/.curlrc http://x", `curl -K "$CFG" http://x`},
+		yolo: append(urls(downloaderWrites), "curl --trace-ascii /dev/sda http://x", "wget -o /etc/shadow http://x"),
 		yoloAllowed: []string{"curl -D - http://x", "curl -c jar.txt -b jar.txt http://x", "curl --cookie a=b http://x",
 			"curl --trace-ascii log.txt http://x", "wget -o wget.log http://x", "wget -qO- http://x", "curl -K curl.cfg http://x",
 			"curl -sSL http://x -o out.tgz"},
@@ -560,8 +564,9 @@ var bypassClasses = []bypassClass{
 	{
 		// less -o/-O/--log-file copy a piped input into their file (on a
 		// terminal: TestWritesConfirm runs them under script(1)).
-		name: "a pager's log file",
-		yolo: append([]string{"cat img | less -o /dev/sda", "echo x | less --log /etc/shadow"}, lessWrites...),
+		name:    "a pager's log file",
+		yolo:    append([]string{"cat img | less -o /dev/sda", "echo x | less --log /etc/shadow"}, lessWrites...),
+		allowed: []string{"less -S -N file.csv", "git log --oneline | less", "less -R f"},
 		yoloAllowed: []string{"less +G f", "less -R f", "less -N +/pat f", "cat f | less -o out.log", "less -p pat f",
 			"less --pattern=x f", "less -P '?f%f' f"},
 	},
@@ -606,6 +611,9 @@ var bypassClasses = []bypassClass{
 		name: "programs that rewrite or rename the files they are given",
 		yolo: []string{"dos2unix /etc/passwd", "unix2dos /etc/shadow", "sd foo bar /etc/passwd", "ruby -pi -e 'x' /etc/passwd",
 			"ruby -i.bak -pe 'x' /etc/shadow", "rename 's/passwd/x/' /etc/passwd", "rename passwd x /etc/passwd", "rename 's/usr/x/' /usr"},
+		// Without -i neither interpreter edits its operand, so running a
+		// script is no write of it.
+		allowed: []string{"perl script.pl", "ruby script.rb", "dos2unix script.sh"},
 		yoloAllowed: []string{"dos2unix src/a.txt", "unix2dos README.md", "sd foo bar src/main.rs", "ruby -pe 'x' /etc/passwd",
 			"ruby -e 'puts 1'", `rename 's/\.txt$/.md/' a.txt b.txt`},
 	},
