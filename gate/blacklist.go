@@ -1176,6 +1176,7 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
 	}
 	ws = append(ws, b.savedDownloads(bc)...)
+	ws = append(ws, decompressed(bc)...)
 	if downloads(bc.c) && bc.prog.Opts == nil {
 		// A downloader the table models (curl, wget) has its output
 		// options among the Writes above.
@@ -1223,6 +1224,30 @@ func (b *blChecker) savedDownloads(bc *blCall) []facts.Word {
 	for _, o := range bc.operands {
 		if name := urlName(o); name != "" {
 			ws = append(ws, facts.Word{Value: path.Join(cmp.Or(dir, "."), name), Static: true, Raw: o.Raw})
+		}
+	}
+	return ws
+}
+
+// decompressed are the files a compressor writes when it decompresses in
+// place (Program.Decompresses): each operand without its suffix.
+func decompressed(bc *blCall) []facts.Word {
+	d := bc.prog.Decompresses
+	if d == nil || !d.Always && !bc.has(d.Modes...) {
+		return nil
+	}
+	for _, o := range bc.prog.Defuses {
+		if bc.has(strings.TrimLeft(o, "-")) {
+			return nil // to standard output, a listing or a test
+		}
+	}
+	var ws []facts.Word
+	for _, o := range bc.operands {
+		for _, s := range d.Suffixes {
+			if f, ok := strings.CutSuffix(o.Value, s); ok && o.Static && f != "" {
+				ws = append(ws, facts.Word{Value: f, Static: true, Raw: o.Raw})
+				break
+			}
 		}
 	}
 	return ws

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -609,6 +610,27 @@ var bypassClasses = []bypassClass{
 			"ruby -e 'puts 1'", `rename 's/\.txt$/.md/' a.txt b.txt`},
 	},
 	{
+		// Decompressing in place writes each operand without its suffix
+		// (replacing it with -f), and lz4 IN OUT writes OUT:
+		// TestDecompressConfirm runs them on a scratch file.
+		name: "compressors that decompress over the file the suffix hides",
+		// (lz4 -d F.lz4 writes F on a terminal, else standard output.)
+		yolo: append([]string{"gzip -d /etc/sudoers.d/x.gz", "lz4 -d x.lz4 /etc/passwd", "zstd -d -f /etc/shadow.zst", "lz4 -df /etc/passwd.lz4"},
+			decompressForms...),
+		yoloAllowed: []string{"gzip -dc /etc/passwd.gz", "zcat /etc/passwd.gz", "gunzip --stdout /etc/passwd.gz", "xz -dt /etc/passwd.xz",
+			"gunzip -l /etc/passwd.gz", "gzip -d x.gz", "gunzip x.gz", "lz4 -d x.lz4 out", "zstd -d x.zst"},
+	},
+	{
+		// GNU time -o, valgrind --log-file/--xml-file, ltrace -o and
+		// script's log options write their report to the file
+		// (TestWritesConfirm).
+		name: "a timing, tracing or logging launcher's report file",
+		yolo: append([]string{"ltrace -o /dev/sda ls", "/usr/bin/time -o /etc/shadow -a ls"}, tracerWrites...),
+		yoloAllowed: []string{"/usr/bin/time -o t.txt ls", "/usr/bin/time -f %e ls", "time ls", "valgrind --log-file=v.log ls",
+			"valgrind --tool=memcheck ls", "ltrace -o out ls", "script -q -c ls /dev/null", "script -q -O out.log -c ls",
+			"script -q -t -c ls /dev/null"},
+	},
+	{
 		name: "a copier's or mover's target directory and brace-made operands",
 		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
 			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
@@ -942,13 +964,21 @@ var sqliteWrites = []string{`sqlite3 x.db ".output /etc/passwd" "select 1;"`, `s
 var lessWrites = []string{"echo x | less -o /etc/passwd", "echo x | less -O /etc/passwd", "echo x | less --log-file=/etc/passwd",
 	"echo x | less -fo/etc/passwd"}
 
+// tracerWrites are the report files of launchers that time or trace the
+// command they run.
+var tracerWrites = []string{"/usr/bin/time -o /etc/passwd true", "/usr/bin/time --output=/etc/passwd true",
+	"valgrind -q --log-file=/etc/passwd true", "valgrind -q --xml=yes --xml-file=/etc/passwd true", "ltrace -o /etc/passwd true",
+	"script -q -O /etc/passwd -c true", "script -q --log-out /etc/passwd -c true", "script -q -I /etc/passwd -c true",
+	"script -q -B /etc/passwd -c true", "script -q -T /etc/passwd -O log -c true", "script -q -t/etc/passwd -c true /dev/null",
+	"script -q --log-timing=/etc/passwd -O log -c true"}
+
 // TestWritesConfirm runs each account-file write of the downloader,
-// sqlite3 and pager classes under bash with /etc/passwd replaced by a
+// sqlite3, pager and tracer classes under bash with /etc/passwd replaced by a
 // file in a scratch directory: the file must be there after, so the form
 // really writes the file the gate refuses.
 func TestWritesConfirm(t *testing.T) {
 	bash := requireBash(t)
-	for _, form := range append(append(append([]string(nil), downloaderWrites...), sqliteWrites...), lessWrites...) {
+	for _, form := range slices.Concat(downloaderWrites, sqliteWrites, lessWrites, tracerWrites) {
 		prog, _, _ := strings.Cut(form, " ")
 		if strings.HasPrefix(form, "echo") {
 			_, prog, _ = strings.Cut(form, "| ")
@@ -1127,6 +1157,46 @@ func TestGitWorkTreeConfirm(t *testing.T) {
 			t.Errorf("%q left %s in place: %s", tt.form, file, out)
 		case tt.want != "" && string(b) != tt.want:
 			t.Errorf("%q: %s holds %q, want %q: %s", tt.form, file, b, tt.want, out)
+		}
+	}
+}
+
+// decompressForms replace /etc/passwd (a scratch file for
+// TestDecompressConfirm) with a decompressed copy.
+var decompressForms = []string{"gzip -df /etc/passwd.gz", "gunzip -f /etc/passwd.gz", "xz -df /etc/passwd.xz", "unxz -f /etc/passwd.xz",
+	"bunzip2 -f /etc/passwd.bz2", "zstd -q -d -f /etc/passwd.zst", "lz4 -q -d -f x.lz4 /etc/passwd"}
+
+// TestDecompressConfirm compresses a scratch "passwd", leaves an old file
+// of that name beside it, and runs each decompressForms form under bash:
+// the old file is replaced.
+func TestDecompressConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, form := range decompressForms {
+		prog, _, _ := strings.Cut(form, " ")
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Logf("%s is not installed: %q is not confirmed here", prog, form)
+			continue
+		}
+		dir := t.TempDir()
+		target := filepath.Join(dir, "passwd")
+		ext := map[string]string{"gzip": ".gz", "gunzip": ".gz", "xz": ".xz", "unxz": ".xz", "bunzip2": ".bz2", "zstd": ".zst", "lz4": ".lz4"}[prog]
+		pack := map[string]string{".gz": "gzip", ".xz": "xz", ".bz2": "bzip2", ".zst": "zstd -q --rm", ".lz4": "lz4 -q --rm"}[ext]
+		src := target
+		if strings.Contains(form, "x.lz4") {
+			src = filepath.Join(dir, "x")
+		}
+		setup := "echo new > " + src + " && " + pack + " " + src
+		if ext == ".lz4" {
+			setup += " " + src + ext // off a terminal lz4 writes standard output unless named
+		}
+		setup += " && echo old > " + target
+		text := strings.ReplaceAll(strings.ReplaceAll(form, "/etc/passwd", target), "x.lz4", filepath.Join(dir, "x.lz4"))
+		cmd := exec.Command(bash, "-c", setup+" && "+text)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+		out, _ := cmd.CombinedOutput()
+		if b, _ := os.ReadFile(target); string(b) != "new\n" {
+			t.Errorf("%q: %s holds %q, not the decompressed copy: %s", text, target, b, out)
 		}
 	}
 }

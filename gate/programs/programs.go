@@ -184,6 +184,10 @@ type Program struct {
 	// Saves is where a downloader saves what it fetches under the URL's
 	// name (wget http://x/passwd writes ./passwd).
 	Saves *Saves
+	// Decompresses is when a compressor decompresses its operands in
+	// place, writing each without its suffix (gzip -df /etc/passwd.gz
+	// replaced /etc/passwd).
+	Decompresses *Decompresses
 	// Binds says how a container runner binds host paths into the
 	// containers it starts; nil for any other program.
 	Binds *Binds
@@ -235,6 +239,15 @@ type Extracts struct {
 // of Named gives the download a name (wget -O).
 type Saves struct {
 	Dir, Remote, Named []string
+}
+
+// Decompresses says when a compressor decompresses in place — with one
+// of Modes (gzip -d), or Always (gunzip) — and the suffixes it strips
+// from an operand to name the file it writes.
+type Decompresses struct {
+	Modes    []string
+	Always   bool
+	Suffixes []string
 }
 
 // StdinKind is what a program reads from standard input as commands.

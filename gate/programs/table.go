@@ -138,7 +138,9 @@ func builtins() []Program {
 				return p
 			}(),
 			lb("builtin", Runs{Argv: true}, nil),
-			lb("time", Runs{Argv: true}, Launch("apqv", "fo", longs("append portability quiet verbose help version", "format output", ""))),
+			// GNU time -o/--output writes its report to the file.
+			lb("time", Runs{Argv: true}, Launch("apqv", "f", longs("append portability quiet verbose help version", "format", "")).
+				Short("o", eff(ReqArg, Writes, "`time -o` writes its report to %q")).Long(eff(ReqArg, Writes, "`time --output` writes its report to %q"), "output")),
 			Program{Name: "test", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
 			Program{Name: "[", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
 			Program{Name: "[[", Kind: Builtin | Reader, Scanner: ScanTest, Why: "only tests files and strings"},
@@ -511,15 +513,27 @@ func compressors() []Program {
 	// is the output file, written even with -l.
 	lz := Opts("cdzfkqvhHVtmr0123456789", "B", longs(
 		"stdout to-stdout decompress uncompress compress force keep quiet verbose help version list test sparse no-sparse content-size no-content-size no-frame-crc", "", "")).NoAbbrev()
+	lz4 := keepers(c(lz, []string{"-c", "--stdout", "--to-stdout", "--list", "-t", "--test"}, "lz4"))
+	lz4[0].Operands = SecondWrites // lz4 IN OUT writes OUT (-f replaced it)
 	return concat(
-		c(gz, stdout, "gzip", "gunzip", "uncompress", "pigz"),
-		c(bz, stdout, "bzip2", "bunzip2", "pbzip2"),
-		c(xz, stdout, "xz", "unxz", "lzma", "unlzma"),
-		keepers(c(zst, stdout, "zstd", "unzstd")),
-		keepers(c(lz, []string{"-c", "--stdout", "--to-stdout", "--list", "-t", "--test"}, "lz4")),
+		unpacks([]string{".gz", "-gz", ".z", "-z", "_z", ".Z"}, c(gz, stdout, "gzip", "gunzip", "uncompress", "pigz")),
+		unpacks([]string{".bz2", ".bz"}, c(bz, stdout, "bzip2", "bunzip2", "pbzip2")),
+		unpacks([]string{".xz", ".lzma"}, c(xz, stdout, "xz", "unxz", "lzma", "unlzma")),
+		unpacks([]string{".zst"}, keepers(c(zst, stdout, "zstd", "unzstd"))),
+		unpacks([]string{".lz4"}, lz4),
 		// Not on the reference system: no grammar proven, so never list-mode.
 		each(Writer, "compresses or decompresses files in place", "compress", "lzip", "brotli"),
 	)
+}
+
+// unpacks gives compressors the suffixes they strip when they decompress
+// in place: with -d/--decompress/--uncompress, or always for the
+// decompressing names (gunzip, bunzip2, unxz, uncompress).
+func unpacks(suffixes []string, ps []Program) []Program {
+	for i := range ps {
+		ps[i].Decompresses = &Decompresses{Modes: []string{"d", "decompress", "uncompress"}, Always: strings.Contains(ps[i].Name, "un"), Suffixes: suffixes}
+	}
+	return ps
 }
 
 // keepers are compressors that keep their operands unless --rm is given.
@@ -916,8 +930,12 @@ func launchers() []Program {
 			Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		// script permutes its arguments (`script -q FILE -c CMD` runs CMD), so
 		// its options do not stop at the first operand.
-		l("script", Opts("aefqhV", "IOBTmEo", longs("append return flush quiet force help version", "log-in log-out log-io log-timing logging-format echo output-limit", "timing")).
-			Short("t", Opt{Arity: OptArg}).
+		// Its log options write their files (util-linux 2.38: -O, -I, -B,
+		// -T and -t[FILE] each made theirs).
+		l("script", Opts("aefqhV", "mEo", longs("append return flush quiet force help version", "logging-format echo output-limit", "")).
+			Short("IOBT", eff(ReqArg, Writes, "`script` logs the session to %q")).
+			Long(eff(ReqArg, Writes, "`script` logs the session to %q"), "log-in", "log-out", "log-io", "log-timing").
+			Short("t", eff(OptArg, Writes, "`script -t` writes its timing to %q")).Long(eff(OptArg, Writes, "`script --timing` writes its timing to %q"), "timing").
 			Short("c", eff(ReqArg, RunsShell, "`script -c` runs %q")).Long(eff(ReqArg, RunsShell, "`script --command` runs %q"), "command"),
 			Runs{}, 0, whyLauncher, func(p *Program) {
 				// Without -c it starts a shell, which reads standard input
@@ -936,8 +954,13 @@ func launchers() []Program {
 			"attach trace signal env user string-limit", "")).
 			Short("o", eff(ReqArg, PipesTo, "`strace -o` writes its trace to %q, or pipes it into the command after a | or !")).
 			Long(eff(ReqArg, PipesTo, "`strace --output` writes its trace to %q, or pipes it into the command after a | or !"), "output"), argv, 0, "a tracer that runs another command"),
-		l("ltrace", Launch("bcCfhiLrStTV", "aAeDFlnopsSuwx", longs("help version demangle", "output", "")), argv, 0, "a tracer that runs another command"),
-		l("valgrind", Launch("hqv", "", longs("help version quiet verbose trace-children", "tool log-file xml-file suppressions", "")).AnyOption(), argv, 0, "a debugger that runs another command"),
+		l("ltrace", Launch("bcCfhiLrStTV", "aAeDFlnpsSuwx", longs("help version demangle", "", "")).
+			Short("o", eff(ReqArg, Writes, "`ltrace -o` writes its trace to %q")).Long(eff(ReqArg, Writes, "`ltrace --output` writes its trace to %q"), "output"),
+			argv, 0, "a tracer that runs another command"),
+		// valgrind --log-file and --xml-file write their file (valgrind
+		// -q --log-file=F true made F).
+		l("valgrind", Launch("hqv", "", longs("help version quiet verbose trace-children", "tool suppressions", "")).AnyOption().
+			Long(eff(ReqArg, Writes, "valgrind writes its log to %q"), "log-file", "xml-file"), argv, 0, "a debugger that runs another command"),
 		l("perf", nil, Runs{Argv: true, Skip: 1}, 0, "a profiler that runs another command"),
 		// -c/--cpu-list is a flag (read the mask operand as a list), not a
 		// value: the mask is still the first operand.
