@@ -492,7 +492,8 @@ var bypassClasses = []bypassClass{
 	{
 		// curl and wget write more files than their download: curl's
 		// headers (-D), cookie jar (-c), traces, --stderr, --libcurl and
-		// caches, wget's log (-o, -a) — each in every spelling the
+		// caches, wget's log (-o, -a), cookies and the wgetrc commands
+		// -e gives (output_document, logfile) — each in every spelling the
 		// table's grammar reads (clusters, abbreviations). Options read
 		// from a file the text feeds (curl -K -, a process
 		// substitution) are options the gate cannot see. Confirmed by
@@ -506,6 +507,7 @@ var bypassClasses = []bypassClass{
 		yolo: append(urls(downloaderWrites), "curl --trace-ascii /dev/sda http://x", "wget -o /etc/shadow http://x"),
 		yoloAllowed: []string{"curl -D - http://x", "curl -c jar.txt -b jar.txt http://x", "curl --cookie a=b http://x",
 			"curl --trace-ascii log.txt http://x", "wget -o wget.log http://x", "wget -qO- http://x", "curl -K curl.cfg http://x",
+			"wget -e robots=off http://x", "wget -e output_document=out.html http://x", "wget --save-cookies cookies.txt http://x",
 			"curl -sSL http://x -o out.tgz"},
 	},
 	{
@@ -955,7 +957,9 @@ var downloaderWrites = []string{"curl -D /etc/passwd U", "curl --dump /etc/passw
 	"curl --stderr /etc/passwd U", "curl --libcurl /etc/passwd U", "curl --etag-save /etc/passwd U", "curl --hsts /etc/passwd U",
 	"echo 'output = /etc/passwd' | curl -K - U", "curl --config <(echo 'output=/etc/passwd') U",
 	"curl -K /dev/stdin U <<< 'output=/etc/passwd'",
-	"wget -a /etc/passwd W", "wget -o /etc/passwd W", "wget --output-f=/etc/passwd W"}
+	"wget -a /etc/passwd W", "wget -o /etc/passwd W", "wget --output-f=/etc/passwd W",
+	"wget -e output_document=/etc/passwd W", "wget -e 'logfile = /etc/passwd' W", "wget --execute=OUTPUT-DOCUMENT=/etc/passwd W",
+	"wget --save-cookies /etc/passwd W"}
 
 // sqliteWrites are the sqlite3 class's account-file writes.
 var sqliteWrites = []string{`sqlite3 x.db ".output /etc/passwd" "select 1;"`, `sqlite3 x.db ".o /etc/passwd" "select 1;"`,
