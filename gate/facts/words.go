@@ -46,6 +46,15 @@ func Static(w *syntax.Word) (string, bool) {
 	if v, ok := plainStatic(w); ok {
 		return v, true
 	}
+	if v, ok := quotedStatic(w); ok {
+		return v, true
+	}
+	return staticExpand(w)
+}
+
+// staticExpand is Static's general path: the word's structure is checked
+// and expand computes its value.
+func staticExpand(w *syntax.Word) (string, bool) {
 	for i, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
@@ -174,6 +183,63 @@ func plainStatic(w *syntax.Word) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// quotedStatic is Static's fast path for a word of quotes and plain
+// literals (git commit -m "msg", grep 'a b' f): single quotes, double
+// quotes holding only literals, and literals, none with a backslash, and
+// the literals without a tilde, a brace or anything expanded. Quote
+// removal alone is its value — what expand computes for it, without
+// expand's cost (a configuration and its closures per word).
+func quotedStatic(w *syntax.Word) (string, bool) {
+	quoted, n := false, 0
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "\\~{}$`'\"") {
+				return "", false
+			}
+			n += len(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			quoted = true
+			n += len(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok || strings.IndexByte(l.Value, '\\') >= 0 {
+					return "", false
+				}
+				n += len(l.Value)
+			}
+			quoted = true
+		default:
+			return "", false
+		}
+	}
+	if !quoted {
+		return "", false // literals alone: plainStatic's, or Static's general path
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				b.WriteString(q.(*syntax.Lit).Value)
+			}
+		}
+	}
+	return b.String(), true
 }
 
 // assignTilde reports a word bash reads as an assignment even as an
