@@ -99,3 +99,41 @@ func TestRequestEnvHelperCommandConfirm(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestEnvExportedFunction: a function the request exports
+// (BASH_FUNC_NAME%%) is defined before the text runs, so its body is the
+// text's: refused past Bash(rm *) and as a catastrophe in yolo; a
+// harmless body stays allowed in yolo.
+func TestRequestEnvExportedFunction(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	fn := func(body string) map[string]string {
+		return map[string]string{"BASH_FUNC_ls%%": "() { " + body + "; }"}
+	}
+	for _, mode := range []Mode{ModeDefault, ModePlan, ModeYolo} {
+		if d := Decide(Input{Text: "ls", Mode: mode, Policy: p, Cwd: "/work", RequestEnv: fn("rm -f x")}); d.Action == Allow {
+			t.Errorf("%s: ls with an exported ls running rm allowed: %s", mode, d.Reason)
+		}
+	}
+	if d := Decide(Input{Text: "ls", Mode: ModeYolo, Policy: yolo, Cwd: "/work", RequestEnv: fn("rm -rf /")}); d.Action != Deny {
+		t.Errorf("yolo: ls with an exported ls running rm -rf /: %s: %s", d.Action, d.Reason)
+	}
+	if d := Decide(Input{Text: "ls", Mode: ModeYolo, Policy: yolo, Cwd: "/work", RequestEnv: fn("echo hi")}); d.Action != Allow {
+		t.Errorf("yolo near miss: an exported ls running echo: %s: %s", d.Action, d.Reason)
+	}
+}
+
+// TestRequestEnvExportedFunctionConfirm: bash defines a function from its
+// environment and `ls` runs it (the stand-in rm ran).
+func TestRequestEnvExportedFunctionConfirm(t *testing.T) {
+	bash := requireBash(t)
+	dir := t.TempDir()
+	bin, marker := standInRm(t, dir, false)
+	cmd := exec.Command(bash, "-c", "ls")
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "BASH_FUNC_ls%%=() { rm -f x; }"}
+	_ = cmd.Run()
+	if _, err := os.Stat(marker); err != nil {
+		t.Error("bash did not run the exported function's rm for ls")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -68,6 +69,7 @@ func Build(text string, opt Options) *Tree {
 	t.File, t.Parsed = f, true
 	b := &tb.b
 	*b = builder{t: t, opt: opt, src: text, scopeEnd: len(text) + 1}
+	b.envFuncs()
 	b.stmts(f.Stmts)
 	if t.keywordLate {
 		// A call turned on set -k after calls before it were read
@@ -76,6 +78,7 @@ func Build(text string, opt Options) *Tree {
 		*t = Tree{Src: text, File: f, Parsed: true, keyword: true}
 		t.Calls = t.callsBuf[:0]
 		*b = builder{t: t, opt: opt, src: text, scopeEnd: len(text) + 1}
+		b.envFuncs()
 		b.stmts(f.Stmts)
 	}
 	b.rebind()
@@ -767,6 +770,28 @@ func (b *builder) payload(c *Call, text, how string) {
 	sp := c.Span
 	nb := &builder{t: b.t, opt: b.opt, src: text, outer: &sp, via: c, how: how, depth: b.depth + 1, walk: b.walk}
 	nb.stmts(f.Stmts)
+}
+
+// envFuncs reads the functions the request exports (BASH_FUNC_NAME%%=()
+// { BODY; }), which bash defines before the text runs: a call of NAME
+// runs BODY (`ls` with BASH_FUNC_ls%%='() { rm -rf /; }' ran rm), so
+// BODY's commands are the text's.
+func (b *builder) envFuncs() {
+	names := make([]string, 0, len(b.opt.Env))
+	for k := range b.opt.Env {
+		if strings.HasPrefix(k, "BASH_FUNC_") && strings.HasSuffix(k, "%%") {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		v := b.opt.Env[k]
+		if !strings.HasPrefix(v, "() {") {
+			continue // bash imports only a value that starts so
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(k, "BASH_FUNC_"), "%%")
+		b.reparse(Span{}, nil, name+" "+v, fmt.Sprintf("the function %s the request's environment exports", name))
+	}
 }
 
 // reparse reads text that bash itself parses again where sp stands (a
