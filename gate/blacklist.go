@@ -1130,6 +1130,7 @@ func (b *blChecker) checkCall(bc *blCall) *BlacklistEntry {
 // strace -o F) and the operands its operand rule writes (uniq IN OUT,
 // tee's) are opened as a redirection's target is.
 func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
+	bc.parsed.Found = append(bc.parsed.Found, rcFound(bc)...)
 	var ws []facts.Word
 	for _, f := range bc.parsed.Found {
 		if f.HasValue && !f.ValueStatic && f.Opt.Effect == p.Writes {
@@ -1186,6 +1187,30 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// rcFound reads the startup-file commands an option gives (wget -e CMD,
+// Program.RcCommands) as the long options they stand for.
+func rcFound(bc *blCall) []p.Found {
+	rc := bc.prog.RcCommands
+	if rc == nil {
+		return nil
+	}
+	var args []p.Arg
+	for _, f := range bc.parsed.Found {
+		if f.Opt.Effect != p.Unproven || !f.HasValue || !f.ValueStatic {
+			continue
+		}
+		k, v, ok := strings.Cut(f.Value, "=")
+		k = strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(strings.TrimSpace(k)))
+		if long, known := rc[k]; ok && known {
+			args = append(args, p.Arg{Value: "--" + long + "=" + strings.TrimSpace(v), Static: true})
+		}
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	return bc.prog.Opts.Parse(args).Found
 }
 
 // savedDownloads are the files a downloader saves its downloads in

@@ -492,16 +492,22 @@ var bypassClasses = []bypassClass{
 	{
 		// curl and wget write more files than their download: curl's
 		// headers (-D), cookie jar (-c), traces, --stderr, --libcurl and
-		// caches, wget's log (-o, -a) — each in every spelling the
+		// caches, wget's log (-o, -a), cookies and the wgetrc commands
+		// -e gives (output_document, logfile) — each in every spelling the
 		// table's grammar reads (clusters, abbreviations). Options read
 		// from a file the text feeds (curl -K -, a process
 		// substitution) are options the gate cannot see. Confirmed by
 		// TestDownloaderWritesConfirm.
 		name:        "a downloader's other output options and the options it reads from standard input",
 		unconfirmed: []string{"lftp -f /dev/stdin <<< '!rm -f x'", "lftp -f <(echo '!rm -f x')"},
-		yolo:        append(urls(downloaderWrites), "curl --trace-ascii /dev/sda http://x", "wget -o /etc/shadow http://x"),
+		// /dev/null is no file of instructions (ssh -F /dev/null skips
+		// the configuration).
+		allowed: []string{"ssh -F /dev/null host ls", "vim -u /dev/null f", "man -C /dev/null ls", "curl -K curl.cfg http://x",
+			"curl -K ~/.curlrc http://x", `curl -K "$CFG" http://x`},
+		yolo: append(urls(downloaderWrites), "curl --trace-ascii /dev/sda http://x", "wget -o /etc/shadow http://x"),
 		yoloAllowed: []string{"curl -D - http://x", "curl -c jar.txt -b jar.txt http://x", "curl --cookie a=b http://x",
 			"curl --trace-ascii log.txt http://x", "wget -o wget.log http://x", "wget -qO- http://x", "curl -K curl.cfg http://x",
+			"wget -e robots=off http://x", "wget -e output_document=out.html http://x", "wget --save-cookies cookies.txt http://x",
 			"curl -sSL http://x -o out.tgz"},
 	},
 	{
@@ -560,8 +566,9 @@ var bypassClasses = []bypassClass{
 	{
 		// less -o/-O/--log-file copy a piped input into their file (on a
 		// terminal: TestWritesConfirm runs them under script(1)).
-		name: "a pager's log file",
-		yolo: append([]string{"cat img | less -o /dev/sda", "echo x | less --log /etc/shadow"}, lessWrites...),
+		name:    "a pager's log file",
+		yolo:    append([]string{"cat img | less -o /dev/sda", "echo x | less --log /etc/shadow"}, lessWrites...),
+		allowed: []string{"less -S -N file.csv", "git log --oneline | less", "less -R f"},
 		yoloAllowed: []string{"less +G f", "less -R f", "less -N +/pat f", "cat f | less -o out.log", "less -p pat f",
 			"less --pattern=x f", "less -P '?f%f' f"},
 	},
@@ -606,6 +613,9 @@ var bypassClasses = []bypassClass{
 		name: "programs that rewrite or rename the files they are given",
 		yolo: []string{"dos2unix /etc/passwd", "unix2dos /etc/shadow", "sd foo bar /etc/passwd", "ruby -pi -e 'x' /etc/passwd",
 			"ruby -i.bak -pe 'x' /etc/shadow", "rename 's/passwd/x/' /etc/passwd", "rename passwd x /etc/passwd", "rename 's/usr/x/' /usr"},
+		// Without -i neither interpreter edits its operand, so running a
+		// script is no write of it.
+		allowed: []string{"perl script.pl", "ruby script.rb", "dos2unix script.sh"},
 		yoloAllowed: []string{"dos2unix src/a.txt", "unix2dos README.md", "sd foo bar src/main.rs", "ruby -pe 'x' /etc/passwd",
 			"ruby -e 'puts 1'", `rename 's/\.txt$/.md/' a.txt b.txt`},
 	},
@@ -947,7 +957,9 @@ var downloaderWrites = []string{"curl -D /etc/passwd U", "curl --dump /etc/passw
 	"curl --stderr /etc/passwd U", "curl --libcurl /etc/passwd U", "curl --etag-save /etc/passwd U", "curl --hsts /etc/passwd U",
 	"echo 'output = /etc/passwd' | curl -K - U", "curl --config <(echo 'output=/etc/passwd') U",
 	"curl -K /dev/stdin U <<< 'output=/etc/passwd'",
-	"wget -a /etc/passwd W", "wget -o /etc/passwd W", "wget --output-f=/etc/passwd W"}
+	"wget -a /etc/passwd W", "wget -o /etc/passwd W", "wget --output-f=/etc/passwd W",
+	"wget -e output_document=/etc/passwd W", "wget -e 'logfile = /etc/passwd' W", "wget --execute=OUTPUT-DOCUMENT=/etc/passwd W",
+	"wget --save-cookies /etc/passwd W"}
 
 // sqliteWrites are the sqlite3 class's account-file writes.
 var sqliteWrites = []string{`sqlite3 x.db ".output /etc/passwd" "select 1;"`, `sqlite3 x.db ".o /etc/passwd" "select 1;"`,

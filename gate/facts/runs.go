@@ -322,10 +322,11 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 		case prog.StdinCommands == p.StdinOwnCommands && f.ValueStatic && stdinNames.Has(f.Value):
 			// Its commands from standard input are read as the ones it
 			// reads without the option (sftp -b - host <<< '!cmd').
-		case !f.ValueStatic || stdinNames.Has(f.Value) || strings.HasPrefix(f.Value, "/dev/") || strings.HasPrefix(f.Value, "/proc/"):
-			// What it reads is fed by the text or computed at run time
-			// (curl -K - fed `output = F`; a process substitution): not
-			// a file of the project's.
+		case !f.ValueStatic && procSubstWord(computedValue(f, args).Node),
+			f.ValueStatic && (stdinNames.Has(f.Value) || f.Value != "/dev/null" && (strings.HasPrefix(f.Value, "/dev/") || strings.HasPrefix(f.Value, "/proc/"))):
+			// What it reads is fed by the text (curl -K - fed `output =
+			// F`; a process substitution's output): not a file of the
+			// project's.
 			b.hide(FedScript, c.Span, c, "%s reads its instructions from standard input, a substitution or a descriptor, which the gate cannot read", what)
 		default:
 			b.hide(ProjectCode, c.Span, c, "%s runs %s", what, clip(f.Value))
@@ -377,6 +378,16 @@ func commandKey(k string) string {
 }
 
 // attached reports an option value given in the same word (-Sx, --s=x).
+// computedValue is the word that holds an option's computed value: the
+// option's own word when it is computed (--config=<(…)), else the next.
+func computedValue(f p.Found, args []Word) Word {
+	w := args[min(f.Index, len(args)-1)]
+	if w.Static && f.Index+1 < len(args) {
+		w = args[f.Index+1]
+	}
+	return w
+}
+
 func attached(f p.Found, args []Word) bool {
 	return f.Index < len(args) && strings.Contains(args[f.Index].Value, f.Value) && args[f.Index].Value != f.Value
 }
@@ -1648,7 +1659,12 @@ func (b *builder) unreadWrites(c *Call, known bool) {
 		return
 	}
 	switch c.Prog.Targets {
-	case p.Moves, p.CopiesTo, p.WritesAll, p.EditsInPlace:
+	case p.EditsInPlace:
+		if !inPlace(c.Argv[1:]) {
+			return // perl script.pl, ruby x.rb: no -i, nothing is edited
+		}
+		fallthrough
+	case p.Moves, p.CopiesTo, p.WritesAll:
 		// Every operand may be the file written (cp -t DIR, mv's
 		// sources into a directory named later): the stricter reading.
 		for _, a := range c.Argv[1:] {
@@ -1657,6 +1673,23 @@ func (b *builder) unreadWrites(c *Call, known bool) {
 			}
 		}
 	}
+}
+
+// inPlace reports an in-place editor's words that may edit its files:
+// --in-place, or a short cluster holding i (sed -ni, perl -pi.bak), or a
+// word computed at run time, which may be one.
+func inPlace(args []Word) bool {
+	for _, a := range args {
+		switch {
+		case !a.Static:
+			return true
+		case strings.HasPrefix(a.Value, "--in-place"), a.Value == "--inplace":
+			return true
+		case strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "i"):
+			return true
+		}
+	}
+	return false
 }
 
 // unreadStmtWrites records the files a compound command's redirections

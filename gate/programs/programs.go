@@ -184,6 +184,11 @@ type Program struct {
 	// Saves is where a downloader saves what it fetches under the URL's
 	// name (wget http://x/passwd writes ./passwd).
 	Saves *Saves
+	// RcCommands are the commands of its startup file that an Unproven
+	// option also takes (wget -e CMD), by name without case, '_' or '-',
+	// each as the long option it stands for (wget -e
+	// output_document=F is --output-document=F).
+	RcCommands map[string]string
 	// Decompresses is when a compressor decompresses its operands in
 	// place, writing each without its suffix (gzip -df /etc/passwd.gz
 	// replaced /etc/passwd).

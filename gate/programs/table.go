@@ -1162,11 +1162,14 @@ func wget(ps []Program) []Program {
 		ps[i].Opts = Opts("", "aABDeilnoOPQRtTUwXY", nil).AnyOption().Long(askpass, "use-askpass").
 			Short("O", out).Long(out, "output-document").Short("o", log).Long(log, "output-file").
 			Short("a", log).Long(log, "append-output").
+			Long(eff(ReqArg, Writes, "wget saves its cookies to %q"), "save-cookies").Long(log, "rejected-log").
 			Short("P", eff(ReqArg, Harmless, "")).Long(eff(ReqArg, Harmless, ""), "directory-prefix").
 			Short("e", eff(ReqArg, Unproven, "`wget -e %q` runs a wgetrc command, which can name a program")).
 			Long(eff(ReqArg, Unproven, "`wget --execute %q` runs a wgetrc command, which can name a program"), "execute").
 			Long(eff(ReqArg, RunsFile, "`wget --config` reads wgetrc commands from %q, which can name a program"), "config")
 		ps[i].Saves = &Saves{Dir: []string{"P", "directory-prefix"}, Named: []string{"O", "output-document"}}
+		ps[i].RcCommands = map[string]string{"outputdocument": "output-document", "logfile": "output-file", "dirprefix": "directory-prefix",
+			"savecookies": "save-cookies", "rejectedlog": "rejected-log", "useaskpass": "use-askpass"}
 		ps[i].CommandKeys = []string{"use_askpass"}
 		ps[i].EnvCommands = []string{"WGET_ASKPASS"}
 	}
