@@ -53,10 +53,10 @@ type walker struct {
 func newWalker(src string, opt Options, f *syntax.File) *walker {
 	w := &walker{src: src, opt: opt, safety: ReadOnly}
 	w.commands, w.ev = w.commandsBuf[:0], w.evBuf[:0]
-	if t := opt.Tree; t != nil && len(t.Calls) > len(w.evBuf) {
-		// About one finding per call: room for them at once rather than
-		// doubling (most of a long chain's evidence bytes).
-		w.ev = make([]Evidence, 0, len(t.Calls)+len(w.evBuf))
+	if n := ownCalls(opt.Tree); n > len(w.evBuf) {
+		// About one finding per call the walk meets: room for them at once
+		// rather than doubling (most of a long chain's evidence bytes).
+		w.ev = make([]Evidence, 0, n+len(w.evBuf))
 	}
 	if len(f.Stmts) == 1 {
 		w.sole = f.Stmts[0]
@@ -68,6 +68,22 @@ func newWalker(src string, opt Options, f *syntax.File) *walker {
 		}
 	}
 	return w
+}
+
+// ownCalls counts the calls of the text itself, the ones the walk meets
+// (not those of a script another call runs, bash -c '…'), when the
+// facts are at hand.
+func ownCalls(t *facts.Tree) int {
+	if t == nil {
+		return 0
+	}
+	n := 0
+	for _, c := range t.Calls {
+		if c.Via == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // add records evidence for node and merges its class into the result.
