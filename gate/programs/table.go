@@ -649,10 +649,14 @@ func escaping(e Escape, ps []Program) []Program {
 	return ps
 }
 
-// withOpts gives each entry its own option grammar from mk.
+// withOpts gives the entries the option grammar mk makes, one for all of
+// them: a grammar is never changed once made (Parse only reads it), and
+// Vim's eleven names shared would otherwise be twenty-two grammars built
+// by every process that reads the table.
 func withOpts(ps []Program, mk func() *Options) []Program {
+	o := mk()
 	for i := range ps {
-		ps[i].Opts = mk()
+		ps[i].Opts = o
 	}
 	return ps
 }
