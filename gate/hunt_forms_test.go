@@ -635,10 +635,11 @@ var bypassClasses = []bypassClass{
 		// script's log options write their report to the file
 		// (TestWritesConfirm).
 		name: "a timing, tracing or logging launcher's report file",
-		yolo: append([]string{"ltrace -o /dev/sda ls", "/usr/bin/time -o /etc/shadow -a ls"}, tracerWrites...),
+		// tar's snapshot (-g) and index files are its reports too.
+		yolo: append([]string{"ltrace -o /dev/sda ls", "/usr/bin/time -o /etc/shadow -a ls", "tar -cf a.tar -g /etc/passwd src"}, tracerWrites...),
 		yoloAllowed: []string{"/usr/bin/time -o t.txt ls", "/usr/bin/time -f %e ls", "time ls", "valgrind --log-file=v.log ls",
 			"valgrind --tool=memcheck ls", "ltrace -o out ls", "script -q -c ls /dev/null", "script -q -O out.log -c ls",
-			"script -q -t -c ls /dev/null"},
+			"script -q -t -c ls /dev/null", "tar -cf a.tar -g snap.snar src", "tar -cvf a.tar --index-file=list.txt src"},
 	},
 	{
 		name: "a copier's or mover's target directory and brace-made operands",
@@ -982,7 +983,9 @@ var tracerWrites = []string{"/usr/bin/time -o /etc/passwd true", "/usr/bin/time 
 	"valgrind -q --log-file=/etc/passwd true", "valgrind -q --xml=yes --xml-file=/etc/passwd true", "ltrace -o /etc/passwd true",
 	"script -q -O /etc/passwd -c true", "script -q --log-out /etc/passwd -c true", "script -q -I /etc/passwd -c true",
 	"script -q -B /etc/passwd -c true", "script -q -T /etc/passwd -O log -c true", "script -q -t/etc/passwd -c true /dev/null",
-	"script -q --log-timing=/etc/passwd -O log -c true"}
+	"script -q --log-timing=/etc/passwd -O log -c true",
+	"tar -cf /dev/null -g /etc/passwd /dev/null", "tar -cvf /dev/null --index-file=/etc/passwd /dev/null",
+	"tar -cf /dev/null --listed-incremental=/etc/passwd /dev/null"}
 
 // TestWritesConfirm runs each account-file write of the downloader,
 // sqlite3, pager and tracer classes under bash with /etc/passwd replaced by a

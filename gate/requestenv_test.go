@@ -137,3 +137,52 @@ func TestRequestEnvExportedFunctionConfirm(t *testing.T) {
 		t.Error("bash did not run the exported function's rm for ls")
 	}
 }
+
+// TestRequestEnvPrompt: a prompt the request sets is expanded as the
+// text's own is — PS4 with SHELLOPTS=xtrace runs its substitutions in
+// every command — so yolo does not allow it; a plain prompt stays allowed.
+func TestRequestEnvPrompt(t *testing.T) {
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, env := range []map[string]string{{"PS4": "$(rm -rf /)", "SHELLOPTS": "xtrace"}, {"PS4": "`rm -rf /`"}} {
+		if d := Decide(Input{Text: "ls", Mode: ModeYolo, Policy: yolo, Cwd: "/work", RequestEnv: env}); d.Action == Allow {
+			t.Errorf("yolo, env %v: ls allowed: %s", env, d.Reason)
+		}
+	}
+	if d := Decide(Input{Text: "ls", Mode: ModeYolo, Policy: yolo, Cwd: "/work", RequestEnv: map[string]string{"PS4": "+ "}}); d.Action != Allow {
+		t.Errorf("yolo near miss PS4='+ ': %s: %s", d.Action, d.Reason)
+	}
+}
+
+// TestRequestEnvPromptConfirm: bash run by a user other than root takes PS4
+// and SHELLOPTS=xtrace from its environment and runs PS4's substitution
+// (root's bash ignores PS4 there: the gate refuses both alike).
+func TestRequestEnvPromptConfirm(t *testing.T) {
+	bash := requireBash(t)
+	// Under /tmp itself: the test's own temporary directories are the
+	// test user's only, and the other user must write the marker.
+	dir, err := os.MkdirTemp("", "ps4-confirm-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	marker := dir + "/ran"
+	argv := []string{bash, "-c", "true"}
+	if os.Geteuid() == 0 {
+		setpriv, err := exec.LookPath("setpriv")
+		if err != nil {
+			t.Skip("running as root without setpriv: root's bash ignores PS4 from its environment")
+		}
+		argv = append([]string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"}, argv...)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "PS4=$(touch " + marker + ")", "SHELLOPTS=xtrace"}
+	if out, err := cmd.CombinedOutput(); err != nil && len(out) == 0 {
+		t.Skipf("cannot run bash as another user here: %v", err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Error("bash did not run PS4's substitution from its environment")
+	}
+}

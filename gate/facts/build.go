@@ -775,17 +775,25 @@ func (b *builder) payload(c *Call, text, how string) {
 // envFuncs reads the functions the request exports (BASH_FUNC_NAME%%=()
 // { BODY; }), which bash defines before the text runs: a call of NAME
 // runs BODY (`ls` with BASH_FUNC_ls%%='() { rm -rf /; }' ran rm), so
-// BODY's commands are the text's.
+// BODY's commands are the text's; and the prompts it sets, as the text's
+// own assignments are read.
 func (b *builder) envFuncs() {
 	names := make([]string, 0, len(b.opt.Env))
 	for k := range b.opt.Env {
-		if strings.HasPrefix(k, "BASH_FUNC_") && strings.HasSuffix(k, "%%") {
-			names = append(names, k)
-		}
+		names = append(names, k)
 	}
 	slices.Sort(names)
 	for _, k := range names {
 		v := b.opt.Env[k]
+		if programs.Var(k) == programs.PromptVar {
+			// A prompt the request sets (PS4 with xtrace) is expanded as
+			// one the text assigns is.
+			b.commandVar(nil, Assign{Name: k, Value: Word{Value: v, Static: true, Raw: v}, Raw: k + "=" + v})
+			continue
+		}
+		if !strings.HasPrefix(k, "BASH_FUNC_") || !strings.HasSuffix(k, "%%") {
+			continue
+		}
 		if !strings.HasPrefix(v, "() {") {
 			continue // bash imports only a value that starts so
 		}

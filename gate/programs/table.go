@@ -555,7 +555,11 @@ func tarOpts() *Options {
 		Long(eff(ReqArg, RunsProgram, "`tar --use-compress-program` runs %q"), "use-compress-program").
 		Long(eff(ReqArg, RunsProgram, "`tar --rsh-command` runs %q"), "rsh-command").
 		Short("F", eff(ReqArg, RunsShell, "`tar -F` runs %q at the end of each volume")).
-		Long(eff(ReqArg, RunsShell, "`tar --info-script` runs %q at the end of each volume"), "info-script", "new-volume-script")
+		Long(eff(ReqArg, RunsShell, "`tar --info-script` runs %q at the end of each volume"), "info-script", "new-volume-script").
+		// -g/--listed-incremental rewrites its snapshot file and
+		// --index-file gets the verbose listing (both made theirs).
+		Short("g", eff(ReqArg, Writes, "`tar -g` rewrites the snapshot file %q")).
+		Long(eff(ReqArg, Writes, "`tar` writes %q"), "listed-incremental", "index-file")
 }
 
 // lessOpts is less 590's command line: -o/--log-file and -O/--LOG-FILE
