@@ -80,9 +80,9 @@ func sqliteWrites(args []string) (files []string, unknown bool) {
 		case opt == "-cmd" && i+1 < len(args):
 			scripts = append(scripts, args[i+1])
 			i++
-		case programs.SqliteValues[opt] > 0:
+		case programs.SqliteValues(opt) > 0:
 			unknown = unknown || opt == "-init"
-			i += programs.SqliteValues[opt]
+			i += programs.SqliteValues(opt)
 		default:
 			return files, true // -A ARGS…, or an option sqlite3 reads another way
 		}
