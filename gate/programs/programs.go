@@ -532,6 +532,12 @@ var tables = sync.OnceValues(func() ([][]Program, map[string]*Program) {
 	return groups, m
 })
 
+// Warm builds the table and its index now. A process that will decide
+// starts it in the background (go programs.Warm()) so that the build, a
+// millisecond or so, overlaps its other start-up work; a lookup meanwhile
+// waits for it.
+func Warm() { tables() }
+
 // lookup is the index entry for an exact name, or nil.
 func lookup(name string) *Program {
 	_, index := tables()
