@@ -840,7 +840,9 @@ func TestBypassClassesConfirm(t *testing.T) {
 			cmd.Dir = dir
 			cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C", "SHELL=" + bash, "TERM=dumb"}
 			cmd.Stdin = strings.NewReader("")
+			ownGroup(cmd)
 			_ = cmd.Run()
+			killGroup(cmd)
 			cancel()
 			if _, err := os.Stat(marker); err != nil {
 				t.Errorf("%s: %q: bash did not run the stand-in rm (the form is wrong here)", c.name, text)
