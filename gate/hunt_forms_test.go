@@ -996,13 +996,7 @@ var tracerWrites = []string{"/usr/bin/time -o /etc/passwd true", "/usr/bin/time 
 func TestWritesConfirm(t *testing.T) {
 	bash := requireBash(t)
 	for _, form := range slices.Concat(downloaderWrites, sqliteWrites, lessWrites, tracerWrites) {
-		prog, _, _ := strings.Cut(form, " ")
-		if strings.HasPrefix(form, "echo") {
-			_, prog, _ = strings.Cut(form, "| ")
-			prog, _, _ = strings.Cut(prog, " ")
-		}
-		if _, err := exec.LookPath(prog); err != nil {
-			t.Logf("%s is not installed: %q is not confirmed here", prog, form)
+		if _, ok := formProgram(t, form); !ok {
 			continue
 		}
 		dir := t.TempDir()
@@ -1050,9 +1044,7 @@ var removingSources = []string{"tar --remove-files -cf a.tar /etc", "tar -cf a.t
 func TestRemovesSourcesConfirm(t *testing.T) {
 	bash := requireBash(t)
 	for _, form := range removingSources {
-		prog, _, _ := strings.Cut(form, " ")
-		if _, err := exec.LookPath(prog); err != nil {
-			t.Logf("%s is not installed: %q is not confirmed here", prog, form)
+		if _, ok := formProgram(t, form); !ok {
 			continue
 		}
 		dir := t.TempDir()
@@ -1189,9 +1181,8 @@ var decompressForms = []string{"gzip -df /etc/passwd.gz", "gunzip -f /etc/passwd
 func TestDecompressConfirm(t *testing.T) {
 	bash := requireBash(t)
 	for _, form := range decompressForms {
-		prog, _, _ := strings.Cut(form, " ")
-		if _, err := exec.LookPath(prog); err != nil {
-			t.Logf("%s is not installed: %q is not confirmed here", prog, form)
+		prog, ok := formProgram(t, form)
+		if !ok {
 			continue
 		}
 		dir := t.TempDir()
@@ -1216,4 +1207,21 @@ func TestDecompressConfirm(t *testing.T) {
 			t.Errorf("%q: %s holds %q, not the decompressed copy: %s", text, target, b, out)
 		}
 	}
+}
+
+// formProgram is the program a confirm form runs (the one after the pipe
+// of an `echo … |` form), and whether it is installed; a form whose
+// program is not installed is logged as not confirmed here.
+func formProgram(t *testing.T, form string) (string, bool) {
+	t.Helper()
+	prog, _, _ := strings.Cut(form, " ")
+	if prog == "echo" {
+		_, prog, _ = strings.Cut(form, "| ")
+		prog, _, _ = strings.Cut(prog, " ")
+	}
+	if _, err := exec.LookPath(prog); err != nil {
+		t.Logf("%s is not installed: %q is not confirmed here", prog, form)
+		return prog, false
+	}
+	return prog, true
 }
