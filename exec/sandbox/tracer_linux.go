@@ -84,13 +84,17 @@ type tracer struct {
 	listener int
 	root     int
 	rootExec bool
-	ended    bool                 // a program was refused: every further exec is too
-	pending  map[int]*pendingExec // attached, their stop to come
-	held     map[int]heldExec     // at their exec stop, waiting for an answer
-	notif    seccompNotif
-	buf      []byte
-	stack    []byte
-	path     []byte
+	ended    bool // a program was refused: every further exec is too
+	// drained is set when the tracer ended because every process of the
+	// run was gone, reaped (its listener hung up: a process holds the
+	// filter until it is reaped), having refused nothing.
+	drained bool
+	pending map[int]*pendingExec // attached, their stop to come
+	held    map[int]heldExec     // at their exec stop, waiting for an answer
+	notif   seccompNotif
+	buf     []byte
+	stack   []byte
+	path    []byte
 }
 
 // pendingExec is a thread the tracer attached to, whose exec goes on.
@@ -154,9 +158,32 @@ func (t *tracer) started(initPID int) { t.initPID.Store(int64(initPID)) }
 
 // killInit kills the init, once it is known.
 func (t *tracer) killInit() {
-	if pid := int(t.initPID.Load()); pid > 0 {
+	if pid := t.initProcess(); pid > 0 {
 		unix.Kill(pid, unix.SIGKILL)
 	}
+}
+
+// initProcess is the init's pid, or 0 before it is known. A run without
+// a sandbox may fork its command before started tells the tracer (its go
+// byte is written before the init starts): the init is then the command's
+// parent, read from /proc, if that is this process's child (an orphaned
+// command has another parent, never to be taken for the init). The tracer
+// thread only: it owns root.
+func (t *tracer) initProcess() int {
+	if pid := int(t.initPID.Load()); pid > 0 {
+		return pid
+	}
+	if t.root <= 0 {
+		return 0
+	}
+	st, ok := procfs.ReadStat(t.root)
+	if !ok || st.PPid <= 0 {
+		return 0
+	}
+	if ist, ok := procfs.ReadStat(st.PPid); !ok || ist.PPid != os.Getpid() {
+		return 0
+	}
+	return st.PPid
 }
 
 // end has the tracer finish: the held execs are refused, the listener
@@ -177,6 +204,16 @@ func (t *tracer) closeStop() {
 	defer t.mu.Unlock()
 	unix.Close(t.stop)
 	t.stop = -1
+}
+
+// isDrained reports whether the tracer is done and ended drained.
+func (t *tracer) isDrained() bool {
+	select {
+	case <-t.done:
+		return t.drained // written before done was closed
+	default:
+		return false
+	}
 }
 
 // attachError is why the gate could not attach, once done is closed.
@@ -437,6 +474,7 @@ func (t *tracer) loop() {
 		if fds[0].Revents&unix.POLLIN != 0 {
 			t.notified()
 		} else if fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0 && len(t.held) == 0 {
+			t.drained = fds[0].Revents&unix.POLLHUP != 0 && !t.ended && len(t.pending) == 0
 			return // no process of the run is left
 		}
 	}
@@ -645,7 +683,7 @@ func (t *tracer) exec(pid int) {
 		t.refuse(pid)
 		return
 	}
-	initPID, root, rootArgv := int(t.initPID.Load()), t.root, t.rootArgv
+	initPID, root, rootArgv := t.initProcess(), t.root, t.rootArgv
 	ev.parent = func() (int, []string) {
 		ppid, argv := parentOf(pid)
 		if ppid == initPID && ppid > 0 {
