@@ -792,7 +792,9 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 		cands, complete = strictCandidates(in.seg.Segments, in.tree)
 		// The whole text is a candidate too: a deny rule may name a whole
 		// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
-		cands = append(cands, spelling{text: normalizeBlanks(in.text)})
+		if whole := (spelling{text: normalizeBlanks(in.text)}); !slices.Contains(cands, whole) {
+			cands = append(cands, whole) // (a one-segment text is its segment)
+		}
 	}
 	if r, m, guess := bestMatchWhy(rs.deny, cands); m == sureMatch {
 		return ruleVerdict{decision: string(Deny), rule: r}
