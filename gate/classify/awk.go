@@ -911,13 +911,10 @@ func qwenAwk(args []string) (Safety, string) {
 
 // qwenAwkScript is the peer's classifyAwkScriptSafety.
 func qwenAwkScript(script string) (Safety, string) {
-	stmts, ambiguousSlash, at := qwenAwkSplit(script)
-	if !ambiguousSlash {
-		for _, st := range stmts {
-			if qwenAwkStaticWrite(st) {
-				return Write, "awk print > \"file\" writes a file"
-			}
-		}
+	write := false
+	ambiguousSlash, at := qwenAwkSplit(script, func(st string) { write = write || qwenAwkStaticWrite(st) })
+	if write && !ambiguousSlash {
+		return Write, "awk print > \"file\" writes a file"
 	}
 	if at {
 		return Unknown, qwenAwkWhy + "@ (gawk indirect calls, @include, @load)"
@@ -958,14 +955,18 @@ func isWordByte(c byte) bool {
 }
 
 // qwenAwkSplit is the peer's splitAwkStatements: it cuts the program at
-// ";", braces and newlines outside strings, regex literals and comments, and
-// reports a "/" it could not place and any "@".
-func qwenAwkSplit(script string) (stmts []string, ambiguousSlash, at bool) {
+// ";", braces and newlines outside strings, regex literals and comments,
+// handing each statement to each in turn, and reports a "/" it could not
+// place and any "@".
+func qwenAwkSplit(script string, each func(string)) (ambiguousSlash, at bool) {
 	start := 0
 	escaped, inString, inRegex := false, false, false
 	prev := rune(-1) // none yet
 	for i := 0; i < len(script); {
-		r, size := utf8.DecodeRuneInString(script[i:])
+		r, size := rune(script[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(script[i:])
+		}
 		next := i + size
 		switch {
 		case escaped:
@@ -981,16 +982,16 @@ func qwenAwkSplit(script string) (stmts []string, ambiguousSlash, at bool) {
 		case r == '/' && (prev < 0 || strings.ContainsRune("({[=,:;!~?&|", prev)):
 			inRegex = true
 		case r == '#':
-			stmts = append(stmts, script[start:i])
+			each(script[start:i])
 			nl := strings.IndexByte(script[next:], '\n')
 			if nl < 0 {
-				return stmts, ambiguousSlash, at
+				return ambiguousSlash, at
 			}
 			start = next + nl + 1
 			next = start
 			prev = '\n'
 		case r == ';' || r == '{' || r == '}' || r == '\n':
-			stmts = append(stmts, script[start:i])
+			each(script[start:i])
 			start = next
 			prev = r
 		default:
@@ -1006,5 +1007,6 @@ func qwenAwkSplit(script string) (stmts []string, ambiguousSlash, at bool) {
 		}
 		i = next
 	}
-	return append(stmts, script[start:]), ambiguousSlash, at
+	each(script[start:])
+	return ambiguousSlash, at
 }
