@@ -709,6 +709,20 @@ var bypassClasses = []bypassClass{
 		allowed:     []string{"hub status", "yadm status"},
 	},
 	{
+		// GNU tar explodes an old-style key before it parses options: each
+		// valued letter takes the next word in turn (tar tfI a.tar CMD runs
+		// CMD as the decompressor), where the dash cluster -tfI would make
+		// "I" f's value and CMD an operand.
+		name:  "tar's old-style key gives its valued letters the next words in turn",
+		needs: "tar", files: map[string]string{"a.tar": ""},
+		refused: []string{"tar tfI a.tar 'rm -f x'", "tar tIf 'rm -f x' a.tar", "tar tvfI a.tar 'rm -f x'",
+			"tar xOfI a.tar 'rm -f x'", "tar tbIf 20 'rm -f x' a.tar"},
+		allowed: []string{"tar tf a.tar", "tar tvf a.tar", "tar xOf a.tar", "tar xfO a.tar", "tar tfb a.tar 20", "tar tzf a.tgz"},
+		yolo: []string{"tar tfI a.tar 'rm -rf /'", "tar tIf 'rm -rf /' a.tar", "tar cbf 20 /etc/passwd x", "tar xCf / a.tar",
+			"tar xvfC a.tar /etc"},
+		yoloAllowed: []string{"tar xf a.tar", "tar cbf 20 out.tar x", "tar xCf out a.tar", "tar czf a.tgz src"},
+	},
+	{
 		name: "a shell's version query reads no script",
 		// bash, dash, zsh and ksh --version ran nothing fed on stdin.
 		yoloAllowed: []string{"bash --version", "echo rm -rf / | bash --version", "sh --version"},
@@ -987,7 +1001,8 @@ var tracerWrites = []string{"/usr/bin/time -o /etc/passwd true", "/usr/bin/time 
 	"script -q -B /etc/passwd -c true", "script -q -T /etc/passwd -O log -c true", "script -q -t/etc/passwd -c true /dev/null",
 	"script -q --log-timing=/etc/passwd -O log -c true",
 	"tar -cf /dev/null -g /etc/passwd /dev/null", "tar -cvf /dev/null --index-file=/etc/passwd /dev/null",
-	"tar -cf /dev/null --listed-incremental=/etc/passwd /dev/null"}
+	"tar -cf /dev/null --listed-incremental=/etc/passwd /dev/null",
+	"tar cfg /dev/null /etc/passwd /dev/null"}
 
 // TestWritesConfirm runs each account-file write of the downloader,
 // sqlite3, pager and tracer classes under bash with /etc/passwd replaced by a

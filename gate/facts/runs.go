@@ -100,7 +100,7 @@ func (b *builder) runs(c *Call) {
 	case prog.Scanner == p.ScanSed || prog.Scanner == p.ScanAwk || prog.Scanner == p.ScanSqlite:
 		b.sub(c, prog, args)
 	case prog.Scanner == p.ScanTar:
-		b.uncertain(c, prog, b.options(c, prog, tarArgs(args)))
+		b.uncertain(c, prog, b.options(c, prog, args))
 	case prog.Runs != nil && (prog.Runs.Argv || prog.Runs.Joined || prog.Runs.After != "" || prog.Runs.UserShell):
 		b.launcher(c, prog, args)
 	case prog.Kind.Has(p.Interpreter):
@@ -296,7 +296,7 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 			b.ownCommand(c, f, args, what)
 		case f.Opt.Absolute && !path.IsAbs(f.Value):
 		case f.Opt.Effect == p.RunsProgram && (f.Opt.Rest || f.Name == "S" || f.Name == "split-string"):
-			rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
+			rest := args[min(len(args), f.ValueAt+1):]
 			b.argvCall(c, append(envSplit(f.Value), rest...), what, false)
 		case f.Opt.Effect == p.RunsProgram:
 			b.argvCall(c, splitWords(f.Value), what, f.Opt.Appends)
@@ -365,7 +365,7 @@ func (b *builder) ownCommand(c *Call, f p.Found, args []Word, what string) {
 	case !ok:
 		b.hide(Unreadable, c.Span, c, "%s names %s, a command the gate does not know", what, clip(f.Value))
 	case as != "":
-		rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
+		rest := args[min(len(args), f.ValueAt+1):]
 		b.argvCall(c, append(splitWords(as), rest...), what, false)
 	}
 }
@@ -377,26 +377,15 @@ func commandKey(k string) string {
 	return strings.NewReplacer("_", "", "-", "", " ", "", "\t", "").Replace(strings.ToLower(k))
 }
 
-// attached reports an option value given in the same word (-Sx, --s=x).
 // computedValue is the word that holds an option's computed value: the
-// option's own word when it is computed (--config=<(…)), else the next.
+// option's own word when it is computed (--config=<(…)), else the word
+// its value was read from.
 func computedValue(f p.Found, args []Word) Word {
 	w := args[min(f.Index, len(args)-1)]
-	if w.Static && f.Index+1 < len(args) {
-		w = args[f.Index+1]
+	if w.Static && f.ValueAt > f.Index && f.ValueAt < len(args) {
+		w = args[f.ValueAt]
 	}
 	return w
-}
-
-func attached(f p.Found, args []Word) bool {
-	return f.Index < len(args) && strings.Contains(args[f.Index].Value, f.Value) && args[f.Index].Value != f.Value
-}
-
-func boolInt(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
 }
 
 // keyed reads a KEY=VALUE option whose key names a command (ssh -o
@@ -1506,17 +1495,6 @@ func sqliteReadsStdin(args []string) bool {
 		}
 	}
 	return operands < 2
-}
-
-// tarArgs reads tar's old-style first argument (tar xzf a.tgz) as the
-// option cluster it is.
-func tarArgs(args []Word) []Word {
-	if len(args) == 0 || !args[0].Static || strings.HasPrefix(args[0].Value, "-") || args[0].Value == "" {
-		return args
-	}
-	out := append([]Word(nil), args...)
-	out[0].Value = "-" + out[0].Value
-	return out
 }
 
 // clip shortens text quoted in a reason.

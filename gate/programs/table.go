@@ -559,7 +559,7 @@ func tarOpts() *Options {
 		// -g/--listed-incremental rewrites its snapshot file and
 		// --index-file gets the verbose listing (both made theirs).
 		Short("g", eff(ReqArg, Writes, "`tar -g` rewrites the snapshot file %q")).
-		Long(eff(ReqArg, Writes, "`tar` writes %q"), "listed-incremental", "index-file")
+		Long(eff(ReqArg, Writes, "`tar` writes %q"), "listed-incremental", "index-file").OldKey()
 }
 
 // lessOpts is less 590's command line: -o/--log-file and -O/--LOG-FILE
