@@ -191,7 +191,7 @@ func gitWriteSub(sub string, rest []string) finding {
 			return finding{Unknown, "git-dry-run", fmt.Sprintf("`git %s %s` is a dry run, which the rules do not prove read-only", sub, v)}
 		}
 	}
-	return finding{Write, "git-write", fmt.Sprintf("`git %s` changes the repository, work tree or a remote", sub)}
+	return finding{Write, "git-write", "`git " + sub + "` changes the repository, work tree or a remote"}
 }
 
 // gitReadSub checks a read-only subcommand's options for helpers, output
