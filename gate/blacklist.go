@@ -98,6 +98,9 @@ type blInput struct {
 	// execGate: a run-time exec gate will watch the run, so project code
 	// run by name is not something the blacklist failed to see.
 	execGate bool
+	// reqEnv are the variables the request sets, which every command of
+	// the text inherits.
+	reqEnv map[string]string
 	// cdSearch: the request's environment sets CDPATH, or BASHOPTS with
 	// cdable_vars, so a cd to a name may go anywhere.
 	cdSearch bool
@@ -119,6 +122,7 @@ func (in *blInput) shellEnv(env []string, req map[string]string) {
 		}
 		return envValue(env, k)
 	}
+	in.reqEnv = req
 	opts := get("BASHOPTS")
 	in.cdSearch = get("CDPATH") != "" || colonListHas(opts, "cdable_vars")
 	in.noCase = colonListHas(opts, "nocaseglob")
@@ -1177,6 +1181,7 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
 	}
 	ws = append(ws, b.savedDownloads(bc)...)
+	ws = append(ws, b.envWrites(bc)...)
 	ws = append(ws, decompressed(bc)...)
 	if downloads(bc.c) && bc.prog.Opts == nil {
 		// A downloader the table models (curl, wget) has its output
@@ -1187,6 +1192,34 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// envWrites are the files a program's environment names for it to write
+// (Program.EnvWrites: GIT_TRACE=/etc/sudoers git status appends git's
+// trace there): each absolute value the text or the request gives the
+// variable. A value computed at run time is one the blacklist cannot
+// resolve.
+func (b *blChecker) envWrites(bc *blCall) []facts.Word {
+	var ws []facts.Word
+	for _, name := range bc.prog.EnvWrites {
+		vals := b.t.Vars[name]
+		if v, ok := b.in.reqEnv[name]; ok {
+			vals = append(vals[:len(vals):len(vals)], v)
+		}
+		for _, v := range vals {
+			if path.IsAbs(v) {
+				ws = append(ws, facts.Word{Value: v, Static: true, Raw: v})
+			}
+		}
+		for x := bc.c; x != nil; x = x.Via {
+			for _, a := range x.Assigns {
+				if a.Name == name && !a.Value.Static {
+					b.see("the blacklist cannot resolve the file %s names for `%s` to write", name, bc.c.Base)
+				}
+			}
+		}
+	}
+	return ws
 }
 
 // rcFound reads the startup-file commands an option gives (wget -e CMD,

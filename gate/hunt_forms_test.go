@@ -642,6 +642,15 @@ var bypassClasses = []bypassClass{
 			"script -q -t -c ls /dev/null", "tar -cf a.tar -g snap.snar src", "tar -cvf a.tar --index-file=list.txt src"},
 	},
 	{
+		// git appends its traces to the file a GIT_TRACE* variable names
+		// (TestWritesConfirm), as --output writes its file.
+		name: "a variable that names a file the program writes",
+		yolo: append([]string{"GIT_TRACE=/etc/sudoers git status", "GIT_TRACE_PACKET=/etc/shadow git fetch",
+			"GIT_TRACE=$X git status"}, envFileWrites...),
+		yoloAllowed: []string{"GIT_TRACE=1 git status", "GIT_TRACE=/tmp/git.trace git status", "GIT_TRACE2_EVENT=/tmp/t.json git log -1",
+			"GIT_TRACE=/etc/passwd ls", "git status"},
+	},
+	{
 		name: "a copier's or mover's target directory and brace-made operands",
 		yolo: []string{"cp -t /etc /tmp/passwd", "cp --target-directory=/etc passwd", "install -t /etc passwd",
 			"mv --target=/tmp /usr", "mv -t /tmp /usr", "mv -vt /tmp /usr", "mv /etc/passwd{,.bak}", "mv /etc/{passwd,x}"},
@@ -1004,13 +1013,17 @@ var tracerWrites = []string{"/usr/bin/time -o /etc/passwd true", "/usr/bin/time 
 	"tar -cf /dev/null --listed-incremental=/etc/passwd /dev/null",
 	"tar cfg /dev/null /etc/passwd /dev/null"}
 
+// envFileWrites are files git's trace variables name.
+var envFileWrites = []string{"GIT_TRACE=/etc/passwd git version", "GIT_TRACE2_EVENT=/etc/passwd git version",
+	"env GIT_TRACE_PERFORMANCE=/etc/passwd git version", "export GIT_TRACE2=/etc/passwd; git version"}
+
 // TestWritesConfirm runs each account-file write of the downloader,
 // sqlite3, pager and tracer classes under bash with /etc/passwd replaced by a
 // file in a scratch directory: the file must be there after, so the form
 // really writes the file the gate refuses.
 func TestWritesConfirm(t *testing.T) {
 	bash := requireBash(t)
-	for _, form := range slices.Concat(downloaderWrites, sqliteWrites, lessWrites, tracerWrites) {
+	for _, form := range slices.Concat(downloaderWrites, sqliteWrites, lessWrites, tracerWrites, envFileWrites) {
 		if _, ok := formProgram(t, form); !ok {
 			continue
 		}

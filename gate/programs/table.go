@@ -1392,7 +1392,13 @@ func system() []Program {
 
 func versionControl() []Program {
 	return one(
-		Program{Name: "git", Kind: NetworkClient, Scanner: ScanGit, Subcommand: 1, Why: "version control"},
+		// git appends each trace to the file its variable names when the
+		// value is an absolute path (git 2.39's trace.c and trace2;
+		// confirmed: GIT_TRACE=/tmp/t git status wrote /tmp/t).
+		Program{Name: "git", Kind: NetworkClient, Scanner: ScanGit, Subcommand: 1, Why: "version control",
+			EnvWrites: []string{"GIT_TRACE", "GIT_TRACE2", "GIT_TRACE2_EVENT", "GIT_TRACE2_PERF", "GIT_TRACE_CURL",
+				"GIT_TRACE_FSMONITOR", "GIT_TRACE_PACK_ACCESS", "GIT_TRACE_PACKET", "GIT_TRACE_PACKFILE",
+				"GIT_TRACE_PERFORMANCE", "GIT_TRACE_REFS", "GIT_TRACE_SETUP", "GIT_TRACE_SHALLOW"}},
 		Program{Name: "gitk", Kind: Viewer, Why: "a git viewer"},
 		Program{Name: "hg", Kind: NetworkClient | Writer, Subcommand: 1, Why: "version control"},
 		Program{Name: "svn", Kind: NetworkClient | Writer, Subcommand: 1, Why: "version control"},
