@@ -2812,7 +2812,7 @@ func (b *blChecker) shellFromDownload(bc *blCall) *BlacklistEntry {
 		switch {
 		case in.Kind == facts.FromFile && isNetPath(in.Target.Value):
 			return blEntry("download-to-shell")
-		case in.Kind == facts.FromFd && b.fdOnNet(in.Target.Value):
+		case in.Kind == facts.FromFd && b.fdDownloads(in.Target.Value):
 			return blEntry("download-to-shell")
 		case in.Node != nil && b.substDownloads(in.Node):
 			return blEntry("download-to-shell")
@@ -2837,11 +2837,12 @@ func (b *blChecker) substDownloads(n syntax.Node) bool {
 	return found
 }
 
-// fdOnNet reports a descriptor the text opened on /dev/tcp or /dev/udp.
-func (b *blChecker) fdOnNet(fd string) bool {
+// fdDownloads reports a descriptor the text opened on /dev/tcp or
+// /dev/udp, or on a substitution that downloads (exec 3< <(curl …)).
+func (b *blChecker) fdDownloads(fd string) bool {
 	for _, c := range b.t.Calls {
 		for _, r := range c.Redirs {
-			if r.N == fd && r.Target.Static && isNetPath(r.Target.Value) {
+			if r.N == fd && (r.Target.Static && isNetPath(r.Target.Value) || r.Node != nil && b.substDownloads(r.Node)) {
 				return true
 			}
 		}

