@@ -1045,6 +1045,43 @@ func (bc *blCall) keeps() bool {
 	return false
 }
 
+// defusedBy reports one of words (a program's Defuses — --help, unzip -l,
+// gzip -c — or a partitioner's listing words) read as an option. With a
+// grammar the parse says: in `unzip a.zip x -l` the -l is a member, in
+// `gzip -S -c f` -c is -S's value. Without one, a word counts only where
+// no option before it can take it as its value and before any `--`: as
+// the first argument or after an operand (mkfs.ext4 -L --help /dev/sda
+// formats the device, labelled "--help"; confirmed on an image).
+func (bc *blCall) defusedBy(words []string) bool {
+	if bc.prog.Opts != nil {
+		for _, w := range words {
+			if bc.has(strings.TrimLeft(w, "-")) {
+				return true
+			}
+		}
+		return false
+	}
+	valued := false // the word before may take the next as its value
+	for _, a := range bc.args {
+		if !a.Static {
+			valued = true
+			continue
+		}
+		if a.Value == "--" {
+			return false
+		}
+		if !valued {
+			for _, w := range words {
+				if a.Value == w || strings.HasPrefix(w, "--") && strings.HasPrefix(a.Value, w+"=") {
+					return true
+				}
+			}
+		}
+		valued = strings.HasPrefix(a.Value, "-") && a.Value != "-" && !strings.Contains(a.Value, "=")
+	}
+	return false
+}
+
 // words reports whether any static argument is one of words.
 func (bc *blCall) word(words []string) bool {
 	for _, a := range bc.args {
@@ -1930,7 +1967,7 @@ func (b *blChecker) redirectsOf(rs []facts.Redir, text string) *BlacklistEntry {
 // triggered reports whether a destructive program's arguments make it do
 // its damage: no defusing word, and a trigger word (or none needed).
 func triggered(bc *blCall) bool {
-	if bc.word(bc.prog.Defuses) {
+	if bc.defusedBy(bc.prog.Defuses) {
 		return false
 	}
 	return len(bc.prog.Triggers) == 0 || bc.word(bc.prog.Triggers)
@@ -1948,11 +1985,23 @@ func (b *blChecker) diskCheck(bc *blCall) *BlacklistEntry {
 		}
 		return blEntry("make-filesystem")
 	case bc.prog.Kind.Has(p.Partitioner):
-		if bc.word(bc.prog.Defuses) || bc.word(bc.prog.Triggers) {
-			return nil // Triggers of a partitioner are its listing words
+		if bc.defusedBy(bc.prog.Defuses) {
+			return nil
+		}
+		// Triggers of a partitioner are its listing words; a listing is
+		// one action among the others given (sgdisk -Z -p zaps, then
+		// prints; parted -s D mklabel gpt print), so only a command line
+		// of listing words and paths surely only prints.
+		lists := bc.defusedBy(bc.prog.Triggers)
+		if lists && onlyWords(bc, bc.prog.Triggers) {
+			return nil
 		}
 		for _, t := range b.targets(bc.operands) {
 			for _, v := range t.paths {
+				if strings.HasPrefix(v, "/dev/") && lists {
+					b.see("`%s` lists a partition table among other words, which may change it", bc.c.Base)
+					return nil
+				}
 				if strings.HasPrefix(v, "/dev/") {
 					return blEntry("partition-device")
 				}
@@ -1960,6 +2009,17 @@ func (b *blChecker) diskCheck(bc *blCall) *BlacklistEntry {
 		}
 	}
 	return nil
+}
+
+// onlyWords reports a command line of the given words and of paths (the
+// devices a partitioner lists) and nothing else.
+func onlyWords(bc *blCall, words []string) bool {
+	for _, a := range bc.args {
+		if !a.Static || !slices.Contains(words, a.Value) && (strings.HasPrefix(a.Value, "-") || !strings.Contains(a.Value, "/")) {
+			return false
+		}
+	}
+	return true
 }
 
 // powerCheck: shutdown and its kin, systemctl's state verbs and targets.
@@ -1988,7 +2048,7 @@ var powerTargets = lazy.NewSet(
 // systemctlPower: the first operand is a state verb, or isolate/start/…
 // names a power target.
 func systemctlPower(bc *blCall) *BlacklistEntry {
-	if bc.word(bc.prog.Defuses) {
+	if bc.defusedBy(bc.prog.Defuses) {
 		return nil
 	}
 	var ops []string

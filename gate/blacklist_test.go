@@ -200,10 +200,16 @@ func TestBlacklistByMeaning(t *testing.T) {
 			[]string{"chattr +i file", "chmod -R 755 build", "chattr -R +i ./data"}},
 		{"make-filesystem", []string{"mkfs.vfat /dev/sdb1", "mkdosfs /dev/sdb", "mke2fs /dev/sda2", "mkswap /dev/sda3",
 			"wipefs -a /dev/sda", "cryptsetup luksFormat /dev/sdb", "zpool destroy tank", "lvremove vg/lv", "sg_format /dev/sg0",
-			`node -e 'require("child_process").execSync("mkfs.ext4 /dev/sda")'`},
-			[]string{"cryptsetup status x", "zpool status", "mkdir /dev/shm/x"}},
-		{"partition-device", []string{"sgdisk --zap-all /dev/sda", "parted /dev/sda mklabel gpt", "fdisk /dev/nvme0n1", "sfdisk /dev/vda < layout"},
-			[]string{"parted -l", "fdisk -l", "sfdisk -l /dev/sda", "sgdisk -p /dev/sda"}},
+			`node -e 'require("child_process").execSync("mkfs.ext4 /dev/sda")'`,
+			// a help word that is an option's value, or after --, defuses
+			// nothing (TestDefusingWordsConfirm)
+			"mkfs.ext4 -L --help /dev/sda", "mkswap -L --version /dev/sdb", "mkfs.xfs -q -L --help /dev/sda", "mke2fs -- --help /dev/sda"},
+			[]string{"cryptsetup status x", "zpool status", "mkdir /dev/shm/x", "mkfs.ext4 --help", "mkfs.ext4 /dev/sda --help", "mkswap --version"}},
+		{"partition-device", []string{"sgdisk --zap-all /dev/sda", "parted /dev/sda mklabel gpt", "fdisk /dev/nvme0n1", "sfdisk /dev/vda < layout",
+			// a listing is one action among those given
+			"sgdisk -Z -p /dev/sda", "sgdisk --zap-all --print /dev/sda", "sfdisk --label -l /dev/sda < layout"},
+			[]string{"parted -l", "fdisk -l", "sfdisk -l /dev/sda", "sgdisk -p /dev/sda", "parted /dev/sda print", "sfdisk -d /dev/sda",
+				"parted -s /dev/sda mklabel gpt print"}},
 		{"raw-device-write", []string{"dd if=/dev/zero of=/dev/disk/by-id/ata-X", "cat x > /dev/block/8:0", "cp img /dev/mapper/root",
 			"tee /dev/vg0/lv < img", "echo 1 > /sys/block/sda/device/delete", "dd of=/proc/self/root/dev/sda if=x", "blkdiscard /dev/nvme0n1",
 			"shred /dev/sdb", "cat img > /dev/xvda", "dd if=x of=/dev/mmcblk0p1", "ruby -e '`dd if=/dev/zero of=/dev/sda`'",
@@ -235,7 +241,9 @@ func TestBlacklistByMeaning(t *testing.T) {
 			// redirections no simple command carries: a bare one, an
 			// assignment's, a compound command's
 			"> /etc/passwd", ">| /etc/shadow", "X=1 >> /etc/sudoers", "{ cat x; } > /etc/passwd", "(cat x) >> /etc/group",
-			"for u in a; do echo $u; done >> /etc/sudoers.d/me", "if :; then cat x; fi > /etc/shadow", "bash -c '> /etc/passwd'"},
+			"for u in a; do echo $u; done >> /etc/sudoers.d/me", "if :; then cat x; fi > /etc/shadow", "bash -c '> /etc/passwd'",
+			// unzip reads no option after the archive but -d and -x
+			"unzip -o a.zip -d /etc passwd -l", "unzip -o a.zip passwd -t -d /etc"},
 			[]string{"cat /etc/passwd", "sed -n 1p /etc/passwd", "visudo -c", "passwd --help", "cp /etc/passwd ./backup",
 				"> out.txt", "{ cat /etc/passwd; } > passwd.bak", "(cat x) < /etc/passwd"}},
 		{"kill-all-processes", []string{"kill -9 -01", "kill -KILL -1", "kill -s KILL -001", "kill -- -1", "killall5", "pkill .", "pkill -KILL -u root", "pkill -f '.*'",
@@ -247,7 +255,7 @@ func TestBlacklistByMeaning(t *testing.T) {
 				"kill $(ps aux | grep '[n]ode' | awk '{print $2}')", "ps -e | grep x | xargs kill"}},
 		{"power-off", []string{"systemctl reboot", "systemctl --force poweroff", "systemctl isolate rescue.target", "systemctl start reboot.target",
 			"telinit 0", "telinit 6", "kexec -e", "echo b > /proc/sysrq-trigger", "echo o | tee /proc/sysrq-trigger", "loginctl poweroff", "/sbin/shutdown -r +1",
-			"(echo b) > /proc/sysrq-trigger", "{ echo o; } > /proc/sysrq-trigger",
+			"(echo b) > /proc/sysrq-trigger", "{ echo o; } > /proc/sysrq-trigger", "shutdown -r now -- --help",
 			// an opened hardware watchdog reboots the machine unless fed
 			"cat /dev/watchdog", "head -c1 /dev/watchdog0", "cat < /dev/watchdog", "exec 3>/dev/watchdog", "dd if=/dev/watchdog of=/dev/null count=0",
 			// the sleep states end every session too

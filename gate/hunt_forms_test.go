@@ -1267,3 +1267,77 @@ func formProgram(t *testing.T, form string) (string, bool) {
 	}
 	return prog, true
 }
+
+// TestDefusingWordsConfirm: a word that makes a writer only list, test or
+// print help defuses it only where the program reads it as that option.
+// unzip reads no option after the archive but -d and -x, so a listing or
+// testing word there is one more member and the members are extracted;
+// a help word that an option takes as its value (mkfs.ext4 -L --help)
+// labels the file system it makes. Bash runs each form on scratch files
+// (an archive, a disk image); the gate must not allow it in plan mode,
+// nor its device form in yolo, while the plain listings stay allowed.
+func TestDefusingWordsConfirm(t *testing.T) {
+	bash := requireBash(t)
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	run := func(dir, text string) {
+		cmd := exec.Command(bash, "-c", text)
+		cmd.Dir, cmd.Env = dir, []string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", "HOME=" + dir, "LC_ALL=C"}
+		_ = cmd.Run()
+	}
+	_, zipOK := formProgram(t, "zip")
+	_, unzipOK := formProgram(t, "unzip")
+	for _, tt := range []struct {
+		form, wrote string
+		extracts    bool
+	}{
+		{"unzip -o a.zip '*' -l", "m.txt", true}, {"unzip -o a.zip m.txt -t", "m.txt", true},
+		{"unzip -o a.zip m.txt -l -d out", "out/m.txt", true}, {"unzip -o a.zip -p m.txt", "m.txt", true},
+		{"unzip -l a.zip", "m.txt", false}, {"unzip -t a.zip", "m.txt", false}, {"unzip -p a.zip m.txt", "m.txt", false},
+	} {
+		d := Decide(Input{Text: tt.form, Mode: ModePlan, Cwd: "/work"})
+		if tt.extracts && d.Action == Allow {
+			t.Errorf("%q extracts, and plan mode allowed it: %s", tt.form, d.Reason)
+		}
+		if !tt.extracts && d.Action != Allow {
+			t.Errorf("near miss %q: %s in plan mode: %s", tt.form, d.Action, d.Reason)
+		}
+		if !zipOK || !unzipOK {
+			continue
+		}
+		dir := t.TempDir()
+		run(dir, "echo hi > m.txt && zip -q a.zip m.txt && rm m.txt")
+		run(dir, tt.form)
+		if _, err := os.Stat(filepath.Join(dir, tt.wrote)); (err == nil) != tt.extracts {
+			t.Errorf("%q: extracted %v under bash, want %v (the form proves nothing here)", tt.form, err == nil, tt.extracts)
+		}
+	}
+	for _, text := range []string{"unzip -o a.zip -d /etc passwd -l", "unzip -o a.zip -d / '*' -t", "unzip -o a.zip -d / '*'",
+		"mkfs.ext4 -L --help /dev/sda", "mkswap -L --version /dev/sdb", "parted -s /dev/sda mklabel gpt print", "sgdisk -Z -p /dev/sda"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo, Policy: yolo, Cwd: "/work"}); d.Action == Allow {
+			t.Errorf("%q allowed in yolo: %s", text, d.Reason)
+		}
+	}
+	for _, text := range []string{"unzip -l a.zip -d /", "parted /dev/sda print", "fdisk -l /dev/sda", "mkfs.ext4 --help", "unzip -o a.zip -d /tmp '*'"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo, Policy: yolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("yolo near miss %q: %s: %s", text, d.Action, d.Reason)
+		}
+	}
+	mkfs, err := exec.LookPath("mkfs.ext4")
+	if err != nil {
+		mkfs, err = exec.LookPath("/sbin/mkfs.ext4")
+	}
+	if err != nil {
+		t.Log("mkfs.ext4 is not installed: mkfs.ext4 -L --help is not confirmed here")
+		return
+	}
+	dir := t.TempDir()
+	img := filepath.Join(dir, "img")
+	if err := os.WriteFile(img, make([]byte, 8<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(dir, mkfs+" -q -F -L --help img")
+	b, err := os.ReadFile(img)
+	if err != nil || len(b) < 1082 || b[1080] != 0x53 || b[1081] != 0xEF {
+		t.Errorf("mkfs.ext4 -L --help img made no ext4 file system (the form proves nothing here)")
+	}
+}

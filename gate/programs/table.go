@@ -424,11 +424,18 @@ func writers() []Program {
 				Archive: &ArchiveFile{Creates: []string{"c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate"},
 					File: []string{"f", "file"}}},
 			// unzip -T sets the archive's time to its newest member's, even
-			// when it only lists (unzip -l -T a.zip).
+			// when it only lists (unzip -l -T a.zip). Its options end at
+			// the archive, after which only -d DIR and -x are read
+			// (UnZip 6.0's unzip.c): unzip a.zip '*' -l extracts every
+			// member (-l is one more member name; confirmed).
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"},
 				Extracts: &Extracts{Dir: []string{"d"}, Members: 1},
-				Opts: Opts("cflptuvzZnoqajUCLXVKMsWx12", "dP", nil).
-					Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))},
+				Opts: func() *Options {
+					o := Launch("cflptuvzZnoqajUCLXVKMsWx12", "dP", nil).
+						Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))
+					o.Trailing = "dx"
+					return o
+				}()},
 			// zip's -TT CMD is two letters, which a cluster cannot spell: T is
 			// left out so that -T and -TT stay unknown (uncertain: asked).
 			// ssh-keygen writes the key it makes, or the known_hosts file it
