@@ -47,6 +47,12 @@ func (b *blChecker) extractCheck(bc *blCall) *BlacklistEntry {
 				b.see("`%s` extracts a member computed at run time into %s", bc.c.Base, d)
 				return nil
 			}
+			if strings.ContainsAny(m.Value, "*?[") {
+				// unzip's and cpio's members are patterns they match
+				// themselves (unzip a.zip '*' -d / is every member).
+				b.see("`%s` extracts the members matching %s into %s", bc.c.Base, m.Raw, d)
+				return nil
+			}
 			ws = append(ws, facts.Word{Value: path.Join(d, m.Value), Static: true, Raw: m.Raw})
 		}
 		if e := b.accountTargets(bc.c, ws); e != nil {
@@ -93,7 +99,7 @@ func extraction(bc *blCall) (into []facts.Word, archive *facts.Word, members []f
 func extracting(bc *blCall) bool {
 	x := bc.prog.Extracts
 	if len(x.Modes) == 0 {
-		return !bc.word(bc.prog.Defuses)
+		return !bc.defusedBy(bc.prog.Defuses)
 	}
 	return bc.has(x.Modes...)
 }
@@ -113,7 +119,7 @@ func isAccountDir(d string) bool {
 // is refused.
 func (b *blChecker) archiveCheck(bc *blCall) *BlacklistEntry {
 	a := bc.prog.Archive
-	if a == nil || bc.word(bc.prog.Defuses) {
+	if a == nil || bc.defusedBy(bc.prog.Defuses) {
 		return nil
 	}
 	var ws []facts.Word

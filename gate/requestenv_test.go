@@ -186,3 +186,27 @@ func TestRequestEnvPromptConfirm(t *testing.T) {
 		t.Error("bash did not run PS4's substitution from its environment")
 	}
 }
+
+// TestRequestEnvFileWrites: a variable of the request's that names a file
+// a program of the text writes (git's GIT_TRACE family) is that write's
+// target, as the text's own assignment is: an account file there is
+// refused in yolo; another file, or a non-path value, is not.
+func TestRequestEnvFileWrites(t *testing.T) {
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, tt := range []struct {
+		env  map[string]string
+		want Action
+	}{
+		{map[string]string{"GIT_TRACE": "/etc/sudoers"}, Deny},
+		{map[string]string{"GIT_TRACE2_EVENT": "/etc/passwd"}, Deny},
+		{map[string]string{"GIT_TRACE": "/tmp/git.trace"}, Allow},
+		{map[string]string{"GIT_TRACE": "1"}, Allow},
+	} {
+		if d := Decide(Input{Text: "git status", Mode: ModeYolo, Policy: yolo, Cwd: "/work", RequestEnv: tt.env}); d.Action != tt.want {
+			t.Errorf("yolo, env %v: git status %s, want %s: %s", tt.env, d.Action, tt.want, d.Reason)
+		}
+	}
+	if d := Decide(Input{Text: "ls", Mode: ModeYolo, Policy: yolo, Cwd: "/work", RequestEnv: map[string]string{"GIT_TRACE": "/etc/sudoers"}}); d.Action != Allow {
+		t.Errorf("yolo near miss: ls with GIT_TRACE: %s: %s", d.Action, d.Reason)
+	}
+}

@@ -158,6 +158,11 @@ type builder struct {
 	// guessing: the text is shell text a program may run (guessText), so
 	// its calls are guesses.
 	guessing bool
+	// stdin is what a standing `exec < F` made the shell's standard
+	// input: every call read after it that has none of its own reads it
+	// (exec < <(curl …); bash runs the download). An exec in a subshell
+	// is read as standing too, the stricter.
+	stdin *Input
 }
 
 // span returns n's span in the decided text.
@@ -275,8 +280,19 @@ func (b *builder) stmt(s *syntax.Stmt) {
 			c.Redirs = redirs
 			c.WriteRedir = writesFile(redirs)
 			b.stdinFromRedirs(c, redirs)
+			if c.Stdin != nil && c.Base == "exec" && c.Via == nil && len(c.Argv) == 1 {
+				b.stdin = c.Stdin // exec < F: the shell's own input from now on
+			}
+			b.inherit(c, b.stdin)
 			b.recordWrites(c)
 			carried = true
+		}
+	}
+	if in := inputOf(redirs); !carried && in != nil {
+		// { …; } < F, ( … ) < F, while …; done < F: every call inside
+		// without an input of its own reads F.
+		for _, c := range b.t.Calls[first:] {
+			b.inherit(c, in)
 		}
 	}
 	if !carried && len(redirs) > 0 {

@@ -1147,6 +1147,26 @@ func (b *builder) cd(dir string, static bool) {
 // stdinFromRedirs records what a statement's redirections feed its first
 // call's standard input, then reads a script fed that way.
 func (b *builder) stdinFromRedirs(c *Call, rs []Redir) {
+	if in := inputOf(rs); in != nil {
+		c.Stdin = in
+		b.fedFromPipe(c)
+	}
+}
+
+// inherit gives a call that has no standard input of its own the one its
+// shell reads (a compound command's `{ …; } < F`, a standing `exec < F`):
+// what it reads, a script among it, is what that input gives.
+func (b *builder) inherit(c *Call, in *Input) {
+	if in != nil && c.Stdin == nil {
+		c.Stdin = in
+		b.fedFromPipe(c)
+	}
+}
+
+// inputOf is what redirections feed standard input (the last wins), nil
+// when none does.
+func inputOf(rs []Redir) *Input {
+	var in *Input
 	for _, r := range rs {
 		if r.N != "" && r.N != "0" {
 			continue
@@ -1154,18 +1174,17 @@ func (b *builder) stdinFromRedirs(c *Call, rs []Redir) {
 		switch r.Op {
 		case syntax.RdrIn:
 			if procSubstWord(r.Target.Node) {
-				c.Stdin = &Input{Kind: FromProcSubst, Target: r.Target, Node: r.Node}
+				in = &Input{Kind: FromProcSubst, Target: r.Target, Node: r.Node}
 			} else {
-				c.Stdin = &Input{Kind: FromFile, Target: r.Target, Node: r.Node}
+				in = &Input{Kind: FromFile, Target: r.Target, Node: r.Node}
 			}
 		case syntax.WordHdoc:
-			in := &Input{Kind: FromHereString, Target: r.Target, Node: r.Node}
+			in = &Input{Kind: FromHereString, Target: r.Target, Node: r.Node}
 			if r.Target.Static {
 				in.Text, in.Static = r.Target.Value, true
 			}
-			c.Stdin = in
 		case syntax.Hdoc, syntax.DashHdoc:
-			in := &Input{Kind: FromHereDoc, Node: r.Node}
+			in = &Input{Kind: FromHereDoc, Node: r.Node}
 			if h := r.Node.Hdoc; h != nil {
 				if quotedDelim(r.Node.Word) {
 					in.Text, in.Static = hdocText(h), true
@@ -1175,17 +1194,11 @@ func (b *builder) stdinFromRedirs(c *Call, rs []Redir) {
 			} else {
 				in.Static = true
 			}
-			c.Stdin = in
 		case syntax.DplIn:
-			c.Stdin = &Input{Kind: FromFd, Target: r.Target, Node: r.Node}
+			in = &Input{Kind: FromFd, Target: r.Target, Node: r.Node}
 		}
 	}
-	if c.Stdin != nil && c.script {
-		b.fedScript(c)
-	}
-	if c.Stdin != nil && c.guessIn {
-		b.guessStdin(c)
-	}
+	return in
 }
 
 // fedOwn reads the commands a program reads from its standard input in
@@ -1226,7 +1239,8 @@ func hdocText(w *syntax.Word) string {
 	return sb.String()
 }
 
-// fedFromPipe reads the script a pipe feeds a call that reads one.
+// fedFromPipe reads what a call's standard input, just set, feeds it: a
+// script, or the commands an unmodelled program may run.
 func (b *builder) fedFromPipe(c *Call) {
 	if c.script {
 		b.fedScript(c)

@@ -136,6 +136,11 @@ type Options struct {
 	// harmless for this program (the peers' own parsers of sort and tree
 	// refuse them).
 	HelpUnproven bool
+	// Trailing are the short options still read after the operands begin
+	// when the options stop there (Stop): unzip takes -d DIR and -x after
+	// the archive, and every other word there, one with a dash included,
+	// is a member (unzip a.zip '*' -l extracts: -l is no listing there).
+	Trailing string
 	// Key reads a first word without a dash as an old-style key, as GNU
 	// tar does before its option parser runs (tar.c: each letter becomes
 	// the option -LETTER, and each letter that takes a value takes the
@@ -376,8 +381,12 @@ func (o *Options) Parse(args []Arg) Parsed {
 			// An operand; a dynamic word may be one too (or any option).
 			p.Dynamic = p.Dynamic || !a.Static
 			if o.Stop {
-				p.operandsFrom(i, len(args))
 				p.Rest = i
+				if o.Trailing != "" {
+					o.trailing(args, i, &p)
+					return p
+				}
+				p.operandsFrom(i, len(args))
 				return p
 			}
 			p.Operands = append(p.Operands, i)
@@ -391,6 +400,24 @@ func (o *Options) Parse(args []Arg) Parsed {
 		i = o.option(args, i, &p)
 	}
 	return p
+}
+
+// trailing reads the words from args[i] on, where only the Trailing
+// options are still options (a valued one attached or with the next
+// word, a flag only alone: unzip's -dDIR, -d DIR, -x); every other word
+// is an operand.
+func (o *Options) trailing(args []Arg, i int, p *Parsed) {
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.Static && len(a.Value) >= 2 && a.Value[0] == '-' && strings.IndexByte(o.Trailing, a.Value[1]) >= 0 {
+			if opt, _ := o.shortOpt(a.Value[1]); opt.Arity != NoArg || len(a.Value) == 2 {
+				i = o.shortOpts(args, i, p)
+				continue
+			}
+		}
+		p.Dynamic = p.Dynamic || !a.Static
+		p.Operands = append(p.Operands, i)
+	}
 }
 
 // key reads the old-style key args[0] (Key) and returns the index of the

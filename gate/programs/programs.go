@@ -153,6 +153,10 @@ type Program struct {
 	// if given before its command line (tar's TAR_OPTIONS): their options'
 	// effects are its options' effects.
 	EnvOptions []string
+	// EnvWrites are the environment variables whose value, an absolute
+	// path, names a file it writes (git appends its traces to
+	// GIT_TRACE's file, GIT_TRACE2_EVENT's, …).
+	EnvWrites []string
 	// Compound: it reads an argument NAME=(…) as a compound array
 	// assignment however the parenthesis is quoted, and expands its
 	// elements — a quoted $(cmd) there runs (declare -a 'a=($(cmd))',

@@ -424,11 +424,18 @@ func writers() []Program {
 				Archive: &ArchiveFile{Creates: []string{"c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate"},
 					File: []string{"f", "file"}}},
 			// unzip -T sets the archive's time to its newest member's, even
-			// when it only lists (unzip -l -T a.zip).
+			// when it only lists (unzip -l -T a.zip). Its options end at
+			// the archive, after which only -d DIR and -x are read
+			// (UnZip 6.0's unzip.c): unzip a.zip '*' -l extracts every
+			// member (-l is one more member name; confirmed).
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"},
 				Extracts: &Extracts{Dir: []string{"d"}, Members: 1},
-				Opts: Opts("cflptuvzZnoqajUCLXVKMsWx12", "dP", nil).
-					Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))},
+				Opts: func() *Options {
+					o := Launch("cflptuvzZnoqajUCLXVKMsWx12", "dP", nil).
+						Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))
+					o.Trailing = "dx"
+					return o
+				}()},
 			// zip's -TT CMD is two letters, which a cluster cannot spell: T is
 			// left out so that -T and -TT stay unknown (uncertain: asked).
 			// ssh-keygen writes the key it makes, or the known_hosts file it
@@ -1392,7 +1399,13 @@ func system() []Program {
 
 func versionControl() []Program {
 	return one(
-		Program{Name: "git", Kind: NetworkClient, Scanner: ScanGit, Subcommand: 1, Why: "version control"},
+		// git appends each trace to the file its variable names when the
+		// value is an absolute path (git 2.39's trace.c and trace2;
+		// confirmed: GIT_TRACE=/tmp/t git status wrote /tmp/t).
+		Program{Name: "git", Kind: NetworkClient, Scanner: ScanGit, Subcommand: 1, Why: "version control",
+			EnvWrites: []string{"GIT_TRACE", "GIT_TRACE2", "GIT_TRACE2_EVENT", "GIT_TRACE2_PERF", "GIT_TRACE_CURL",
+				"GIT_TRACE_FSMONITOR", "GIT_TRACE_PACK_ACCESS", "GIT_TRACE_PACKET", "GIT_TRACE_PACKFILE",
+				"GIT_TRACE_PERFORMANCE", "GIT_TRACE_REFS", "GIT_TRACE_SETUP", "GIT_TRACE_SHALLOW"}},
 		Program{Name: "gitk", Kind: Viewer, Why: "a git viewer"},
 		Program{Name: "hg", Kind: NetworkClient | Writer, Subcommand: 1, Why: "version control"},
 		Program{Name: "svn", Kind: NetworkClient | Writer, Subcommand: 1, Why: "version control"},
