@@ -1351,7 +1351,13 @@ func system() []Program {
 			Program{Name: "pkill", Kind: Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
 			Program{Name: "killall", Kind: Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
 			Program{Name: "killall5", Kind: Signaller, Why: "signals every process", Defuses: help},
+			// systemctl 252's options (systemctl --help): its verb is the
+			// first operand, after the values its options take
+			// (systemctl -t service poweroff powers off).
 			Program{Name: "systemctl", Kind: PowerControl, Scanner: ScanSystemctl, Why: "controls services and the system's state", Subcommand: 1,
+				Opts: Opts("halrTiqf", "HMtpPsno", longs(
+					"help version system user failed all full recursive reverse with-dependencies show-transaction show-types value now dry-run quiet wait no-block no-wall no-reload no-pager no-ask-password global runtime force firmware-setup plain read-only mkdir marked no-legend no-warn after before",
+					"host machine type state property job-mode check-inhibitors kill-whom kill-value signal what legend preset-mode root image lines output boot-loader-menu boot-loader-entry reboot-argument timestamp message when drop-in", "")),
 				Triggers: []string{"poweroff", "reboot", "halt", "kexec", "soft-reboot", "emergency", "rescue", "exit",
 					"suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "sleep"}, Defuses: help},
 			dt("mkfs"), dt("mke2fs"), dt("mkdosfs"), dt("mkswap"), dt("mkntfs"), dt("mkexfatfs"),
