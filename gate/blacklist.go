@@ -132,6 +132,9 @@ func (in *blInput) shellEnv(env []string, req map[string]string) {
 // (read in place: nearly every request has no BASHOPTS, and splitting it
 // had been an allocation per decision).
 func colonListHas(list, name string) bool {
+	if list == "" {
+		return false // (no field but "", which no caller asks for)
+	}
 	for f := range strings.SplitSeq(list, ":") {
 		if f == name {
 			return true

@@ -792,8 +792,12 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 		cands, complete = strictCandidates(in.seg.Segments, in.tree)
 		// The whole text is a candidate too: a deny rule may name a whole
 		// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
-		if whole := (spelling{text: normalizeBlanks(in.text)}); !slices.Contains(cands, whole) {
-			cands = append(cands, whole) // (a one-segment text is its segment)
+		// A text that is its one segment is spelled already: the
+		// segment's spelling is always the first.
+		if segs := in.seg.Segments; len(segs) == 0 || segs[0] != in.text {
+			if whole := (spelling{text: normalizeBlanks(in.text)}); !slices.Contains(cands, whole) {
+				cands = append(cands, whole)
+			}
 		}
 	}
 	if r, m, guess := bestMatchWhy(rs.deny, cands); m == sureMatch {

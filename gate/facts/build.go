@@ -191,7 +191,46 @@ func (b *builder) source(n syntax.Node) string {
 }
 
 func (b *builder) hide(k HiddenKind, sp Span, c *Call, format string, args ...any) {
-	b.t.Hidden = append(b.t.Hidden, Hidden{Kind: k, Span: sp, Why: fmt.Sprintf(format, args...), Call: c})
+	b.t.Hidden = append(b.t.Hidden, Hidden{Kind: k, Span: sp, Why: sprintS(format, args), Call: c})
+}
+
+// sprintS is fmt.Sprintf(format, args...) for a format whose every verb
+// is %s and args as many plain strings (every format hide is given):
+// their text in turn, built without fmt's machinery. Anything else goes
+// to fmt.Sprintf.
+func sprintS(format string, args []any) string {
+	n, verbs := len(format), 0
+	for i := 0; ; {
+		j := strings.IndexByte(format[i:], '%')
+		if j < 0 {
+			break
+		}
+		if i += j + 1; i == len(format) || format[i] != 's' {
+			return fmt.Sprintf(format, args...)
+		}
+		verbs++
+		i++
+	}
+	if verbs != len(args) {
+		return fmt.Sprintf(format, args...)
+	}
+	for _, a := range args {
+		s, ok := a.(string) // a named string type may print otherwise
+		if !ok {
+			return fmt.Sprintf(format, args...)
+		}
+		n += len(s)
+	}
+	var out strings.Builder
+	out.Grow(n)
+	for _, a := range args {
+		j := strings.IndexByte(format, '%')
+		out.WriteString(format[:j])
+		out.WriteString(a.(string))
+		format = format[j+2:]
+	}
+	out.WriteString(format)
+	return out.String()
 }
 
 func (b *builder) enter() bool {

@@ -281,7 +281,7 @@ func optionComputed(args []Word, parsed p.Parsed) (Word, bool) {
 
 // effect reads one option's effect.
 func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
-	what := fmt.Sprintf("the option `%s` of `%s`", f.Dashed(), c.Base)
+	what := "the option `" + f.Dashed() + "` of `" + c.Base + "`"
 	switch f.Opt.Effect {
 	case p.RunsShell, p.RunsProgram:
 		switch {
