@@ -1117,6 +1117,16 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 		return b.unmodelledOutputs(c)
 	}
 	v := newBlCallIn(c, b.splitArgs(c), &b.scratch)
+	for _, name := range c.Prog.EnvOptions {
+		// Options from the environment are the program's options
+		// (TAR_OPTIONS='-C /' tar -xf a.tar extracts into /, UNZIP='-d
+		// /etc' unzip …): their options join the command line's.
+		for _, ws := range facts.EnvOptionWords(b.t, b.in.reqEnv, name) {
+			if c.Prog.Opts != nil {
+				v.parsed.Found = append(v.parsed.Found[:len(v.parsed.Found):len(v.parsed.Found)], c.Prog.Opts.Parse(argsOf(ws)).Found...)
+			}
+		}
+	}
 	e := b.checkCall(&v)
 	b.scratch.release(&v) // not deferred: call's many returns would make a defer the slow kind
 	return e

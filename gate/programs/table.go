@@ -429,7 +429,8 @@ func writers() []Program {
 			// (UnZip 6.0's unzip.c): unzip a.zip '*' -l extracts every
 			// member (-l is one more member name; confirmed).
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"},
-				Extracts: &Extracts{Dir: []string{"d"}, Members: 1},
+				EnvOptions: []string{"UNZIP", "UNZIPOPT"},
+				Extracts:   &Extracts{Dir: []string{"d"}, Members: 1},
 				Opts: func() *Options {
 					o := Launch("cflptuvzZnoqajUCLXVKMsWx12", "dP", nil).
 						Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))
@@ -598,7 +599,8 @@ func viewers() []Program {
 			"sensible-pager", "sensible-editor", "editor", "pager", "xdg-open", "open",
 			"lesspipe", "ag", "ack"),
 		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"},
-			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts()}),
+			// man-db reads MANOPT as options given before its command line.
+			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts(), EnvOptions: []string{"MANOPT"}}),
 		exMode(editing(escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts)))),
 		editing(escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
 			// nvim -l runs a Lua script; --listen and --embed serve its API.
