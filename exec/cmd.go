@@ -498,6 +498,9 @@ func (c *Cmd) Wait() error {
 	err := c.inner.Wait()
 	c.ProcessState = c.inner.ProcessState
 	c.tree.reaped = true // os/exec's context goroutine has ended
+	c.mu.Lock()
+	c.tree.recheck()
+	c.mu.Unlock()
 	var outcome sandbox.Outcome
 	if c.sb != nil {
 		outcome = c.sb.Outcome()

@@ -186,6 +186,7 @@ func (r *Runner) wait(ctx context.Context, p *plan, rn *run) {
 		waitExit(rn.cmd.Process.Pid)
 		rn.tree.cleanup()
 		rn.cmd.Wait()
+		rn.tree.recheck()
 		close(done)
 	}()
 	timer := time.NewTimer(p.timeout)

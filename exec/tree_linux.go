@@ -51,7 +51,7 @@ type tree struct {
 	// namespace: its exit ended every other process of the run, so there
 	// are no leftovers to look for.
 	enclosed bool
-	// killed is set once kill signalled what it found: their zombies
+	// killed is set once end signalled what it found: their zombies
 	// may pass to this process later (see sweep). A timeout's kill and
 	// the exit's cleanup may race.
 	killed atomic.Bool
@@ -132,11 +132,21 @@ func (t *tree) kill() {
 	if t.pid <= 0 {
 		return // never kill(-0): that is our own group
 	}
+	t.end(true)
+}
+
+// end stops every process collect finds, walking again until nothing is
+// new, then kills them all and reaps those reparented to us; group: the
+// leader and its process group are ended too (only while the leader is
+// not reaped: after that its id may be another's).
+func (t *tree) end(group bool) {
 	seen := map[int]bool{}
 	for range 50 {
-		t.signalGroup(syscall.SIGSTOP)
+		if group {
+			t.signalGroup(syscall.SIGSTOP)
+		}
 		fresh := 0
-		for _, pid := range t.collect() {
+		for _, pid := range t.collectFrom(group) {
 			if !seen[pid] {
 				seen[pid] = true
 				syscall.Kill(pid, syscall.SIGSTOP)
@@ -148,11 +158,27 @@ func (t *tree) kill() {
 		}
 	}
 	t.killed.Store(true)
-	t.signalGroup(syscall.SIGKILL)
+	if group {
+		t.signalGroup(syscall.SIGKILL)
+	}
 	for pid := range seen {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
 	t.reap(seen)
+}
+
+// recheck ends what the run left behind that cleanup could not see: a
+// process being reparented to us while cleanup read the children lists
+// may be in neither its old nor its new parent's list (proc(5)), and a
+// double fork that exits at once (`(setsid nohup sleep 300 &); exit`)
+// escaped that way on a loaded machine. Call it once os/exec has reaped
+// the leader and its output has closed: by then such a process is our
+// child. The leader's group is not signalled, its id may be reused.
+func (t *tree) recheck() {
+	if t.pid <= 0 || t.enclosed || len(t.orphans()) == 0 {
+		return
+	}
+	t.end(false)
 }
 
 func (t *tree) signalGroup(sig syscall.Signal) {
@@ -212,9 +238,13 @@ func waitExit(pid int) {
 // collect returns the live processes of the tree: the leader (while not
 // reaped), our children that belong to this run, and all their
 // descendants.
-func (t *tree) collect() []int {
+func (t *tree) collect() []int { return t.collectFrom(true) }
+
+// collectFrom is collect, with the leader among the roots only if
+// leader: once os/exec reaped it, its pid may be another process's.
+func (t *tree) collectFrom(leader bool) []int {
 	roots := t.orphans()
-	if alive(t.pid) {
+	if leader && alive(t.pid) {
 		roots = append(roots, t.pid)
 	}
 	var all []int

@@ -43,3 +43,47 @@ func TestMidExecTellsEmptyEnvironmentApart(t *testing.T) {
 		t.Fatal("a stranger with an empty environment is owned")
 	}
 }
+
+// recheck ends a process of the run that became this process's child
+// after cleanup looked (as a double fork's child being reparented while
+// the children lists were read), and leaves a child of another run, and
+// the reaped leader's pid, alone.
+func TestRecheckEndsLateOrphans(t *testing.T) {
+	start := func(runID string) *osexec.Cmd {
+		c := osexec.Command("sleep", "30")
+		c.Env = append(os.Environ(), RunIDEnv+"="+runID)
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	ours, theirs := start("recheck-run"), start("another-run")
+	defer func() { theirs.Process.Kill(); theirs.Wait() }()
+	waitDone := make(chan error, 1)
+	go func() { waitDone <- ours.Wait() }()
+	for deadline := time.Now().Add(10 * time.Second); midExec(ours.Process.Pid) || midExec(theirs.Process.Pid); {
+		if time.Now().After(deadline) {
+			t.Fatal("sleep never started")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	tr := newTree("recheck-run")
+	// The leader, reaped already: a process that ran and was waited for.
+	leader := osexec.Command("true")
+	if err := leader.Run(); err != nil {
+		t.Fatal(err)
+	}
+	tr.started(leader.Process.Pid)
+	tr.recheck()
+	select {
+	case err := <-waitDone:
+		if err == nil {
+			t.Fatal("the run's late orphan exited by itself")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("recheck left the run's late orphan running")
+	}
+	if !alive(theirs.Process.Pid) {
+		t.Fatal("recheck ended another run's process")
+	}
+}

@@ -61,6 +61,9 @@ func (t *tree) signal(sig syscall.Signal) {
 // way to tell, nothing is signalled.
 func (t *tree) cleanup() {}
 
+// recheck does nothing here: cleanup does nothing either.
+func (t *tree) recheck() {}
+
 // waitExit is not available: os/exec's Wait does all the waiting.
 func waitExit(int) {}
 

@@ -98,6 +98,9 @@ type blInput struct {
 	// execGate: a run-time exec gate will watch the run, so project code
 	// run by name is not something the blacklist failed to see.
 	execGate bool
+	// reqEnv are the variables the request sets, which every command of
+	// the text inherits.
+	reqEnv map[string]string
 	// cdSearch: the request's environment sets CDPATH, or BASHOPTS with
 	// cdable_vars, so a cd to a name may go anywhere.
 	cdSearch bool
@@ -119,6 +122,7 @@ func (in *blInput) shellEnv(env []string, req map[string]string) {
 		}
 		return envValue(env, k)
 	}
+	in.reqEnv = req
 	opts := get("BASHOPTS")
 	in.cdSearch = get("CDPATH") != "" || colonListHas(opts, "cdable_vars")
 	in.noCase = colonListHas(opts, "nocaseglob")
@@ -128,6 +132,9 @@ func (in *blInput) shellEnv(env []string, req map[string]string) {
 // (read in place: nearly every request has no BASHOPTS, and splitting it
 // had been an allocation per decision).
 func colonListHas(list, name string) bool {
+	if list == "" {
+		return false // (no field but "", which no caller asks for)
+	}
 	for f := range strings.SplitSeq(list, ":") {
 		if f == name {
 			return true
@@ -1041,6 +1048,43 @@ func (bc *blCall) keeps() bool {
 	return false
 }
 
+// defusedBy reports one of words (a program's Defuses — --help, unzip -l,
+// gzip -c — or a partitioner's listing words) read as an option. With a
+// grammar the parse says: in `unzip a.zip x -l` the -l is a member, in
+// `gzip -S -c f` -c is -S's value. Without one, a word counts only where
+// no option before it can take it as its value and before any `--`: as
+// the first argument or after an operand (mkfs.ext4 -L --help /dev/sda
+// formats the device, labelled "--help"; confirmed on an image).
+func (bc *blCall) defusedBy(words []string) bool {
+	if bc.prog.Opts != nil {
+		for _, w := range words {
+			if bc.has(strings.TrimLeft(w, "-")) {
+				return true
+			}
+		}
+		return false
+	}
+	valued := false // the word before may take the next as its value
+	for _, a := range bc.args {
+		if !a.Static {
+			valued = true
+			continue
+		}
+		if a.Value == "--" {
+			return false
+		}
+		if !valued {
+			for _, w := range words {
+				if a.Value == w || strings.HasPrefix(w, "--") && strings.HasPrefix(a.Value, w+"=") {
+					return true
+				}
+			}
+		}
+		valued = strings.HasPrefix(a.Value, "-") && a.Value != "-" && !strings.Contains(a.Value, "=")
+	}
+	return false
+}
+
 // words reports whether any static argument is one of words.
 func (bc *blCall) word(words []string) bool {
 	for _, a := range bc.args {
@@ -1073,6 +1117,16 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 		return b.unmodelledOutputs(c)
 	}
 	v := newBlCallIn(c, b.splitArgs(c), &b.scratch)
+	for _, name := range c.Prog.EnvOptions {
+		// Options from the environment are the program's options
+		// (TAR_OPTIONS='-C /' tar -xf a.tar extracts into /, UNZIP='-d
+		// /etc' unzip …): their options join the command line's.
+		for _, ws := range facts.EnvOptionWords(b.t, b.in.reqEnv, name) {
+			if c.Prog.Opts != nil {
+				v.parsed.Found = append(v.parsed.Found[:len(v.parsed.Found):len(v.parsed.Found)], c.Prog.Opts.Parse(argsOf(ws)).Found...)
+			}
+		}
+	}
 	e := b.checkCall(&v)
 	b.scratch.release(&v) // not deferred: call's many returns would make a defer the slow kind
 	return e
@@ -1177,6 +1231,7 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
 	}
 	ws = append(ws, b.savedDownloads(bc)...)
+	ws = append(ws, b.envWrites(bc)...)
 	ws = append(ws, decompressed(bc)...)
 	if downloads(bc.c) && bc.prog.Opts == nil {
 		// A downloader the table models (curl, wget) has its output
@@ -1187,6 +1242,34 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// envWrites are the files a program's environment names for it to write
+// (Program.EnvWrites: GIT_TRACE=/etc/sudoers git status appends git's
+// trace there): each absolute value the text or the request gives the
+// variable. A value computed at run time is one the blacklist cannot
+// resolve.
+func (b *blChecker) envWrites(bc *blCall) []facts.Word {
+	var ws []facts.Word
+	for _, name := range bc.prog.EnvWrites {
+		vals := b.t.Vars[name]
+		if v, ok := b.in.reqEnv[name]; ok {
+			vals = append(vals[:len(vals):len(vals)], v)
+		}
+		for _, v := range vals {
+			if path.IsAbs(v) {
+				ws = append(ws, facts.Word{Value: v, Static: true, Raw: v})
+			}
+		}
+		for x := bc.c; x != nil; x = x.Via {
+			for _, a := range x.Assigns {
+				if a.Name == name && !a.Value.Static {
+					b.see("the blacklist cannot resolve the file %s names for `%s` to write", name, bc.c.Base)
+				}
+			}
+		}
+	}
+	return ws
 }
 
 // rcFound reads the startup-file commands an option gives (wget -e CMD,
@@ -1897,10 +1980,49 @@ func (b *blChecker) redirectsOf(rs []facts.Redir, text string) *BlacklistEntry {
 // triggered reports whether a destructive program's arguments make it do
 // its damage: no defusing word, and a trigger word (or none needed).
 func triggered(bc *blCall) bool {
-	if bc.word(bc.prog.Defuses) {
+	if bc.defusedBy(bc.prog.Defuses) {
 		return false
 	}
-	return len(bc.prog.Triggers) == 0 || bc.word(bc.prog.Triggers)
+	return len(bc.prog.Triggers) == 0 || bc.triggeredBy(bc.prog.Triggers)
+}
+
+// triggeredBy reports one of a tool's trigger words among its arguments
+// as its option parser may read them: a short option (-w) inside a
+// cluster too (badblocks -sw), a long one (--zero-superblock) also by a
+// prefix (getopt_long: mdadm --zero), any other word as spelt
+// (luksFormat, 0). With a grammar the parse says; without one the
+// stricter reading is taken (any letter of a single-dash word, any
+// prefix of the long name).
+func (bc *blCall) triggeredBy(words []string) bool {
+	if bc.prog.Opts != nil {
+		for _, w := range words {
+			if strings.HasPrefix(w, "-") && bc.has(strings.TrimLeft(w, "-")) {
+				return true
+			}
+		}
+	}
+	for _, a := range bc.args {
+		if !a.Static {
+			continue
+		}
+		for _, w := range words {
+			switch {
+			case a.Value == w:
+				return true
+			case bc.prog.Opts != nil:
+			case len(w) == 2 && w[0] == '-' && w[1] != '-':
+				if len(a.Value) > 2 && a.Value[0] == '-' && a.Value[1] != '-' && strings.IndexByte(a.Value[1:], w[1]) >= 0 {
+					return true
+				}
+			case strings.HasPrefix(w, "--"):
+				name, _, _ := strings.Cut(a.Value, "=")
+				if len(name) > 2 && strings.HasPrefix(name, "--") && strings.HasPrefix(w, name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // diskCheck: formatters and wipers, partitioners given a device.
@@ -1915,11 +2037,23 @@ func (b *blChecker) diskCheck(bc *blCall) *BlacklistEntry {
 		}
 		return blEntry("make-filesystem")
 	case bc.prog.Kind.Has(p.Partitioner):
-		if bc.word(bc.prog.Defuses) || bc.word(bc.prog.Triggers) {
-			return nil // Triggers of a partitioner are its listing words
+		if bc.defusedBy(bc.prog.Defuses) {
+			return nil
+		}
+		// Triggers of a partitioner are its listing words; a listing is
+		// one action among the others given (sgdisk -Z -p zaps, then
+		// prints; parted -s D mklabel gpt print), so only a command line
+		// of listing words and paths surely only prints.
+		lists := bc.defusedBy(bc.prog.Triggers)
+		if lists && onlyWords(bc, bc.prog.Triggers) {
+			return nil
 		}
 		for _, t := range b.targets(bc.operands) {
 			for _, v := range t.paths {
+				if strings.HasPrefix(v, "/dev/") && lists {
+					b.see("`%s` lists a partition table among other words, which may change it", bc.c.Base)
+					return nil
+				}
 				if strings.HasPrefix(v, "/dev/") {
 					return blEntry("partition-device")
 				}
@@ -1927,6 +2061,17 @@ func (b *blChecker) diskCheck(bc *blCall) *BlacklistEntry {
 		}
 	}
 	return nil
+}
+
+// onlyWords reports a command line of the given words and of paths (the
+// devices a partitioner lists) and nothing else.
+func onlyWords(bc *blCall, words []string) bool {
+	for _, a := range bc.args {
+		if !a.Static || !slices.Contains(words, a.Value) && (strings.HasPrefix(a.Value, "-") || !strings.Contains(a.Value, "/")) {
+			return false
+		}
+	}
+	return true
 }
 
 // powerCheck: shutdown and its kin, systemctl's state verbs and targets.
@@ -1955,13 +2100,27 @@ var powerTargets = lazy.NewSet(
 // systemctlPower: the first operand is a state verb, or isolate/start/…
 // names a power target.
 func systemctlPower(bc *blCall) *BlacklistEntry {
-	if bc.word(bc.prog.Defuses) {
+	if bc.defusedBy(bc.prog.Defuses) {
 		return nil
 	}
+	// The verb is the first operand of systemctl's grammar (the values
+	// of -t, -s, --root … are not); with an option the grammar does not
+	// know, any word may be the verb.
 	var ops []string
-	for _, a := range bc.args {
-		if a.Static && !strings.HasPrefix(a.Value, "-") {
+	for _, a := range bc.operands {
+		if a.Static {
 			ops = append(ops, a.Value)
+		}
+	}
+	if bc.parsed.Unknown != "" || bc.parsed.Dynamic {
+		ops = ops[:0]
+		for _, a := range bc.args {
+			if a.Static && !strings.HasPrefix(a.Value, "-") && slices.Contains(bc.prog.Triggers, a.Value) {
+				return blEntry("power-off")
+			}
+			if a.Static && !strings.HasPrefix(a.Value, "-") {
+				ops = append(ops, a.Value)
+			}
 		}
 	}
 	if len(ops) == 0 {
@@ -2779,7 +2938,7 @@ func (b *blChecker) shellFromDownload(bc *blCall) *BlacklistEntry {
 		switch {
 		case in.Kind == facts.FromFile && isNetPath(in.Target.Value):
 			return blEntry("download-to-shell")
-		case in.Kind == facts.FromFd && b.fdOnNet(in.Target.Value):
+		case in.Kind == facts.FromFd && b.fdDownloads(in.Target.Value):
 			return blEntry("download-to-shell")
 		case in.Node != nil && b.substDownloads(in.Node):
 			return blEntry("download-to-shell")
@@ -2804,11 +2963,12 @@ func (b *blChecker) substDownloads(n syntax.Node) bool {
 	return found
 }
 
-// fdOnNet reports a descriptor the text opened on /dev/tcp or /dev/udp.
-func (b *blChecker) fdOnNet(fd string) bool {
+// fdDownloads reports a descriptor the text opened on /dev/tcp or
+// /dev/udp, or on a substitution that downloads (exec 3< <(curl …)).
+func (b *blChecker) fdDownloads(fd string) bool {
 	for _, c := range b.t.Calls {
 		for _, r := range c.Redirs {
-			if r.N == fd && r.Target.Static && isNetPath(r.Target.Value) {
+			if r.N == fd && (r.Target.Static && isNetPath(r.Target.Value) || r.Node != nil && b.substDownloads(r.Node)) {
 				return true
 			}
 		}

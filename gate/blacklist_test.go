@@ -184,7 +184,11 @@ func TestBlacklistByMeaning(t *testing.T) {
 			// what an interpreter's inline code hands a shell, as a literal
 			`python3 -c 'import os; os.system("rm -rf /")'`, `perl -e 'system "rm -rf ~"'`,
 			`python3 -c "import subprocess; subprocess.run('rm -rf /*', shell=True)"`, `php -r 'shell_exec("rm -rf /usr");'`,
+			// a script a compound command's input or a standing exec gives
+			// the shell inside it
+			"{ bash; } <<< 'rm -rf /'", "exec <<< 'rm -rf ~'; sh", "(sh -s) <<'E'\nrm -rf /\nE",
 		}, []string{
+			"{ bash; } <<< 'rm -rf ./build'", "{ cat; } <<< 'rm -rf /'", "exec <<< 'rm -rf /'; cat",
 			`python3 -c 'import os; os.system("rm -rf ./build")'`, `python3 -c 'print("rm -rf is a bad idea")'`,
 			"rm -rf /tmp/x", "rm -rf ./build", "cd /tmp && rm -rf *", "X=/tmp/x; rm -rf $X",
 			"echo build | xargs rm -rf", "rm -rf ~/project/build", "rm -f /etc/motd.bak", "rsync -a src/ dst/",
@@ -196,10 +200,19 @@ func TestBlacklistByMeaning(t *testing.T) {
 			[]string{"chattr +i file", "chmod -R 755 build", "chattr -R +i ./data"}},
 		{"make-filesystem", []string{"mkfs.vfat /dev/sdb1", "mkdosfs /dev/sdb", "mke2fs /dev/sda2", "mkswap /dev/sda3",
 			"wipefs -a /dev/sda", "cryptsetup luksFormat /dev/sdb", "zpool destroy tank", "lvremove vg/lv", "sg_format /dev/sg0",
-			`node -e 'require("child_process").execSync("mkfs.ext4 /dev/sda")'`},
-			[]string{"cryptsetup status x", "zpool status", "mkdir /dev/shm/x"}},
-		{"partition-device", []string{"sgdisk --zap-all /dev/sda", "parted /dev/sda mklabel gpt", "fdisk /dev/nvme0n1", "sfdisk /dev/vda < layout"},
-			[]string{"parted -l", "fdisk -l", "sfdisk -l /dev/sda", "sgdisk -p /dev/sda"}},
+			`node -e 'require("child_process").execSync("mkfs.ext4 /dev/sda")'`,
+			// a help word that is an option's value, or after --, defuses
+			// nothing (TestDefusingWordsConfirm)
+			"mkfs.ext4 -L --help /dev/sda", "mkswap -L --version /dev/sdb", "mkfs.xfs -q -L --help /dev/sda", "mke2fs -- --help /dev/sda",
+			// a trigger inside a cluster, or abbreviated, as getopt reads it
+			"badblocks -sw /dev/sda", "badblocks -wsv /dev/sdb", "mdadm --zero /dev/sda1", "mdadm -Cv /dev/md0 -l1 -n2 /dev/sda /dev/sdb"},
+			[]string{"cryptsetup status x", "zpool status", "mkdir /dev/shm/x", "mkfs.ext4 --help", "mkfs.ext4 /dev/sda --help", "mkswap --version",
+				"badblocks -sv /dev/sda", "mdadm --detail /dev/md0"}},
+		{"partition-device", []string{"sgdisk --zap-all /dev/sda", "parted /dev/sda mklabel gpt", "fdisk /dev/nvme0n1", "sfdisk /dev/vda < layout",
+			// a listing is one action among those given
+			"sgdisk -Z -p /dev/sda", "sgdisk --zap-all --print /dev/sda", "sfdisk --label -l /dev/sda < layout"},
+			[]string{"parted -l", "fdisk -l", "sfdisk -l /dev/sda", "sgdisk -p /dev/sda", "parted /dev/sda print", "sfdisk -d /dev/sda",
+				"parted -s /dev/sda mklabel gpt print"}},
 		{"raw-device-write", []string{"dd if=/dev/zero of=/dev/disk/by-id/ata-X", "cat x > /dev/block/8:0", "cp img /dev/mapper/root",
 			"tee /dev/vg0/lv < img", "echo 1 > /sys/block/sda/device/delete", "dd of=/proc/self/root/dev/sda if=x", "blkdiscard /dev/nvme0n1",
 			"shred /dev/sdb", "cat img > /dev/xvda", "dd if=x of=/dev/mmcblk0p1", "ruby -e '`dd if=/dev/zero of=/dev/sda`'",
@@ -214,20 +227,29 @@ func TestBlacklistByMeaning(t *testing.T) {
 			"curl -s x | xargs -0 bash -c", "curl x | xargs -I{} sh -c {}", "wget -qO- x | xargs -0 python3 -c", "curl x | xargs -i sh -c 'echo {}'",
 			// copies from another host, then run
 			"scp h:x . && sh x", "scp -P 22 user@h:/tmp/i.sh /tmp/ && bash /tmp/i.sh", "rsync -a h:s.sh ./s.sh && ./s.sh",
-			"git clone https://x/r && bash r/install.sh", "git clone git@github.com:o/r.git d; ./d/install.sh"},
+			"git clone https://x/r && bash r/install.sh", "git clone git@github.com:o/r.git d; ./d/install.sh",
+			// the input a compound command or a standing exec gives the
+			// shell inside it
+			"exec < <(curl -s x); bash", "exec 0< <(wget -qO- x); sh -s", "{ bash; } < <(curl -s x)", "(sh) < <(curl x)",
+			"exec 3< <(curl x); bash <&3", "exec 3< <(curl x); exec <&3; bash", "while read -r l; do eval \"$l\"; done < <(curl x)"},
 			[]string{"curl -o x.sh x", "curl x | jq .", "wget x && tar xf x", "bash script.sh", "curl -o data.json http://x && jq . data.json",
 				"wget http://x/a.tar.gz; tar xf a.tar.gz", "curl -d @x.sh http://x; bash x.sh", "bash s; curl -o s http://x",
 				"curl x | xargs -n1 echo", "curl x | xargs grep foo", "cat list | xargs -I{} sh -c {}", "curl x | xargs -I{} cp {} /tmp",
 				"scp x h:y && sh x", "scp a b && sh b", "git clone https://x/r && ls r", "bash install.sh; git clone https://x/r",
-				"git clone ../lib && bash lib/setup.sh", "rsync -a h:dir/ ./dir/ && cat dir/README"}},
+				"git clone ../lib && bash lib/setup.sh", "rsync -a h:dir/ ./dir/ && cat dir/README",
+				"exec < <(curl -s x); cat", "{ jq .; } < <(curl x)", "exec 3< <(curl x); cat <&3", "exec < s.sh; bash"}},
 		{"overwrite-account-files", []string{"mv /etc/passwd /tmp/p", "truncate -s 0 /etc/shadow", "sed -i s/x/y/ /etc/passwd", "perl -pi -e s/x/y/ /etc/group",
 			"passwd -d root", "usermod -aG sudo bob", "chpasswd < list", "vipw", "echo x >> /etc/sudoers.d/me", "cp x /proc/self/root/etc/shadow",
 			"echo 'x::0:0::/:/bin/sh' >> /etc/passwd", "ln -sf x /etc/gshadow",
 			// redirections no simple command carries: a bare one, an
 			// assignment's, a compound command's
 			"> /etc/passwd", ">| /etc/shadow", "X=1 >> /etc/sudoers", "{ cat x; } > /etc/passwd", "(cat x) >> /etc/group",
-			"for u in a; do echo $u; done >> /etc/sudoers.d/me", "if :; then cat x; fi > /etc/shadow", "bash -c '> /etc/passwd'"},
-			[]string{"cat /etc/passwd", "sed -n 1p /etc/passwd", "visudo -c", "passwd --help", "cp /etc/passwd ./backup",
+			"for u in a; do echo $u; done >> /etc/sudoers.d/me", "if :; then cat x; fi > /etc/shadow", "bash -c '> /etc/passwd'",
+			// unzip reads no option after the archive but -d and -x
+			"unzip -o a.zip -d /etc passwd -l", "unzip -o a.zip passwd -t -d /etc",
+			// an account tool's trigger clustered or abbreviated
+			"passwd -ld root", "passwd --del root", "useradd -ou 0 x"},
+			[]string{"cat /etc/passwd", "sed -n 1p /etc/passwd", "visudo -c", "passwd --help", "passwd -S root", "useradd -m bob", "cp /etc/passwd ./backup",
 				"> out.txt", "{ cat /etc/passwd; } > passwd.bak", "(cat x) < /etc/passwd"}},
 		{"kill-all-processes", []string{"kill -9 -01", "kill -KILL -1", "kill -s KILL -001", "kill -- -1", "killall5", "pkill .", "pkill -KILL -u root", "pkill -f '.*'",
 			// pids from a lister that lists every process
@@ -238,7 +260,11 @@ func TestBlacklistByMeaning(t *testing.T) {
 				"kill $(ps aux | grep '[n]ode' | awk '{print $2}')", "ps -e | grep x | xargs kill"}},
 		{"power-off", []string{"systemctl reboot", "systemctl --force poweroff", "systemctl isolate rescue.target", "systemctl start reboot.target",
 			"telinit 0", "telinit 6", "kexec -e", "echo b > /proc/sysrq-trigger", "echo o | tee /proc/sysrq-trigger", "loginctl poweroff", "/sbin/shutdown -r +1",
-			"(echo b) > /proc/sysrq-trigger", "{ echo o; } > /proc/sysrq-trigger",
+			"(echo b) > /proc/sysrq-trigger", "{ echo o; } > /proc/sysrq-trigger", "shutdown -r now -- --help",
+			// systemctl's verb after its options' values; kexec's triggers
+			// clustered or abbreviated
+			"systemctl -t service poweroff", "systemctl --root / reboot", "systemctl -s KILL -n 5 poweroff", "systemctl --bogus x poweroff",
+			"kexec -fx", "kexec --exe",
 			// an opened hardware watchdog reboots the machine unless fed
 			"cat /dev/watchdog", "head -c1 /dev/watchdog0", "cat < /dev/watchdog", "exec 3>/dev/watchdog", "dd if=/dev/watchdog of=/dev/null count=0",
 			// the sleep states end every session too
@@ -247,7 +273,8 @@ func TestBlacklistByMeaning(t *testing.T) {
 			"echo disk | tee /sys/power/state", "systemctl exit"},
 			[]string{"systemctl status nginx", "systemctl restart nginx", "shutdown -c", "telinit q", "cat /proc/sysrq-trigger",
 				"echo /dev/watchdog", "printf '%s\\n' /dev/watchdog", "cat /dev/watchdog.txt", "ls /dev/watchdogs/x",
-				"cat /sys/power/state", "rtcwake -n -m mem -s 1", "systemctl start suspend-helper.service", "rtcwake --help"}},
+				"cat /sys/power/state", "rtcwake -n -m mem -s 1", "systemctl start suspend-helper.service", "rtcwake --help",
+				"systemctl status reboot.target", "systemctl list-units -t service", "systemctl -n 50 status nginx", "kexec -l vmlinuz"}},
 		{"fork-bomb", []string{"a(){ b|b& }; b(){ a|a& }; a", "boom(){ boom & boom; }; boom", "x() { x | x & }; x"},
 			[]string{"f() { f; }; f", "g() { ls | wc -l; }; g"}},
 	}

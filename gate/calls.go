@@ -33,7 +33,13 @@ func spellings(c *facts.Call) []spelling { return appendSpellings(nil, c) }
 
 // appendSpellings appends c's spellings to out.
 func appendSpellings(out []spelling, c *facts.Call) []spelling {
+	var last string
+	lastHoles, any := false, false
 	add := func(s string, holes bool) {
+		if any && s == last && holes == lastHoles {
+			return // the same spellings again (a call's words spell its text)
+		}
+		last, lastHoles, any = s, holes, true
 		n := normalizeBlanks(s)
 		out = append(out, spelling{text: n, holes: holes})
 		if k := assignmentPrefix(n); k > 0 {

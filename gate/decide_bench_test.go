@@ -1,11 +1,9 @@
 package gate
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/agentexec/agentexec/internal/corpus"
 )
 
 // benchPolicy is a realistic 20-rule policy of the kind agent users write.
@@ -22,23 +20,12 @@ func benchPolicy(tb testing.TB) *Policy {
 	)
 }
 
-// agentCorpus reads testdata/corpus/agent-commands.txt (one command per
-// line, # comments), or skips.
+// agentCorpus is the corpus of agent commands (internal/corpus).
 func agentCorpus(tb testing.TB) []string {
-	path := filepath.Join("..", "testdata", "corpus", "agent-commands.txt")
-	f, err := os.Open(path)
+	tb.Helper()
+	cmds, err := corpus.AgentCommands()
 	if err != nil {
-		tb.Skipf("no corpus (%v); the benchmark needs %s", err, path)
-	}
-	defer f.Close()
-	var cmds []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line != "" && !strings.HasPrefix(line, "#") {
-			cmds = append(cmds, strings.ReplaceAll(line, `\n`, "\n"))
-		}
+		tb.Fatal(err)
 	}
 	return cmds
 }

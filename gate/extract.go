@@ -47,6 +47,12 @@ func (b *blChecker) extractCheck(bc *blCall) *BlacklistEntry {
 				b.see("`%s` extracts a member computed at run time into %s", bc.c.Base, d)
 				return nil
 			}
+			if strings.ContainsAny(m.Value, "*?[") {
+				// unzip's and cpio's members are patterns they match
+				// themselves (unzip a.zip '*' -d / is every member).
+				b.see("`%s` extracts the members matching %s into %s", bc.c.Base, m.Raw, d)
+				return nil
+			}
 			ws = append(ws, facts.Word{Value: path.Join(d, m.Value), Static: true, Raw: m.Raw})
 		}
 		if e := b.accountTargets(bc.c, ws); e != nil {
@@ -57,11 +63,11 @@ func (b *blChecker) extractCheck(bc *blCall) *BlacklistEntry {
 }
 
 // extraction reads an extracting archiver's command line: the directories
-// it writes into (its Dir options' values and tar's old-style C; "." when
-// none is given), the archive it reads (its Archive File options' values,
-// tar's old-style f, or the first operand when the members start after
-// it, as unzip's do; nil when standard input is the archive), and its
-// operands after the old-style key.
+// it writes into (its Dir options' values, given in tar's old-style key
+// too: tar xfC A.tar DIR; "." when none is given), the archive it reads
+// (its Archive File options' values, or the first operand when the
+// members start after it, as unzip's do; nil when standard input is the
+// archive), and its operands.
 func extraction(bc *blCall) (into []facts.Word, archive *facts.Word, members []facts.Word) {
 	x := bc.prog.Extracts
 	for _, f := range bc.parsed.Found {
@@ -77,24 +83,6 @@ func extraction(bc *blCall) (into []facts.Word, archive *facts.Word, members []f
 		}
 	}
 	members = bc.operands
-	if tarKey(bc) {
-		// tar xzf A.tgz, tar xfC A.tar DIR: the old-style key, whose
-		// valued letters take the next operands in turn.
-		key := members[0].Value
-		members = members[1:]
-		for i := 0; i < len(key) && len(members) > 0; i++ {
-			if !bc.prog.Opts.TakesValue(key[i]) {
-				continue
-			}
-			switch key[i] {
-			case 'C':
-				into = append(into, members[0])
-			case 'f':
-				archive = &members[0]
-			}
-			members = members[1:]
-		}
-	}
 	if len(x.DirFirst) > 0 && bc.has(x.DirFirst...) && len(members) > 0 {
 		into, members = append(into, members[0]), members[1:] // cpio -p DIR
 	}
@@ -111,19 +99,9 @@ func extraction(bc *blCall) (into []facts.Word, archive *facts.Word, members []f
 func extracting(bc *blCall) bool {
 	x := bc.prog.Extracts
 	if len(x.Modes) == 0 {
-		return !bc.word(bc.prog.Defuses)
+		return !bc.defusedBy(bc.prog.Defuses)
 	}
-	if bc.has(x.Modes...) {
-		return true
-	}
-	return tarKey(bc) && strings.ContainsAny(bc.operands[0].Value, "x")
-}
-
-// tarKey reports tar's old-style first argument (tar xzf a.tgz): a first
-// word without a dash.
-func tarKey(bc *blCall) bool {
-	return bc.prog.Scanner == "tar" && len(bc.args) > 0 && bc.args[0].Static && len(bc.operands) > 0 &&
-		bc.operands[0].Raw == bc.args[0].Raw && !strings.HasPrefix(bc.args[0].Value, "-")
+	return bc.has(x.Modes...)
 }
 
 func isAccountDir(d string) bool {
@@ -141,23 +119,14 @@ func isAccountDir(d string) bool {
 // is refused.
 func (b *blChecker) archiveCheck(bc *blCall) *BlacklistEntry {
 	a := bc.prog.Archive
-	if a == nil || bc.word(bc.prog.Defuses) {
+	if a == nil || bc.defusedBy(bc.prog.Defuses) {
 		return nil
 	}
 	var ws []facts.Word
 	if a.First && len(bc.operands) > 0 {
 		ws = append(ws, bc.operands[0])
 	}
-	creates := bc.has(a.Creates...)
-	key := tarKey(bc)
-	if key && strings.ContainsAny(bc.operands[0].Value, "cruA") {
-		creates = true
-		// tar cf F …: f's value is the operand after the key.
-		if strings.Contains(bc.operands[0].Value, "f") && len(bc.operands) > 1 {
-			ws = append(ws, bc.operands[1])
-		}
-	}
-	if creates {
+	if bc.has(a.Creates...) {
 		for _, f := range bc.parsed.Found {
 			for _, n := range a.File {
 				if f.Name == n && f.HasValue && f.ValueStatic {

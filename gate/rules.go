@@ -61,6 +61,9 @@ type Rule struct {
 	// prefix is the literal text every match starts with (the pattern up
 	// to its first "*", blanks normalized): a cheap test before the match.
 	prefix string
+	// lead is prefix's first byte, 0 when there is none: the cheapest
+	// test, which Match makes before its call.
+	lead byte
 }
 
 // bare reports a bare Bash rule, which matches every command.
@@ -148,6 +151,9 @@ func ParseRuleAs(text string, action Action, source string, m Meaning) (r Rule, 
 	r.Pattern = legacyPrefix(pat)
 	r.pat = newGlobPattern(r.Pattern, m)
 	r.prefix = literalPrefix(r.Pattern)
+	if r.prefix != "" {
+		r.lead = r.prefix[0] // never NUL: a pattern holds none
+	}
 	return r, true, nil
 }
 
@@ -237,15 +243,21 @@ func legacyPrefix(pat string) string {
 // Match reports whether the rule's pattern matches one candidate text,
 // already normalized by normalizeBlanks.
 func (r *Rule) Match(candidate string) bool {
+	// Most candidates differ from a rule's prefix in the first byte: that
+	// test, small enough to be inlined where rules are tried in turn, is
+	// cheaper than the call (and the prefix comparison's).
+	if r.lead != 0 && (candidate == "" || candidate[0] != r.lead) {
+		return false
+	}
+	return r.matchSlow(candidate)
+}
+
+// matchSlow is Match past the first byte.
+func (r *Rule) matchSlow(candidate string) bool {
 	switch {
 	case r.bare():
 		return true
 	case r.pat != nil:
-		// Most candidates differ from a rule's prefix in the first byte:
-		// that test is cheaper than the prefix comparison's call.
-		if r.prefix != "" && (candidate == "" || candidate[0] != r.prefix[0]) {
-			return false
-		}
 		return strings.HasPrefix(candidate, r.prefix) && r.pat.match(candidate)
 	}
 	return r.re.MatchString(candidate)
@@ -780,7 +792,13 @@ func evalRules(rs *ruleSet, in ruleInput) ruleVerdict {
 		cands, complete = strictCandidates(in.seg.Segments, in.tree)
 		// The whole text is a candidate too: a deny rule may name a whole
 		// compound (Gemini policy-engine: deny `Bash(git status && ls)`).
-		cands = append(cands, spelling{text: normalizeBlanks(in.text)})
+		// A text that is its one segment is spelled already: the
+		// segment's spelling is always the first.
+		if segs := in.seg.Segments; len(segs) == 0 || segs[0] != in.text {
+			if whole := (spelling{text: normalizeBlanks(in.text)}); !slices.Contains(cands, whole) {
+				cands = append(cands, whole)
+			}
+		}
 	}
 	if r, m, guess := bestMatchWhy(rs.deny, cands); m == sureMatch {
 		return ruleVerdict{decision: string(Deny), rule: r}
@@ -1014,6 +1032,9 @@ func bestMatchWhy(rules []Rule, cands []spelling) (Rule, ruleMatch, string) {
 	for i := range rules {
 		r := &rules[i] // a Rule is large: not copied per candidate
 		for _, c := range cands {
+			if !c.holes && r.lead != 0 && (c.text == "" || c.text[0] != r.lead) {
+				continue // Match's first test, without the call: noMatch
+			}
 			m := r.match(c)
 			if m == sureMatch && c.guess == "" {
 				return *r, sureMatch, ""

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentexec/agentexec/shellcfg"
@@ -158,8 +159,18 @@ func (s Segmentation) isData(seg string) bool {
 }
 
 func dedupeSegs(segs []string) []string {
-	seen := make(map[string]bool, len(segs))
 	out := segs[:0]
+	if len(segs) <= 16 {
+		// A few segments (the usual case) are compared one by one:
+		// cheaper than building a map of them.
+		for _, s := range segs {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]bool, len(segs))
 	for _, s := range segs {
 		if !seen[s] {
 			seen[s] = true

@@ -165,8 +165,11 @@ func plainASCII(text string) bool {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(text); i += 8 {
-		w := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
-			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		// Indexing an 8-byte string needs no bounds checks: the compiler
+		// makes the eight loads one (text[i+k] took a check each).
+		b := text[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 		del := w ^ 0x7f*lo
 		if w&hi|(w-0x20*lo)&^w&hi|(del-lo)&^del&hi == 0 {
 			continue

@@ -34,7 +34,9 @@ func readyFor(t *testing.T, spec Spec) {
 			t.Fatalf("%v: %s", r.err, r.out)
 		}
 	}
-	for range 200 {
+	// A standby is readied in the background: on a loaded machine (CI's,
+	// or this one's with parallel test binaries) that took over 2 s.
+	for range 1500 {
 		standbys.Lock()
 		ready := len(standbys.ready) > 0
 		standbys.Unlock()

@@ -565,12 +565,8 @@ func tarRule(w *walker, a argv) finding {
 	if a.dynamic() {
 		return finding{Unknown, "dynamic-argument", "`tar` has an argument computed at run time, which could be any option"}
 	}
-	vals := append([]string(nil), a.vals...)
-	if len(vals) > 0 && vals[0] != "" && !strings.HasPrefix(vals[0], "-") {
-		vals[0] = "-" + vals[0] // old style: tar tzf x.tgz
-	}
 	p := programs.Lookup(a.name)
-	parsed := p.Opts.Parse(staticArgs(vals))
+	parsed := p.Opts.Parse(staticArgs(a.vals)) // the old-style key (tar tzf x.tgz) too: Options.Key
 	f, _ := optionFinding(a.name, parsed)
 	if f.s == Unknown || f.s == Write {
 		return f

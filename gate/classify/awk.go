@@ -5,7 +5,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentexec/agentexec/internal/lazy"
-	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
 // The awk scanner is a single-pass lexer over the program text with a small
@@ -770,18 +769,103 @@ func (p *awkScanner) lexPunct(c byte) awkToken {
 
 // Qwen Code's awk rules, ported from shell-safety-rules.ts
 // (classifyAwkCommandSafety and its helpers) so that every verdict matches
-// the peer's. The peer's static-write pattern uses a lookahead, which RE2
-// lacks: qwenAwkStaticWrite checks it by hand around qwenAwkWriteTail.
+// the peer's. Its regular expressions are matched by hand, as the sed
+// rules' are (see qwenSedAddressLen); its static-write pattern uses a
+// lookahead, which qwenAwkStaticWrite checks around qwenAwkWriteTail.
 
-var (
-	// qwenAwkWriteTail is what follows print/printf in a statement the
-	// peer calls a write: anything but quotes and > | outside strings, then
-	// > or >> and a string literal ending the statement.
-	qwenAwkWriteTail = lazyre.New(`^(?:"(?:\\(?s:.)|[^"\\])*"|[^">|])*>>?` + jsSpace + `*"[^"]*"` + jsSpace + `*$`)
-	qwenAwkUnknownOp = lazyre.New(`(?:system|close)` + jsSpace + `*\(|getline\b`)
-	qwenAwkPrint     = lazyre.New(`\b(?:print|printf)\b`)
-	qwenAwkAttached  = lazyre.New(`^-[Fv].+`)
-)
+// qwenAwkWriteTail is ^(?:"(?:\\(?s:.)|[^"\\])*"|[^">|])*>>?\s*"[^"]*"\s*$,
+// what follows print/printf in a statement the peer calls a write:
+// anything but quotes and > | outside strings, then > or >> and a string
+// literal ending the statement. Each step has one way to go (a quote
+// opens a string, which ends at its first unescaped quote; the first > or
+// | outside strings ends the prefix), so one pass decides; the bytes it
+// looks for are never inside a multi-byte rune.
+func qwenAwkWriteTail(s string) bool {
+	i := 0
+	for i < len(s) && s[i] != '>' {
+		switch s[i] {
+		case '|':
+			return false
+		case '"':
+			j := i + 1
+			for ; j < len(s) && s[j] != '"'; j++ {
+				if s[j] == '\\' {
+					j++ // \ and the rune after it (a lone \ at the end matches nothing)
+				}
+			}
+			if j >= len(s) {
+				return false // an unterminated string
+			}
+			i = j
+		}
+		i++
+	}
+	if i == len(s) {
+		return false
+	}
+	i++
+	if i < len(s) && s[i] == '>' {
+		i++ // >? then \s* and a quote: taking the second > is the only way
+	}
+	i = skipJSSpace(s, i)
+	if i == len(s) || s[i] != '"' {
+		return false
+	}
+	end := strings.IndexByte(s[i+1:], '"')
+	return end >= 0 && skipJSSpace(s, i+1+end+1) == len(s)
+}
+
+// qwenAwkUnknownOp is (?:system|close)\s*\(|getline\b, anywhere in s.
+func qwenAwkUnknownOp(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case 's':
+			if strings.HasPrefix(s[i:], "system") && parenAfter(s, i+len("system")) {
+				return true
+			}
+		case 'c':
+			if strings.HasPrefix(s[i:], "close") && parenAfter(s, i+len("close")) {
+				return true
+			}
+		case 'g':
+			if strings.HasPrefix(s[i:], "getline") && !wordByteAt(s, i+len("getline")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// parenAfter reports \s*\( at s[i:].
+func parenAfter(s string, i int) bool {
+	j := skipJSSpace(s, i)
+	return j < len(s) && s[j] == '('
+}
+
+// qwenAwkPrint is \b(?:print|printf)\b, anywhere in s. RE2's \b is
+// ASCII's: a byte of a multi-byte rune is not a word character.
+func qwenAwkPrint(s string) bool {
+	for off := 0; ; {
+		k := strings.Index(s[off:], "print")
+		if k < 0 {
+			return false
+		}
+		i, end := off+k, off+k+len("print")
+		if (i == 0 || !isWordByte(s[i-1])) &&
+			(!wordByteAt(s, end) || s[end] == 'f' && !wordByteAt(s, end+1)) {
+			return true
+		}
+		off = i + 1
+	}
+}
+
+// wordByteAt reports a word character (\w) at s[i].
+func wordByteAt(s string, i int) bool { return i < len(s) && isWordByte(s[i]) }
+
+// qwenAwkAttached is ^-[Fv].+ (. is any rune but a newline).
+func qwenAwkAttached(a string) bool {
+	return len(a) > 2 && a[0] == '-' && (a[1] == 'F' || a[1] == 'v') && a[2] != '\n'
+}
 
 const qwenAwkWhy = "the peer's (Qwen Code) awk rules: "
 
@@ -801,7 +885,7 @@ func qwenAwk(args []string) (Safety, string) {
 			}
 			continue
 		}
-		if qwenAwkAttached.MatchString(a) {
+		if qwenAwkAttached(a) {
 			continue
 		}
 		if strings.HasPrefix(a, "-") {
@@ -827,21 +911,18 @@ func qwenAwk(args []string) (Safety, string) {
 
 // qwenAwkScript is the peer's classifyAwkScriptSafety.
 func qwenAwkScript(script string) (Safety, string) {
-	stmts, ambiguousSlash, at := qwenAwkSplit(script)
-	if !ambiguousSlash {
-		for _, st := range stmts {
-			if qwenAwkStaticWrite(st) {
-				return Write, "awk print > \"file\" writes a file"
-			}
-		}
+	write := false
+	ambiguousSlash, at := qwenAwkSplit(script, func(st string) { write = write || qwenAwkStaticWrite(st) })
+	if write && !ambiguousSlash {
+		return Write, "awk print > \"file\" writes a file"
 	}
 	if at {
 		return Unknown, qwenAwkWhy + "@ (gawk indirect calls, @include, @load)"
 	}
-	if qwenAwkUnknownOp.MatchString(script) {
+	if qwenAwkUnknownOp(script) {
 		return Unknown, qwenAwkWhy + "system(), close() or getline"
 	}
-	if qwenAwkPrint.MatchString(script) && strings.ContainsAny(script, ">|") {
+	if qwenAwkPrint(script) && strings.ContainsAny(script, ">|") {
 		return Unknown, qwenAwkWhy + "print with a > or | it cannot prove harmless"
 	}
 	return ReadOnly, ""
@@ -865,7 +946,7 @@ func qwenAwkStaticWrite(st string) bool {
 	if strings.HasPrefix(strings.TrimLeftFunc(rest, isJSSpace), "(") {
 		return false
 	}
-	return qwenAwkWriteTail.MatchString(rest)
+	return qwenAwkWriteTail(rest)
 }
 
 // isWordByte is JavaScript's \w.
@@ -874,14 +955,18 @@ func isWordByte(c byte) bool {
 }
 
 // qwenAwkSplit is the peer's splitAwkStatements: it cuts the program at
-// ";", braces and newlines outside strings, regex literals and comments, and
-// reports a "/" it could not place and any "@".
-func qwenAwkSplit(script string) (stmts []string, ambiguousSlash, at bool) {
+// ";", braces and newlines outside strings, regex literals and comments,
+// handing each statement to each in turn, and reports a "/" it could not
+// place and any "@".
+func qwenAwkSplit(script string, each func(string)) (ambiguousSlash, at bool) {
 	start := 0
 	escaped, inString, inRegex := false, false, false
 	prev := rune(-1) // none yet
 	for i := 0; i < len(script); {
-		r, size := utf8.DecodeRuneInString(script[i:])
+		r, size := rune(script[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(script[i:])
+		}
 		next := i + size
 		switch {
 		case escaped:
@@ -897,16 +982,16 @@ func qwenAwkSplit(script string) (stmts []string, ambiguousSlash, at bool) {
 		case r == '/' && (prev < 0 || strings.ContainsRune("({[=,:;!~?&|", prev)):
 			inRegex = true
 		case r == '#':
-			stmts = append(stmts, script[start:i])
+			each(script[start:i])
 			nl := strings.IndexByte(script[next:], '\n')
 			if nl < 0 {
-				return stmts, ambiguousSlash, at
+				return ambiguousSlash, at
 			}
 			start = next + nl + 1
 			next = start
 			prev = '\n'
 		case r == ';' || r == '{' || r == '}' || r == '\n':
-			stmts = append(stmts, script[start:i])
+			each(script[start:i])
 			start = next
 			prev = r
 		default:
@@ -922,5 +1007,6 @@ func qwenAwkSplit(script string) (stmts []string, ambiguousSlash, at bool) {
 		}
 		i = next
 	}
-	return append(stmts, script[start:]), ambiguousSlash, at
+	each(script[start:])
+	return ambiguousSlash, at
 }

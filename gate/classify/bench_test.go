@@ -1,37 +1,21 @@
 package classify
 
 import (
-	"bufio"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentexec/agentexec/internal/corpus"
 )
 
-// corpusPath is the shared corpus of agent commands at the repository root.
-const corpusPath = "../../testdata/corpus/agent-commands.txt"
-
-// loadCorpus returns the non-comment, non-blank lines of the corpus.
+// loadCorpus returns the corpus of agent commands (internal/corpus).
 func loadCorpus(tb testing.TB) []string {
 	tb.Helper()
-	f, err := os.Open(corpusPath)
+	lines, err := corpus.AgentCommands()
 	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		l := sc.Text()
-		if t := strings.TrimSpace(l); t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		lines = append(lines, l)
-	}
-	if err := sc.Err(); err != nil {
 		tb.Fatal(err)
 	}
 	return lines

@@ -193,6 +193,8 @@ var readOnlyTable = []classCase{
 	{"tar -tf ./h:a.tar", ro},
 	{"tar -tf h:a.tar --force-local", ro},
 	{"tar tvf a.txt", ro},
+	{"tar tfb a.tar 20", ro},
+	{"tar xfO a.tar", ro},
 	{"as --version", ro},
 	{"gcc -v", ro},
 	{"ld -v", ro},
@@ -387,6 +389,11 @@ func TestClassifyUnknown(t *testing.T) {
 		{"tar -tvf user@host:/x/a.tar", un},
 		{"tar --list --file=host:a.tar", un},
 		{"tar -xOf host:a.tar", un},
+		// The old-style key's valued letters take the next words in
+		// turn: I's is the compressor it runs, g's the snapshot it writes.
+		{"tar tfI a.tar 'rm -f x'", un},
+		{"tar tIf 'rm -f x' a.tar", un},
+		{"tar tfg a.tar snap", un},
 		// `as -v` prints its version, then assembles stdin into a.out.
 		{"as -v", un},
 		// Builtins whose options run a command or change shell state.

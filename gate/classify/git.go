@@ -191,7 +191,7 @@ func gitWriteSub(sub string, rest []string) finding {
 			return finding{Unknown, "git-dry-run", fmt.Sprintf("`git %s %s` is a dry run, which the rules do not prove read-only", sub, v)}
 		}
 	}
-	return finding{Write, "git-write", fmt.Sprintf("`git %s` changes the repository, work tree or a remote", sub)}
+	return finding{Write, "git-write", "`git " + sub + "` changes the repository, work tree or a remote"}
 }
 
 // gitReadSub checks a read-only subcommand's options for helpers, output
@@ -385,9 +385,14 @@ func gitHasArg(list []string, s string) bool {
 	return false
 }
 
-// gitTagList are tag's listing and display options.
+// gitTagList are tag's options that make it list: -l and the filters
+// (builtin/tag.c enters list mode for those alone).
 var gitTagList = lazy.NewSet("-l", "--list", "--contains", "--no-contains", "--merged",
-	"--no-merged", "--points-at", "--column", "--no-column", "--color", "-i",
+	"--no-merged", "--points-at")
+
+// gitTagDisplay are tag's display options, which do not make it list:
+// git tag --column NAME creates the tag NAME (confirmed with git 2.x).
+var gitTagDisplay = lazy.NewSet("--column", "--no-column", "--color", "--no-color", "-i",
 	"--ignore-case", "--omit-empty")
 
 func gitTag(rest []string) finding {
@@ -411,6 +416,7 @@ func gitTag(rest []string) finding {
 			list = true // -n<num> prints annotations, which implies listing
 		case gitTagList.Has(name):
 			list = true
+		case gitTagDisplay.Has(name):
 		case strings.HasPrefix(v, "-"):
 			return finding{Write, "git-tag-write", fmt.Sprintf("`git tag %s` creates or deletes tags", v)}
 		default:

@@ -76,6 +76,11 @@ func TestGitLongOptionAbbreviations(t *testing.T) {
 		{"git apply --stat --ap p", Write, "", `grep -q bye f`},
 		{"git apply --check --no-ch p", Write, "", `grep -q bye f`},
 		{"git tag --del v1", Write, "", `! git rev-parse -q --verify refs/tags/v1`},
+		// A display option does not make tag list: given a name, it creates it.
+		{"git tag --column v2", Write, "", `git rev-parse -q --verify refs/tags/v2`},
+		{"git tag -i v2", Write, "", `git rev-parse -q --verify refs/tags/v2`},
+		{"git tag --color=always --no-column v2", Write, "", `git rev-parse -q --verify refs/tags/v2`},
+		{"git tag --colu v2", Write, "", `git rev-parse -q --verify refs/tags/v2`},
 		{"git grep --open='touch $CANARY;true' hello", Unknown, "", `test -e "$CANARY"`},
 		{"git grep --open-files='touch $CANARY;true' hello", Unknown, "", `test -e "$CANARY"`},
 		// Ambiguous: git refuses (status 129); the rules do not guess.
@@ -90,6 +95,9 @@ func TestGitLongOptionAbbreviations(t *testing.T) {
 		{"git branch --li", ReadOnly, "", `test "$(git branch --format='%(refname)' | wc -l)" != 2`},
 		{"git branch --sho", ReadOnly, "", `test "$(git branch --show-current)" != main`},
 		{"git tag --li", ReadOnly, "", `! git rev-parse -q --verify refs/tags/v1`},
+		{"git tag --column", ReadOnly, "", `git rev-parse -q --verify refs/tags/v2`},
+		{"git tag --column --contains HEAD v2", ReadOnly, "", `git rev-parse -q --verify refs/tags/v2`},
+		{"git tag -i -l v2", ReadOnly, "", `git rev-parse -q --verify refs/tags/v2`},
 		{"git config --get-a x.y", ReadOnly, "", `test "$(git config --get-all x.y | wc -l)" != 2`},
 		{"git config --li", ReadOnly, "", `! git config x.y`},
 		{"git apply --check --sta p", ReadOnly, "", `grep -q bye f`},

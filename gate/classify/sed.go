@@ -2,9 +2,9 @@ package classify
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentexec/agentexec/internal/lazy"
-	"github.com/agentexec/agentexec/internal/lazyre"
 )
 
 // The sed scanner follows GNU sed 4.9 (compile.c) byte for byte where it
@@ -703,29 +703,141 @@ func (p *sedScanner) transliterate() {
 
 // Qwen Code's sed rules, ported from shell-safety-rules.ts
 // (classifySedCommandSafety and its helpers) so that every verdict matches
-// the peer's. The JavaScript regular expressions become RE2 ones, which run
-// in linear time; jsSpace reproduces JavaScript's \s so that a blank the
-// peer sees as whitespace is seen the same way here.
+// the peer's. The peer's JavaScript regular expressions are matched by
+// hand, in linear time: each matcher below names the expression it stands
+// for, in RE2 syntax with \s for JavaScript's whitespace class (isJSSpace),
+// and qwen_match_test.go checks it against that expression compiled. A
+// regular expression cost thousands of instructions per word here, the
+// most of a sed or awk command's decision.
 
-// jsSpace is JavaScript's \s class.
-const jsSpace = `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]`
+// qwenSedAddressLen is the length of ^\s*(?:(?:[0-9]+|\$)(?:\s*,\s*(?:[0-9]+|\$))?|/(?:\\(?s:.)|[^/\\])*/)?\s*
+// at the start of s (leftmost-first, as regexp's FindString).
+func qwenSedAddressLen(s string) int {
+	i := skipJSSpace(s, 0)
+	if j, ok := sedAddrNumber(s, i); ok {
+		i = j
+		if k := skipJSSpace(s, i); k < len(s) && s[k] == ',' {
+			if m, ok := sedAddrNumber(s, skipJSSpace(s, k+1)); ok {
+				i = m
+			}
+		}
+	} else if i < len(s) && s[i] == '/' {
+		// Any rune but / and \, or \ and any rune, up to the closing /.
+		// / and \ are never inside a multi-byte rune: bytes will do.
+	scan:
+		for j := i + 1; j < len(s); j++ {
+			switch s[j] {
+			case '\\':
+				if j+1 == len(s) {
+					break scan
+				}
+				j++
+			case '/':
+				i = j + 1
+				break scan
+			}
+		}
+	}
+	return skipJSSpace(s, i)
+}
 
-var (
-	qwenSedAddress = lazyre.New(`^` + jsSpace + `*(?:(?:[0-9]+|\$)(?:` + jsSpace + `*,` + jsSpace +
-		`*(?:[0-9]+|\$))?|/(?:\\(?s:.)|[^/\\])*/)?` + jsSpace + `*`)
-	// qwenSedCompat is the peer's compatibility rule: an e, w or r followed
-	// by whitespace anywhere (not after a backslash) might be a command.
-	qwenSedCompat     = lazyre.New(`(?:^|[^\\])[ewr]` + jsSpace)
-	qwenSedSafeOption = lazyre.New(`^(?:-[nElrsuz]|--(?:quiet|silent|line-length(?:=.*)?))$`)
-	qwenSedAttachedE  = lazyre.New(`^-[nErsuz]*e.+`)
-	qwenSedInPlace    = lazyre.New(`^(?:-[nErsuz]*[iI]|--in-place(?:=|$))`)
-	qwenSedHelp       = lazyre.New(`(?i)^(?:--help|--version)$`)
-	qwenSedLineLength = lazyre.New(`^(?:-l|--line-length)$`)
-	qwenSedFile       = lazyre.New(`^(?:-f|--file(?:=|$))`)
-	qwenSedExprValue  = lazyre.New(`^(?:-e.+|--expression=)`)
-	qwenSedLongLine   = lazyre.New(`^--line-length(?:=|$)`)
-	qwenSedSafeFlags  = lazyre.New(`^[0-9gIpM]*$`)
-)
+// sedAddrNumber reads [0-9]+|\$ at s[i:], returning where it ends.
+func sedAddrNumber(s string, i int) (int, bool) {
+	if i < len(s) && s[i] == '$' {
+		return i + 1, true
+	}
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	return j, j > i
+}
+
+// qwenSedCompat is the peer's compatibility rule, (?:^|[^\\])[ewr]\s: an
+// e, w or r followed by whitespace anywhere (not after a backslash) might
+// be a command.
+func qwenSedCompat(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c == 'e' || c == 'w' || c == 'r') && (i == 0 || s[i-1] != '\\') && jsSpaceAt(s, i+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// qwenSedSafeOption is ^(?:-[nElrsuz]|--(?:quiet|silent|line-length(?:=.*)?))$.
+func qwenSedSafeOption(a string) bool {
+	switch {
+	case len(a) == 2 && a[0] == '-':
+		return strings.IndexByte("nElrsuz", a[1]) >= 0
+	case a == "--quiet" || a == "--silent" || a == "--line-length":
+		return true
+	}
+	v, ok := strings.CutPrefix(a, "--line-length=")
+	return ok && strings.IndexByte(v, '\n') < 0 // . is any rune but a newline
+}
+
+// qwenSedAttachedE is ^-[nErsuz]*e.+ (e is not in the class).
+func qwenSedAttachedE(a string) bool {
+	i := sedFlagRun(a)
+	return i > 0 && i+1 < len(a) && a[i] == 'e' && a[i+1] != '\n'
+}
+
+// qwenSedInPlace is ^(?:-[nErsuz]*[iI]|--in-place(?:=|$)).
+func qwenSedInPlace(a string) bool {
+	if rest, ok := strings.CutPrefix(a, "--in-place"); ok && (rest == "" || rest[0] == '=') {
+		return true
+	}
+	i := sedFlagRun(a)
+	return i > 0 && i < len(a) && (a[i] == 'i' || a[i] == 'I')
+}
+
+// sedFlagRun is the length of ^-[nErsuz]* in a, 0 when a does not start
+// with '-'.
+func sedFlagRun(a string) int {
+	if a == "" || a[0] != '-' {
+		return 0
+	}
+	i := 1
+	for i < len(a) && strings.IndexByte("nErsuz", a[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// qwenSedHelp is (?i)^(?:--help|--version)$: RE2's case folding is
+// Unicode's simple folding, as EqualFold's (ſ is s).
+func qwenSedHelp(a string) bool {
+	return strings.EqualFold(a, "--help") || strings.EqualFold(a, "--version")
+}
+
+// qwenSedLineLength is ^(?:-l|--line-length)$.
+func qwenSedLineLength(a string) bool { return a == "-l" || a == "--line-length" }
+
+// qwenSedFile is ^(?:-f|--file(?:=|$)).
+func qwenSedFile(a string) bool {
+	return strings.HasPrefix(a, "-f") || a == "--file" || strings.HasPrefix(a, "--file=")
+}
+
+// qwenSedExprValue is ^(?:-e.+|--expression=).
+func qwenSedExprValue(a string) bool {
+	return len(a) > 2 && a[:2] == "-e" && a[2] != '\n' || strings.HasPrefix(a, "--expression=")
+}
+
+// qwenSedLongLine is ^--line-length(?:=|$).
+func qwenSedLongLine(a string) bool {
+	return a == "--line-length" || strings.HasPrefix(a, "--line-length=")
+}
+
+// qwenSedSafeFlags is ^[0-9gIpM]*$.
+func qwenSedSafeFlags(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c == 'g' || c == 'I' || c == 'p' || c == 'M') {
+			return false
+		}
+	}
+	return true
+}
 
 // qwenSedValueOptions take the next word as their value.
 var qwenSedValueOptions = lazy.NewSet(
@@ -742,6 +854,28 @@ func isJSSpace(r rune) bool {
 }
 
 func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
+
+// skipJSSpace returns where the run of JavaScript whitespace at s[i:] ends.
+func skipJSSpace(s string, i int) int {
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c != ' ' && (c < '\t' || c > '\r') {
+				return i
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !isJSSpace(r) {
+			return i
+		}
+		i += n
+	}
+	return i
+}
+
+// jsSpaceAt reports whether the rune at s[i] is JavaScript whitespace.
+func jsSpaceAt(s string, i int) bool { return i < len(s) && skipJSSpace(s, i) > i }
 
 const qwenSedWhy = "the peer's (Qwen Code) sed rules: "
 
@@ -769,7 +903,7 @@ func qwenSed(args []string) (Safety, string) {
 			rest = append(rest, a)
 		}
 	}
-	if qwenSedCompat.MatchString(strings.Join(rest, " ")) {
+	if qwenSedCompat(strings.Join(rest, " ")) {
 		return Unknown, qwenSedWhy + "an operand has e, w or r before a blank and might be a script"
 	}
 	return res, resWhy
@@ -786,7 +920,7 @@ func qwenSedOptions(args []string) (Safety, string) {
 		}
 	}
 	for i, a := range opts {
-		if qwenSedHelp.MatchString(a) && (i == 0 || !qwenSedValueOptions.Has(opts[i-1])) {
+		if qwenSedHelp(a) && (i == 0 || !qwenSedValueOptions.Has(opts[i-1])) {
 			return Unknown, qwenSedWhy + "sed " + a + " is not a filter"
 		}
 	}
@@ -797,8 +931,8 @@ func qwenSedOptions(args []string) (Safety, string) {
 			return ReadOnly, ""
 		case qwenSedValueOptions.Has(a):
 			i++
-		case qwenSedAttachedE.MatchString(a):
-		case qwenSedInPlace.MatchString(a):
+		case qwenSedAttachedE(a):
+		case qwenSedInPlace(a):
 			return Write, "sed -i edits files in place"
 		}
 	}
@@ -826,14 +960,14 @@ func qwenSedScripts(args []string) ([]string, map[int]bool, Safety, string) {
 			}
 			break
 		}
-		if qwenSedLineLength.MatchString(a) {
+		if qwenSedLineLength(a) {
 			i++
 			if i >= len(args) || args[i] == "" {
 				return nil, nil, Unknown, qwenSedWhy + "sed " + a + " without a value"
 			}
 		}
 		switch {
-		case qwenSedFile.MatchString(a):
+		case qwenSedFile(a):
 			return nil, nil, Unknown, "sed -f reads its script from a file"
 		case a == "-e" || a == "--expression":
 			i++
@@ -841,7 +975,7 @@ func qwenSedScripts(args []string) ([]string, map[int]bool, Safety, string) {
 				return nil, nil, Unknown, qwenSedWhy + "sed " + a + " without a script, or one starting with -"
 			}
 			add(i, args[i])
-		case qwenSedExprValue.MatchString(a):
+		case qwenSedExprValue(a):
 			s := a[2:]
 			if !strings.HasPrefix(a, "-e") {
 				s = a[len("--expression="):]
@@ -850,9 +984,9 @@ func qwenSedScripts(args []string) ([]string, map[int]bool, Safety, string) {
 				return nil, nil, Unknown, qwenSedWhy + "sed script starts with -"
 			}
 			add(i, s)
-		case strings.HasPrefix(a, "--") && !qwenSedLongLine.MatchString(a):
+		case strings.HasPrefix(a, "--") && !qwenSedLongLine(a):
 			return nil, nil, Unknown, qwenSedWhy + "sed option " + a + " is not on its list"
-		case strings.HasPrefix(a, "-") && !qwenSedSafeOption.MatchString(a):
+		case strings.HasPrefix(a, "-") && !qwenSedSafeOption(a):
 			return nil, nil, Unknown, qwenSedWhy + "sed option " + a + " is not on its list"
 		case !strings.HasPrefix(a, "-") && len(scripts) == 0:
 			add(i, a)
@@ -867,7 +1001,7 @@ func qwenSedScripts(args []string) ([]string, map[int]bool, Safety, string) {
 func qwenSedScript(script string) (Safety, string) {
 	res, resWhy := ReadOnly, ""
 	for start := 0; start < len(script); {
-		off := start + len(qwenSedAddress.FindString(script[start:]))
+		off := start + qwenSedAddressLen(script[start:])
 		if off == len(script) {
 			break
 		}
@@ -954,8 +1088,8 @@ func qwenScanDelimited(s string, start int, d byte) int {
 // qwenSedSingle is the peer's classifySingleSedCommandSafety on one
 // command's text.
 func qwenSedSingle(script string) (Safety, string) {
-	compat := qwenSedCompat.MatchString(script)
-	off := len(qwenSedAddress.FindString(script))
+	compat := qwenSedCompat(script)
+	off := qwenSedAddressLen(script)
 	if off == len(script) {
 		return ReadOnly, ""
 	}
@@ -994,7 +1128,7 @@ func qwenSedSubst(script string, off int, compat bool) (Safety, string) {
 		}
 		return Unknown, qwenSedWhy + "sed s///w without a file name"
 	}
-	if strings.ContainsAny(flags, "eErRwW") || !qwenSedSafeFlags.MatchString(flags) {
+	if strings.ContainsAny(flags, "eErRwW") || !qwenSedSafeFlags(flags) {
 		return Unknown, qwenSedWhy + "sed s flag is not on its list"
 	}
 	return qwenSedCompatResult(compat)

@@ -158,6 +158,11 @@ type builder struct {
 	// guessing: the text is shell text a program may run (guessText), so
 	// its calls are guesses.
 	guessing bool
+	// stdin is what a standing `exec < F` made the shell's standard
+	// input: every call read after it that has none of its own reads it
+	// (exec < <(curl …); bash runs the download). An exec in a subshell
+	// is read as standing too, the stricter.
+	stdin *Input
 }
 
 // span returns n's span in the decided text.
@@ -186,7 +191,46 @@ func (b *builder) source(n syntax.Node) string {
 }
 
 func (b *builder) hide(k HiddenKind, sp Span, c *Call, format string, args ...any) {
-	b.t.Hidden = append(b.t.Hidden, Hidden{Kind: k, Span: sp, Why: fmt.Sprintf(format, args...), Call: c})
+	b.t.Hidden = append(b.t.Hidden, Hidden{Kind: k, Span: sp, Why: sprintS(format, args), Call: c})
+}
+
+// sprintS is fmt.Sprintf(format, args...) for a format whose every verb
+// is %s and args as many plain strings (every format hide is given):
+// their text in turn, built without fmt's machinery. Anything else goes
+// to fmt.Sprintf.
+func sprintS(format string, args []any) string {
+	n, verbs := len(format), 0
+	for i := 0; ; {
+		j := strings.IndexByte(format[i:], '%')
+		if j < 0 {
+			break
+		}
+		if i += j + 1; i == len(format) || format[i] != 's' {
+			return fmt.Sprintf(format, args...)
+		}
+		verbs++
+		i++
+	}
+	if verbs != len(args) {
+		return fmt.Sprintf(format, args...)
+	}
+	for _, a := range args {
+		s, ok := a.(string) // a named string type may print otherwise
+		if !ok {
+			return fmt.Sprintf(format, args...)
+		}
+		n += len(s)
+	}
+	var out strings.Builder
+	out.Grow(n)
+	for _, a := range args {
+		j := strings.IndexByte(format, '%')
+		out.WriteString(format[:j])
+		out.WriteString(a.(string))
+		format = format[j+2:]
+	}
+	out.WriteString(format)
+	return out.String()
 }
 
 func (b *builder) enter() bool {
@@ -236,8 +280,19 @@ func (b *builder) stmt(s *syntax.Stmt) {
 			c.Redirs = redirs
 			c.WriteRedir = writesFile(redirs)
 			b.stdinFromRedirs(c, redirs)
+			if c.Stdin != nil && c.Base == "exec" && c.Via == nil && len(c.Argv) == 1 {
+				b.stdin = c.Stdin // exec < F: the shell's own input from now on
+			}
+			b.inherit(c, b.stdin)
 			b.recordWrites(c)
 			carried = true
+		}
+	}
+	if in := inputOf(redirs); !carried && in != nil {
+		// { …; } < F, ( … ) < F, while …; done < F: every call inside
+		// without an input of its own reads F.
+		for _, c := range b.t.Calls[first:] {
+			b.inherit(c, in)
 		}
 	}
 	if !carried && len(redirs) > 0 {

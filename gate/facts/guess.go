@@ -1,7 +1,6 @@
 package facts
 
 import (
-	"fmt"
 	"path"
 	"strings"
 
@@ -259,7 +258,7 @@ func shellText(v string) bool { return strings.ContainsAny(v, " \t\n") }
 
 // guessArgv records argv as a command c may start.
 func (b *builder) guessArgv(c *Call, argv []Word) {
-	how := fmt.Sprintf("`%s` is not modelled by the gate, and it may run", clip(c.Base))
+	how := "`" + clip(c.Base) + "` is not modelled by the gate, and it may run"
 	if b.depth+1 > MaxPayloadDepth*4 {
 		b.t.Truncated = true
 		b.hide(Unreadable, c.Span, c, "%s a command nested too deeply to read", how)
@@ -278,7 +277,7 @@ func (b *builder) guessArgv(c *Call, argv []Word) {
 // guessText records the commands of a shell text c may run. Text bash
 // cannot parse is no command a shell could run, so it adds nothing.
 func (b *builder) guessText(c *Call, text string) {
-	how := fmt.Sprintf("`%s` is not modelled by the gate, and it may run the shell text", clip(c.Base))
+	how := "`" + clip(c.Base) + "` is not modelled by the gate, and it may run the shell text"
 	if b.depth+1 > MaxPayloadDepth || b.t.payloadBytes()+len(text) > MaxPayloadBytes {
 		b.t.Truncated = true
 		b.hide(Unreadable, c.Span, c, "%s %q, which is nested too deeply (or too large) to read", how, clip(text))

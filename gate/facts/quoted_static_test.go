@@ -1,12 +1,12 @@
 package facts
 
 import (
-	"bufio"
-	"os"
 	"strings"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentexec/agentexec/internal/corpus"
 )
 
 // TestQuotedStaticIsExpand: the quote-removal shortcut gives the value
@@ -19,18 +19,11 @@ func TestQuotedStaticIsExpand(t *testing.T) {
 		`git commit -m "fix: the thing" 'a b' x"y"z "" '' a=" ~/x" --opt='{a,b}' "*.go" 'it''s' "a$"`,
 		`echo "~" '~' a"~" ~"x" x~"y" {a,b}"c" "a\"b" 'a\b' a\ "b" $"loc" $'a\tb' "$x" "a$(b)" 'x'$y a=~"/x" "a"'b'"c"`,
 	}
-	fh, err := os.Open("../../testdata/corpus/agent-commands.txt")
+	cmds, err := corpus.AgentCommands()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if l := sc.Text(); l != "" && !strings.HasPrefix(l, "#") {
-			texts = append(texts, l)
-		}
-	}
+	texts = append(texts, cmds...)
 	taken := map[string]bool{}
 	for _, text := range texts {
 		f, err := syntax.NewParser().Parse(strings.NewReader(text), "")

@@ -100,7 +100,7 @@ func (b *builder) runs(c *Call) {
 	case prog.Scanner == p.ScanSed || prog.Scanner == p.ScanAwk || prog.Scanner == p.ScanSqlite:
 		b.sub(c, prog, args)
 	case prog.Scanner == p.ScanTar:
-		b.uncertain(c, prog, b.options(c, prog, tarArgs(args)))
+		b.uncertain(c, prog, b.options(c, prog, args))
 	case prog.Runs != nil && (prog.Runs.Argv || prog.Runs.Joined || prog.Runs.After != "" || prog.Runs.UserShell):
 		b.launcher(c, prog, args)
 	case prog.Kind.Has(p.Interpreter):
@@ -281,7 +281,7 @@ func optionComputed(args []Word, parsed p.Parsed) (Word, bool) {
 
 // effect reads one option's effect.
 func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
-	what := fmt.Sprintf("the option `%s` of `%s`", f.Dashed(), c.Base)
+	what := "the option `" + f.Dashed() + "` of `" + c.Base + "`"
 	switch f.Opt.Effect {
 	case p.RunsShell, p.RunsProgram:
 		switch {
@@ -296,7 +296,7 @@ func (b *builder) effect(c *Call, prog *p.Program, f p.Found, args []Word) {
 			b.ownCommand(c, f, args, what)
 		case f.Opt.Absolute && !path.IsAbs(f.Value):
 		case f.Opt.Effect == p.RunsProgram && (f.Opt.Rest || f.Name == "S" || f.Name == "split-string"):
-			rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
+			rest := args[min(len(args), f.ValueAt+1):]
 			b.argvCall(c, append(envSplit(f.Value), rest...), what, false)
 		case f.Opt.Effect == p.RunsProgram:
 			b.argvCall(c, splitWords(f.Value), what, f.Opt.Appends)
@@ -365,7 +365,7 @@ func (b *builder) ownCommand(c *Call, f p.Found, args []Word, what string) {
 	case !ok:
 		b.hide(Unreadable, c.Span, c, "%s names %s, a command the gate does not know", what, clip(f.Value))
 	case as != "":
-		rest := args[min(len(args), f.Index+2-boolInt(attached(f, args))):]
+		rest := args[min(len(args), f.ValueAt+1):]
 		b.argvCall(c, append(splitWords(as), rest...), what, false)
 	}
 }
@@ -377,26 +377,15 @@ func commandKey(k string) string {
 	return strings.NewReplacer("_", "", "-", "", " ", "", "\t", "").Replace(strings.ToLower(k))
 }
 
-// attached reports an option value given in the same word (-Sx, --s=x).
 // computedValue is the word that holds an option's computed value: the
-// option's own word when it is computed (--config=<(…)), else the next.
+// option's own word when it is computed (--config=<(…)), else the word
+// its value was read from.
 func computedValue(f p.Found, args []Word) Word {
 	w := args[min(f.Index, len(args)-1)]
-	if w.Static && f.Index+1 < len(args) {
-		w = args[f.Index+1]
+	if w.Static && f.ValueAt > f.Index && f.ValueAt < len(args) {
+		w = args[f.ValueAt]
 	}
 	return w
-}
-
-func attached(f p.Found, args []Word) bool {
-	return f.Index < len(args) && strings.Contains(args[f.Index].Value, f.Value) && args[f.Index].Value != f.Value
-}
-
-func boolInt(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
 }
 
 // keyed reads a KEY=VALUE option whose key names a command (ssh -o
@@ -707,6 +696,15 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 		b.after(c, prog, args)
 		return
 	}
+	if r.Lead && len(args) > 0 {
+		if !args[0].Static && !c.Guessed() {
+			b.hide(Unreadable, c.Span, c, "the first word of `%s` is computed, so whether it is an option or an operand before the command it runs is not known", c.Base)
+			return
+		}
+		if !strings.HasPrefix(args[0].Value, "-") {
+			args = args[1:] // setarch ARCH: read before the options
+		}
+	}
 	parsed := p.Parsed{Rest: 0}
 	if prog.Opts != nil {
 		parsed = b.options(c, prog, args)
@@ -976,12 +974,26 @@ func (b *builder) envOptions(c *Call, prog *p.Program) {
 				}
 			}
 		}
-		for _, v := range b.t.Vars[name] {
-			// Split as tar splits it: into words as the shell would,
-			// quotes and backslashes honoured (env -S's rules).
-			b.uncertain(c, prog, b.options(c, prog, envSplit(v)))
+		for _, ws := range EnvOptionWords(b.t, b.opt.Env, name) {
+			b.uncertain(c, prog, b.options(c, prog, ws))
 		}
 	}
+}
+
+// EnvOptionWords are the option words each value of the variable name
+// gives a program that reads its options from it (Program.EnvOptions):
+// every value the text gives it and the request's (env), each split as
+// tar splits TAR_OPTIONS — into words as the shell would, quotes and
+// backslashes honoured (env -S's rules).
+func EnvOptionWords(t *Tree, env map[string]string, name string) [][]Word {
+	var out [][]Word
+	for _, v := range t.Vars[name] {
+		out = append(out, envSplit(v))
+	}
+	if v, ok := env[name]; ok {
+		out = append(out, envSplit(v))
+	}
+	return out
 }
 
 // envCommands reads the commands a program runs from the environment in
@@ -1158,6 +1170,26 @@ func (b *builder) cd(dir string, static bool) {
 // stdinFromRedirs records what a statement's redirections feed its first
 // call's standard input, then reads a script fed that way.
 func (b *builder) stdinFromRedirs(c *Call, rs []Redir) {
+	if in := inputOf(rs); in != nil {
+		c.Stdin = in
+		b.fedFromPipe(c)
+	}
+}
+
+// inherit gives a call that has no standard input of its own the one its
+// shell reads (a compound command's `{ …; } < F`, a standing `exec < F`):
+// what it reads, a script among it, is what that input gives.
+func (b *builder) inherit(c *Call, in *Input) {
+	if in != nil && c.Stdin == nil {
+		c.Stdin = in
+		b.fedFromPipe(c)
+	}
+}
+
+// inputOf is what redirections feed standard input (the last wins), nil
+// when none does.
+func inputOf(rs []Redir) *Input {
+	var in *Input
 	for _, r := range rs {
 		if r.N != "" && r.N != "0" {
 			continue
@@ -1165,18 +1197,17 @@ func (b *builder) stdinFromRedirs(c *Call, rs []Redir) {
 		switch r.Op {
 		case syntax.RdrIn:
 			if procSubstWord(r.Target.Node) {
-				c.Stdin = &Input{Kind: FromProcSubst, Target: r.Target, Node: r.Node}
+				in = &Input{Kind: FromProcSubst, Target: r.Target, Node: r.Node}
 			} else {
-				c.Stdin = &Input{Kind: FromFile, Target: r.Target, Node: r.Node}
+				in = &Input{Kind: FromFile, Target: r.Target, Node: r.Node}
 			}
 		case syntax.WordHdoc:
-			in := &Input{Kind: FromHereString, Target: r.Target, Node: r.Node}
+			in = &Input{Kind: FromHereString, Target: r.Target, Node: r.Node}
 			if r.Target.Static {
 				in.Text, in.Static = r.Target.Value, true
 			}
-			c.Stdin = in
 		case syntax.Hdoc, syntax.DashHdoc:
-			in := &Input{Kind: FromHereDoc, Node: r.Node}
+			in = &Input{Kind: FromHereDoc, Node: r.Node}
 			if h := r.Node.Hdoc; h != nil {
 				if quotedDelim(r.Node.Word) {
 					in.Text, in.Static = hdocText(h), true
@@ -1186,17 +1217,11 @@ func (b *builder) stdinFromRedirs(c *Call, rs []Redir) {
 			} else {
 				in.Static = true
 			}
-			c.Stdin = in
 		case syntax.DplIn:
-			c.Stdin = &Input{Kind: FromFd, Target: r.Target, Node: r.Node}
+			in = &Input{Kind: FromFd, Target: r.Target, Node: r.Node}
 		}
 	}
-	if c.Stdin != nil && c.script {
-		b.fedScript(c)
-	}
-	if c.Stdin != nil && c.guessIn {
-		b.guessStdin(c)
-	}
+	return in
 }
 
 // fedOwn reads the commands a program reads from its standard input in
@@ -1237,7 +1262,8 @@ func hdocText(w *syntax.Word) string {
 	return sb.String()
 }
 
-// fedFromPipe reads the script a pipe feeds a call that reads one.
+// fedFromPipe reads what a call's standard input, just set, feeds it: a
+// script, or the commands an unmodelled program may run.
 func (b *builder) fedFromPipe(c *Call) {
 	if c.script {
 		b.fedScript(c)
@@ -1506,17 +1532,6 @@ func sqliteReadsStdin(args []string) bool {
 		}
 	}
 	return operands < 2
-}
-
-// tarArgs reads tar's old-style first argument (tar xzf a.tgz) as the
-// option cluster it is.
-func tarArgs(args []Word) []Word {
-	if len(args) == 0 || !args[0].Static || strings.HasPrefix(args[0].Value, "-") || args[0].Value == "" {
-		return args
-	}
-	out := append([]Word(nil), args...)
-	out[0].Value = "-" + out[0].Value
-	return out
 }
 
 // clip shortens text quoted in a reason.

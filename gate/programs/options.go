@@ -136,6 +136,18 @@ type Options struct {
 	// harmless for this program (the peers' own parsers of sort and tree
 	// refuse them).
 	HelpUnproven bool
+	// Trailing are the short options still read after the operands begin
+	// when the options stop there (Stop): unzip takes -d DIR and -x after
+	// the archive, and every other word there, one with a dash included,
+	// is a member (unzip a.zip '*' -l extracts: -l is no listing there).
+	Trailing string
+	// Key reads a first word without a dash as an old-style key, as GNU
+	// tar does before its option parser runs (tar.c: each letter becomes
+	// the option -LETTER, and each letter that takes a value takes the
+	// next word in turn): tar xzf a.tgz, and tar tfI a.tar CMD, whose I
+	// is CMD (confirmed: it ran CMD) where a cluster -tfI would read "I"
+	// as f's value.
+	Key bool
 }
 
 // Longs are long option names by arity, each field a space-separated
@@ -280,6 +292,9 @@ func (o *Options) Unproven() *Options { o.HelpUnproven = true; return o }
 // parsers want whole names).
 func (o *Options) NoAbbrev() *Options { o.Abbrev = false; return o }
 
+// OldKey reads a first word without a dash as an old-style key (Key).
+func (o *Options) OldKey() *Options { o.Key = true; return o }
+
 // WithDigits accepts -NUMBER.
 func (o *Options) WithDigits() *Options { o.Digits = true; return o }
 
@@ -302,8 +317,10 @@ type Found struct {
 	HasValue    bool
 	ValueStatic bool
 	Opt         Opt
-	// Index is the position in the argument list where it starts.
-	Index int
+	// Index is the position in the argument list where it starts;
+	// ValueAt is the position of the word that holds its value (Index
+	// when the value is attached), when it has one.
+	Index, ValueAt int
 	// Spelled is the name as written (an abbreviation of a long option,
 	// without dashes); InCluster reports a short option that was not the
 	// first of its cluster.
@@ -347,7 +364,11 @@ func (p *Parsed) operandsFrom(from, n int) {
 // Parse reads args (the words after the program name) with o's grammar.
 func (o *Options) Parse(args []Arg) Parsed {
 	p := Parsed{Rest: len(args)}
-	for i := 0; i < len(args); i++ {
+	i := 0
+	if o.Key && len(args) > 0 && args[0].Static && !strings.HasPrefix(args[0].Value, "-") {
+		i = o.key(args, &p)
+	}
+	for ; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a.Static && a.Value == "-" && o.Dash != "":
@@ -360,8 +381,12 @@ func (o *Options) Parse(args []Arg) Parsed {
 			// An operand; a dynamic word may be one too (or any option).
 			p.Dynamic = p.Dynamic || !a.Static
 			if o.Stop {
-				p.operandsFrom(i, len(args))
 				p.Rest = i
+				if o.Trailing != "" {
+					o.trailing(args, i, &p)
+					return p
+				}
+				p.operandsFrom(i, len(args))
 				return p
 			}
 			p.Operands = append(p.Operands, i)
@@ -375,6 +400,53 @@ func (o *Options) Parse(args []Arg) Parsed {
 		i = o.option(args, i, &p)
 	}
 	return p
+}
+
+// trailing reads the words from args[i] on, where only the Trailing
+// options are still options (a valued one attached or with the next
+// word, a flag only alone: unzip's -dDIR, -d DIR, -x); every other word
+// is an operand.
+func (o *Options) trailing(args []Arg, i int, p *Parsed) {
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.Static && len(a.Value) >= 2 && a.Value[0] == '-' && strings.IndexByte(o.Trailing, a.Value[1]) >= 0 {
+			if opt, _ := o.shortOpt(a.Value[1]); opt.Arity != NoArg || len(a.Value) == 2 {
+				i = o.shortOpts(args, i, p)
+				continue
+			}
+		}
+		p.Dynamic = p.Dynamic || !a.Static
+		p.Operands = append(p.Operands, i)
+	}
+}
+
+// key reads the old-style key args[0] (Key) and returns the index of the
+// first word it left: each letter is an option, and each that takes a
+// value (tar's source: any with an argument, optional ones too) takes the
+// next word in turn, whatever it looks like.
+func (o *Options) key(args []Arg, p *Parsed) int {
+	v, next := args[0].Value, 1
+	for j := 0; j < len(v); j++ {
+		opt, ok := o.shortOpt(v[j])
+		if !ok && o.Lenient {
+			opt, ok = Opt{}, true
+		}
+		if !ok {
+			p.note(v[j:]) // tar refuses the letter; the rest is still read, the stricter
+			continue
+		}
+		f := Found{Name: v[j : j+1], Opt: opt, Spelled: v[j : j+1], InCluster: j > 0}
+		if opt.Arity != NoArg {
+			if next >= len(args) {
+				p.note(v[j:]) // "Old option requires an argument"
+				continue
+			}
+			f.Value, f.HasValue, f.ValueStatic, f.ValueAt = args[next].Value, true, args[next].Static, next
+			next++
+		}
+		p.Found = append(p.Found, f)
+	}
+	return next
 }
 
 // option reads the option at args[i] and returns the last index it used.
@@ -415,10 +487,10 @@ func (o *Options) longOpt(args []Arg, i int, body string, p *Parsed) int {
 	case hasVal && opt.Arity == NoArg && !o.Lenient:
 		p.note(body) // --flag=value: getopt_long refuses it
 	case hasVal:
-		f.Value, f.HasValue, f.ValueStatic = val, true, true
+		f.Value, f.HasValue, f.ValueStatic, f.ValueAt = val, true, true, i
 	case opt.Arity == ReqArg && i+1 < len(args):
 		i++
-		f.Value, f.HasValue, f.ValueStatic = args[i].Value, true, args[i].Static
+		f.Value, f.HasValue, f.ValueStatic, f.ValueAt = args[i].Value, true, args[i].Static, i
 	case opt.Arity == ReqArg:
 		p.note(body) // a required value is missing: the program errors out
 	}
@@ -488,10 +560,10 @@ func (o *Options) shortOpts(args []Arg, i int, p *Parsed) int {
 		switch opt.Arity {
 		case ReqArg:
 			if j+1 < len(v) {
-				f.Value, f.HasValue, f.ValueStatic = v[j+1:], true, true
+				f.Value, f.HasValue, f.ValueStatic, f.ValueAt = v[j+1:], true, true, i
 			} else if i+1 < len(args) {
 				i++
-				f.Value, f.HasValue, f.ValueStatic = args[i].Value, true, args[i].Static
+				f.Value, f.HasValue, f.ValueStatic, f.ValueAt = args[i].Value, true, args[i].Static, i
 			} else {
 				p.note(v[j:])
 			}
@@ -499,7 +571,7 @@ func (o *Options) shortOpts(args []Arg, i int, p *Parsed) int {
 			return i
 		case OptArg:
 			if j+1 < len(v) {
-				f.Value, f.HasValue, f.ValueStatic = v[j+1:], true, true
+				f.Value, f.HasValue, f.ValueStatic, f.ValueAt = v[j+1:], true, true, i
 			}
 			p.Found = append(p.Found, f)
 			return i

@@ -91,6 +91,23 @@ func TestParse(t *testing.T) {
 	if !p.Has("c") || p.Operands[0] != 4 {
 		t.Fatalf("bash -o errexit -c -- x: %+v", p)
 	}
+	// tar's old-style key: each valued letter takes the next word in turn.
+	tar := Lookup("tar").Opts
+	p = tar.Parse(args("tfI", "a.tar", "rm -f x", "m"))
+	if i, ok := p.First(RunsProgram); !ok || i.Value != "rm -f x" || i.ValueAt != 2 || len(p.Operands) != 1 || p.Operands[0] != 3 {
+		t.Fatalf("tar tfI a.tar CMD m: %+v", p)
+	}
+	p = tar.Parse(args("xCf", "/", "a.tar", "-v"))
+	if !p.Has("x", "v") || len(p.Operands) != 0 || p.Found[1].Value != "/" || p.Found[2].Value != "a.tar" {
+		t.Fatalf("tar xCf / a.tar -v: %+v", p)
+	}
+	if p = tar.Parse(args("tf")); p.Unknown == "" {
+		t.Fatalf("tar tf without its value: %+v", p)
+	}
+	// A word with a dash is a cluster, where f takes the rest of it.
+	if p = tar.Parse(args("-tfI", "a.tar")); p.Found[1].Value != "I" {
+		t.Fatalf("tar -tfI a.tar: %+v", p)
+	}
 }
 
 func TestLookupPrefix(t *testing.T) {

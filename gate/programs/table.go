@@ -424,11 +424,19 @@ func writers() []Program {
 				Archive: &ArchiveFile{Creates: []string{"c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate"},
 					File: []string{"f", "file"}}},
 			// unzip -T sets the archive's time to its newest member's, even
-			// when it only lists (unzip -l -T a.zip).
+			// when it only lists (unzip -l -T a.zip). Its options end at
+			// the archive, after which only -d DIR and -x are read
+			// (UnZip 6.0's unzip.c): unzip a.zip '*' -l extracts every
+			// member (-l is one more member name; confirmed).
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"},
-				Extracts: &Extracts{Dir: []string{"d"}, Members: 1},
-				Opts: Opts("cflptuvzZnoqajUCLXVKMsWx12", "dP", nil).
-					Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))},
+				EnvOptions: []string{"UNZIP", "UNZIPOPT"},
+				Extracts:   &Extracts{Dir: []string{"d"}, Members: 1},
+				Opts: func() *Options {
+					o := Launch("cflptuvzZnoqajUCLXVKMsWx12", "dP", nil).
+						Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))
+					o.Trailing = "dx"
+					return o
+				}()},
 			// zip's -TT CMD is two letters, which a cluster cannot spell: T is
 			// left out so that -T and -TT stay unknown (uncertain: asked).
 			// ssh-keygen writes the key it makes, or the known_hosts file it
@@ -559,7 +567,7 @@ func tarOpts() *Options {
 		// -g/--listed-incremental rewrites its snapshot file and
 		// --index-file gets the verbose listing (both made theirs).
 		Short("g", eff(ReqArg, Writes, "`tar -g` rewrites the snapshot file %q")).
-		Long(eff(ReqArg, Writes, "`tar` writes %q"), "listed-incremental", "index-file")
+		Long(eff(ReqArg, Writes, "`tar` writes %q"), "listed-incremental", "index-file").OldKey()
 }
 
 // lessOpts is less 590's command line: -o/--log-file and -O/--LOG-FILE
@@ -591,7 +599,8 @@ func viewers() []Program {
 			"sensible-pager", "sensible-editor", "editor", "pager", "xdg-open", "open",
 			"lesspipe", "ag", "ack"),
 		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"},
-			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts()}),
+			// man-db reads MANOPT as options given before its command line.
+			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts(), EnvOptions: []string{"MANOPT"}}),
 		exMode(editing(escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts)))),
 		editing(escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
 			// nvim -l runs a Lua script; --listen and --embed serve its API.
@@ -921,8 +930,10 @@ func launchers() []Program {
 		transparent(l("nice", Launch("", "n", longs("help version", "adjustment", "")).WithDigits(), argv, 0, whyLauncher)),
 		transparent(l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher)),
 		transparent(l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher)),
-		l("xargs", Launch("0prtx", "adEPsn", longs("null interactive no-run-if-empty verbose exit open-tty show-limits help version process-slot-var",
-			"arg-file delimiter max-chars max-args", "")).
+		// --process-slot-var takes a value (findutils' xargs.c:
+		// required_argument), separate or after '='.
+		l("xargs", Launch("0prtx", "adEPsn", longs("null interactive no-run-if-empty verbose exit open-tty show-limits help version",
+			"arg-file delimiter max-chars max-args process-slot-var", "")).
 			Short("ilLe", Opt{Arity: OptArg}).Short("LI", Opt{Arity: ReqArg}).
 			Short("P", eff(ReqArg, Concurrency, "")).Long(eff(ReqArg, Concurrency, ""), "max-procs").
 			Long(Opt{Arity: OptArg}, "replace", "max-lines", "eof"),
@@ -952,7 +963,10 @@ func launchers() []Program {
 				// Its operand is the typescript it writes.
 				p.Targets = WritesAll
 			}),
-		l("watch", Launch("bcegptx", "dnq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")),
+		// procps' optstring is "+bced::ghq:n:pvtwx": -d takes a value only
+		// when attached (watch -d rm x runs rm x).
+		l("watch", Launch("bcegptx", "nq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")).
+			Short("d", Opt{Arity: OptArg}),
 			Runs{Joined: true}, 0, whyLauncher),
 		l("parallel", Launch("0qkuvX", "SaIdEnNlL", longs("null quote keep-order ungroup verbose xargs pipe halt-on-error no-notice bar eta progress dry-run",
 			"sshlogin joblog results delay timeout max-args max-lines colsep arg-file tmpdir workdir basefile", "")).
@@ -979,7 +993,11 @@ func launchers() []Program {
 		l("systemd-run", Launch("qPGtSr", "upEMHd", longs("user system scope pty pipe quiet wait collect shell no-block same-dir",
 			"unit property setenv machine host description slice uid gid nice working-directory service-type on-active on-calendar", "")), argv, 0, "runs a command as a systemd unit"),
 		l("systemd-nspawn", nil, Runs{}, Emulator, "runs a container"),
-		l("fakeroot", Launch("uh", "lfsib", longs("unknown-is-real help version", "lib faked", "")), argv, 0, whyLauncher),
+		l("fakeroot", Launch("uh", "ib", longs("unknown-is-real help version", "", "")).
+			Short("f", eff(ReqArg, RunsProgram, "`fakeroot -f` runs %q as its daemon")).Long(eff(ReqArg, RunsProgram, "`fakeroot --faked` runs %q as its daemon"), "faked").
+			Short("l", eff(ReqArg, RunsFile, "`fakeroot -l` preloads the library %q into the command, which runs its code")).Long(eff(ReqArg, RunsFile, "`fakeroot --lib` preloads the library %q into the command, which runs its code"), "lib").
+			Short("s", eff(ReqArg, Writes, "`fakeroot -s` saves its file database to %q")),
+			argv, 0, whyLauncher),
 		l("fakechroot", nil, argv, 0, whyLauncher),
 		l("proot", nil, Runs{}, Emulator, whyLauncher),
 		l("unshare", Launch("mutipnUCTfcrh", "SGRw", longs("mount uts ipc net pid user cgroup time fork mount-proc map-root-user map-current-user keep-caps help version",
@@ -988,7 +1006,10 @@ func launchers() []Program {
 		l("prlimit", Launch("o", "p", longs("noheadings raw verbose help version", "pid output", "")).AnyOption(), argv, 0, whyLauncher),
 		l("cgexec", Launch("", "g", longs("sticky", "", "")), argv, 0, whyLauncher),
 		l("numactl", Launch("ashS", "CNmpi", longs("all show hardware localalloc help", "physcpubind cpunodebind membind preferred interleave", "")), argv, 0, whyLauncher),
-		l("setarch", Launch("RFZLXBIST3v", "", longs("addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb uname-2.6 verbose list help version", "", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		// setarch's architecture is its first word when that is not an
+		// option (util-linux setarch.c), before the options: setarch -R
+		// rm x runs rm x.
+		l("setarch", Launch("RFZLXBIST3v", "", longs("addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb uname-2.6 verbose list help version", "", "")), Runs{Argv: true, Lead: true}, 0, whyLauncher),
 		l("linux32", nil, argv, 0, whyLauncher),
 		// setarch under another name: uname26 CMD runs CMD.
 		l("uname26", nil, argv, 0, whyLauncher),
@@ -1007,7 +1028,10 @@ func launchers() []Program {
 		l("proxychains4", Launch("q", "f", nil), argv, NetworkClient, whyLauncher),
 		l("xvfb-run", Launch("ah", "nsfep", longs("auto-servernum help", "server-num server-args auth-file error-file xauth-protocol", "")), argv, 0, whyLauncher),
 		l("dbus-launch", nil, argv, 0, whyLauncher),
-		l("dbus-run-session", Launch("", "", longs("help version", "config-file dbus-daemon", "")), argv, 0, whyLauncher),
+		l("dbus-run-session", Launch("", "", longs("help version", "", "")).
+			Long(eff(ReqArg, RunsProgram, "`dbus-run-session --dbus-daemon` runs %q as the bus daemon"), "dbus-daemon").
+			Long(eff(ReqArg, RunsFile, "`dbus-run-session --config-file` gives the bus daemon %q, whose service and helper entries name programs it runs"), "config-file"),
+			argv, 0, whyLauncher),
 		l("trickle", Launch("hsvV", "udwtln", nil), argv, NetworkClient, whyLauncher),
 		l("cpulimit", Launch("kfvzbqh", "lpe", longs("kill verbose lazy background quiet help", "limit pid exe cpu", "")), argv, 0, whyLauncher),
 		l("entr", Launch("acdnprsz", "", nil), argv, 0, "reruns a command when files change"),
@@ -1344,7 +1368,13 @@ func system() []Program {
 			Program{Name: "pkill", Kind: Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
 			Program{Name: "killall", Kind: Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
 			Program{Name: "killall5", Kind: Signaller, Why: "signals every process", Defuses: help},
+			// systemctl 252's options (systemctl --help): its verb is the
+			// first operand, after the values its options take
+			// (systemctl -t service poweroff powers off).
 			Program{Name: "systemctl", Kind: PowerControl, Scanner: ScanSystemctl, Why: "controls services and the system's state", Subcommand: 1,
+				Opts: Opts("halrTiqf", "HMtpPsno", longs(
+					"help version system user failed all full recursive reverse with-dependencies show-transaction show-types value now dry-run quiet wait no-block no-wall no-reload no-pager no-ask-password global runtime force firmware-setup plain read-only mkdir marked no-legend no-warn after before",
+					"host machine type state property job-mode check-inhibitors kill-whom kill-value signal what legend preset-mode root image lines output boot-loader-menu boot-loader-entry reboot-argument timestamp message when drop-in", "")),
 				Triggers: []string{"poweroff", "reboot", "halt", "kexec", "soft-reboot", "emergency", "rescue", "exit",
 					"suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "sleep"}, Defuses: help},
 			dt("mkfs"), dt("mke2fs"), dt("mkdosfs"), dt("mkswap"), dt("mkntfs"), dt("mkexfatfs"),
@@ -1392,7 +1422,13 @@ func system() []Program {
 
 func versionControl() []Program {
 	return one(
-		Program{Name: "git", Kind: NetworkClient, Scanner: ScanGit, Subcommand: 1, Why: "version control"},
+		// git appends each trace to the file its variable names when the
+		// value is an absolute path (git 2.39's trace.c and trace2;
+		// confirmed: GIT_TRACE=/tmp/t git status wrote /tmp/t).
+		Program{Name: "git", Kind: NetworkClient, Scanner: ScanGit, Subcommand: 1, Why: "version control",
+			EnvWrites: []string{"GIT_TRACE", "GIT_TRACE2", "GIT_TRACE2_EVENT", "GIT_TRACE2_PERF", "GIT_TRACE_CURL",
+				"GIT_TRACE_FSMONITOR", "GIT_TRACE_PACK_ACCESS", "GIT_TRACE_PACKET", "GIT_TRACE_PACKFILE",
+				"GIT_TRACE_PERFORMANCE", "GIT_TRACE_REFS", "GIT_TRACE_SETUP", "GIT_TRACE_SHALLOW"}},
 		Program{Name: "gitk", Kind: Viewer, Why: "a git viewer"},
 		Program{Name: "hg", Kind: NetworkClient | Writer, Subcommand: 1, Why: "version control"},
 		Program{Name: "svn", Kind: NetworkClient | Writer, Subcommand: 1, Why: "version control"},

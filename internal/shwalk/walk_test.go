@@ -1,15 +1,15 @@
 package shwalk
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentexec/agentexec/internal/hostile"
+
+	"github.com/agentexec/agentexec/internal/corpus"
 )
 
 // forms covers every node type, comments in each place syntax.Walk puts
@@ -90,17 +90,12 @@ func TestWalkMatchesSyntax(t *testing.T) {
 		parsed++
 		same(t, s)
 	}
-	fh, err := os.Open("../../testdata/corpus/agent-commands.txt")
+	cmds, err := corpus.AgentCommands()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if l := sc.Text(); l != "" && !strings.HasPrefix(l, "#") {
-			same(t, l)
-		}
+	for _, l := range cmds {
+		same(t, l)
 	}
 	for _, s := range hostile.Shapes() {
 		same(t, s.Build(1<<10))

@@ -1,0 +1,23 @@
+package gate
+
+import (
+	"testing"
+
+	"github.com/agentexec/agentexec/gate/facts"
+	"github.com/agentexec/agentexec/shellcfg"
+)
+
+// TestWholeTextSpelled holds evalRules' shortcut: a text that is its first
+// segment has its whole-text candidate spelled already, first.
+func TestWholeTextSpelled(t *testing.T) {
+	for _, text := range append(agentCorpus(t), "  ls  -l ", "a\tb", "x=1 git push", "echo $(rm -rf /)") {
+		seg := Split(text, shellcfg.Bash)
+		if len(seg.Segments) == 0 || seg.Segments[0] != text {
+			continue
+		}
+		cands, _ := strictCandidates(seg.Segments, facts.Build(text, facts.Options{Sub: subCommands}))
+		if len(cands) == 0 || cands[0] != (spelling{text: normalizeBlanks(text)}) {
+			t.Errorf("%q: candidates %v do not start with the whole text", text, cands)
+		}
+	}
+}
