@@ -942,8 +942,10 @@ func launchers() []Program {
 		transparent(l("nice", Launch("", "n", longs("help version", "adjustment", "")).WithDigits(), argv, 0, whyLauncher)),
 		transparent(l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher)),
 		transparent(l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher)),
-		l("xargs", Launch("0prtx", "adEPsn", longs("null interactive no-run-if-empty verbose exit open-tty show-limits help version process-slot-var",
-			"arg-file delimiter max-chars max-args", "")).
+		// --process-slot-var takes a value (findutils' xargs.c:
+		// required_argument), separate or after '='.
+		l("xargs", Launch("0prtx", "adEPsn", longs("null interactive no-run-if-empty verbose exit open-tty show-limits help version",
+			"arg-file delimiter max-chars max-args process-slot-var", "")).
 			Short("ilLe", Opt{Arity: OptArg}).Short("LI", Opt{Arity: ReqArg}).
 			Short("P", eff(ReqArg, Concurrency, "")).Long(eff(ReqArg, Concurrency, ""), "max-procs").
 			Long(Opt{Arity: OptArg}, "replace", "max-lines", "eof"),
@@ -973,7 +975,10 @@ func launchers() []Program {
 				// Its operand is the typescript it writes.
 				p.Targets = WritesAll
 			}),
-		l("watch", Launch("bcegptx", "dnq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")),
+		// procps' optstring is "+bced::ghq:n:pvtwx": -d takes a value only
+		// when attached (watch -d rm x runs rm x).
+		l("watch", Launch("bcegptx", "nq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")).
+			Short("d", Opt{Arity: OptArg}),
 			Runs{Joined: true}, 0, whyLauncher),
 		l("parallel", Launch("0qkuvX", "SaIdEnNlL", longs("null quote keep-order ungroup verbose xargs pipe halt-on-error no-notice bar eta progress dry-run",
 			"sshlogin joblog results delay timeout max-args max-lines colsep arg-file tmpdir workdir basefile", "")).
@@ -1000,7 +1005,11 @@ func launchers() []Program {
 		l("systemd-run", Launch("qPGtSr", "upEMHd", longs("user system scope pty pipe quiet wait collect shell no-block same-dir",
 			"unit property setenv machine host description slice uid gid nice working-directory service-type on-active on-calendar", "")), argv, 0, "runs a command as a systemd unit"),
 		l("systemd-nspawn", nil, Runs{}, Emulator, "runs a container"),
-		l("fakeroot", Launch("uh", "lfsib", longs("unknown-is-real help version", "lib faked", "")), argv, 0, whyLauncher),
+		l("fakeroot", Launch("uh", "ib", longs("unknown-is-real help version", "", "")).
+			Short("f", eff(ReqArg, RunsProgram, "`fakeroot -f` runs %q as its daemon")).Long(eff(ReqArg, RunsProgram, "`fakeroot --faked` runs %q as its daemon"), "faked").
+			Short("l", eff(ReqArg, RunsFile, "`fakeroot -l` preloads the library %q into the command, which runs its code")).Long(eff(ReqArg, RunsFile, "`fakeroot --lib` preloads the library %q into the command, which runs its code"), "lib").
+			Short("s", eff(ReqArg, Writes, "`fakeroot -s` saves its file database to %q")),
+			argv, 0, whyLauncher),
 		l("fakechroot", nil, argv, 0, whyLauncher),
 		l("proot", nil, Runs{}, Emulator, whyLauncher),
 		l("unshare", Launch("mutipnUCTfcrh", "SGRw", longs("mount uts ipc net pid user cgroup time fork mount-proc map-root-user map-current-user keep-caps help version",
@@ -1009,7 +1018,10 @@ func launchers() []Program {
 		l("prlimit", Launch("o", "p", longs("noheadings raw verbose help version", "pid output", "")).AnyOption(), argv, 0, whyLauncher),
 		l("cgexec", Launch("", "g", longs("sticky", "", "")), argv, 0, whyLauncher),
 		l("numactl", Launch("ashS", "CNmpi", longs("all show hardware localalloc help", "physcpubind cpunodebind membind preferred interleave", "")), argv, 0, whyLauncher),
-		l("setarch", Launch("RFZLXBIST3v", "", longs("addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb uname-2.6 verbose list help version", "", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		// setarch's architecture is its first word when that is not an
+		// option (util-linux setarch.c), before the options: setarch -R
+		// rm x runs rm x.
+		l("setarch", Launch("RFZLXBIST3v", "", longs("addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb uname-2.6 verbose list help version", "", "")), Runs{Argv: true, Lead: true}, 0, whyLauncher),
 		l("linux32", nil, argv, 0, whyLauncher),
 		// setarch under another name: uname26 CMD runs CMD.
 		l("uname26", nil, argv, 0, whyLauncher),
@@ -1028,7 +1040,10 @@ func launchers() []Program {
 		l("proxychains4", Launch("q", "f", nil), argv, NetworkClient, whyLauncher),
 		l("xvfb-run", Launch("ah", "nsfep", longs("auto-servernum help", "server-num server-args auth-file error-file xauth-protocol", "")), argv, 0, whyLauncher),
 		l("dbus-launch", nil, argv, 0, whyLauncher),
-		l("dbus-run-session", Launch("", "", longs("help version", "config-file dbus-daemon", "")), argv, 0, whyLauncher),
+		l("dbus-run-session", Launch("", "", longs("help version", "", "")).
+			Long(eff(ReqArg, RunsProgram, "`dbus-run-session --dbus-daemon` runs %q as the bus daemon"), "dbus-daemon").
+			Long(eff(ReqArg, RunsFile, "`dbus-run-session --config-file` gives the bus daemon %q, whose service and helper entries name programs it runs"), "config-file"),
+			argv, 0, whyLauncher),
 		l("trickle", Launch("hsvV", "udwtln", nil), argv, NetworkClient, whyLauncher),
 		l("cpulimit", Launch("kfvzbqh", "lpe", longs("kill verbose lazy background quiet help", "limit pid exe cpu", "")), argv, 0, whyLauncher),
 		l("entr", Launch("acdnprsz", "", nil), argv, 0, "reruns a command when files change"),
