@@ -746,6 +746,18 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"exec < <(curl -s x); cat", "{ bash; } <<< 'echo hi'", "{ jq .; } < <(curl x)"},
 	},
 	{
+		// A launcher option read as taking the next word swallows the
+		// command's name: unshare's --kill-child takes a signal only after
+		// '=', systemd-run's -d is --same-dir, a flag.
+		name:        "a launcher's flag read as taking the command's name",
+		needs:       "unshare",
+		refused:     []string{"unshare --kill-child rm -f x"},
+		unconfirmed: []string{"systemd-run -d rm -f x", "systemd-run -q -d rm -f x"},
+		allowed:     []string{"unshare --kill-child=KILL ls", "systemd-run -d ls"},
+		yolo:        []string{"unshare --kill-child rm -rf /", "systemd-run -d rm -rf /"},
+		yoloAllowed: []string{"unshare --kill-child ls", "systemd-run -d ls"},
+	},
+	{
 		name: "a shell's version query reads no script",
 		// bash, dash, zsh and ksh --version ran nothing fed on stdin.
 		yoloAllowed: []string{"bash --version", "echo rm -rf / | bash --version", "sh --version"},

@@ -1002,7 +1002,8 @@ func launchers() []Program {
 		l("chrt", Launch("bdefiormRpavh", "TPD", longs("batch deadline fifo idle other rr reset-on-fork all-tasks max pid verbose help version", "sched-runtime sched-period sched-deadline", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		l("firejail", Launch("", "", nil).AnyOption(), argv, 0, "a sandbox that runs another command"),
 		l("bwrap", Launch("", "", nil), Runs{}, 0, "a sandbox that runs another command"),
-		l("systemd-run", Launch("qPGtSr", "upEMHd", longs("user system scope pty pipe quiet wait collect shell no-block same-dir",
+		// systemd-run 252: -d is --same-dir, a flag.
+		l("systemd-run", Launch("qPGtSrd", "upEMH", longs("user system scope pty pipe quiet wait collect shell no-block same-dir",
 			"unit property setenv machine host description slice uid gid nice working-directory service-type on-active on-calendar", "")), argv, 0, "runs a command as a systemd unit"),
 		l("systemd-nspawn", nil, Runs{}, Emulator, "runs a container"),
 		l("fakeroot", Launch("uh", "ib", longs("unknown-is-real help version", "", "")).
@@ -1012,8 +1013,10 @@ func launchers() []Program {
 			argv, 0, whyLauncher),
 		l("fakechroot", nil, argv, 0, whyLauncher),
 		l("proot", nil, Runs{}, Emulator, whyLauncher),
+		// util-linux 2.38: --kill-child[=SIGNAL] takes its value only
+		// after '=' (unshare --kill-child rm -f x runs rm: confirmed).
 		l("unshare", Launch("mutipnUCTfcrh", "SGRw", longs("mount uts ipc net pid user cgroup time fork mount-proc map-root-user map-current-user keep-caps help version",
-			"setuid setgid root wd map-user map-group map-users map-groups propagation kill-child setgroups", "")), argv, Privilege, "runs a command in new namespaces"),
+			"setuid setgid root wd map-user map-group map-users map-groups propagation setgroups", "kill-child")), argv, Privilege, "runs a command in new namespaces"),
 		l("nsenter", Launch("amuinpUCTrwFZ", "tSG", longs("all mount uts ipc net pid user cgroup time root wd no-fork preserve-credentials follow-context help version", "target setuid setgid", "")), argv, Privilege, "runs a command in other namespaces"),
 		l("prlimit", Launch("o", "p", longs("noheadings raw verbose help version", "pid output", "")).AnyOption(), argv, 0, whyLauncher),
 		l("cgexec", Launch("", "g", longs("sticky", "", "")), argv, 0, whyLauncher),
