@@ -1121,6 +1121,16 @@ func (b *blChecker) call(c *facts.Call) *BlacklistEntry {
 		return b.unmodelledOutputs(c)
 	}
 	v := newBlCallIn(c, b.splitArgs(c), &b.scratch)
+	for _, name := range c.Prog.EnvOptions {
+		// Options from the environment are the program's options
+		// (TAR_OPTIONS='-C /' tar -xf a.tar extracts into /, UNZIP='-d
+		// /etc' unzip …): their options join the command line's.
+		for _, ws := range facts.EnvOptionWords(b.t, b.in.reqEnv, name) {
+			if c.Prog.Opts != nil {
+				v.parsed.Found = append(v.parsed.Found[:len(v.parsed.Found):len(v.parsed.Found)], c.Prog.Opts.Parse(argsOf(ws)).Found...)
+			}
+		}
+	}
 	e := b.checkCall(&v)
 	b.scratch.release(&v) // not deferred: call's many returns would make a defer the slow kind
 	return e
@@ -1977,7 +1987,46 @@ func triggered(bc *blCall) bool {
 	if bc.defusedBy(bc.prog.Defuses) {
 		return false
 	}
-	return len(bc.prog.Triggers) == 0 || bc.word(bc.prog.Triggers)
+	return len(bc.prog.Triggers) == 0 || bc.triggeredBy(bc.prog.Triggers)
+}
+
+// triggeredBy reports one of a tool's trigger words among its arguments
+// as its option parser may read them: a short option (-w) inside a
+// cluster too (badblocks -sw), a long one (--zero-superblock) also by a
+// prefix (getopt_long: mdadm --zero), any other word as spelt
+// (luksFormat, 0). With a grammar the parse says; without one the
+// stricter reading is taken (any letter of a single-dash word, any
+// prefix of the long name).
+func (bc *blCall) triggeredBy(words []string) bool {
+	if bc.prog.Opts != nil {
+		for _, w := range words {
+			if strings.HasPrefix(w, "-") && bc.has(strings.TrimLeft(w, "-")) {
+				return true
+			}
+		}
+	}
+	for _, a := range bc.args {
+		if !a.Static {
+			continue
+		}
+		for _, w := range words {
+			switch {
+			case a.Value == w:
+				return true
+			case bc.prog.Opts != nil:
+			case len(w) == 2 && w[0] == '-' && w[1] != '-':
+				if len(a.Value) > 2 && a.Value[0] == '-' && a.Value[1] != '-' && strings.IndexByte(a.Value[1:], w[1]) >= 0 {
+					return true
+				}
+			case strings.HasPrefix(w, "--"):
+				name, _, _ := strings.Cut(a.Value, "=")
+				if len(name) > 2 && strings.HasPrefix(name, "--") && strings.HasPrefix(w, name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // diskCheck: formatters and wipers, partitioners given a device.
@@ -2058,10 +2107,24 @@ func systemctlPower(bc *blCall) *BlacklistEntry {
 	if bc.defusedBy(bc.prog.Defuses) {
 		return nil
 	}
+	// The verb is the first operand of systemctl's grammar (the values
+	// of -t, -s, --root … are not); with an option the grammar does not
+	// know, any word may be the verb.
 	var ops []string
-	for _, a := range bc.args {
-		if a.Static && !strings.HasPrefix(a.Value, "-") {
+	for _, a := range bc.operands {
+		if a.Static {
 			ops = append(ops, a.Value)
+		}
+	}
+	if bc.parsed.Unknown != "" || bc.parsed.Dynamic {
+		ops = ops[:0]
+		for _, a := range bc.args {
+			if a.Static && !strings.HasPrefix(a.Value, "-") && slices.Contains(bc.prog.Triggers, a.Value) {
+				return blEntry("power-off")
+			}
+			if a.Static && !strings.HasPrefix(a.Value, "-") {
+				ops = append(ops, a.Value)
+			}
 		}
 	}
 	if len(ops) == 0 {

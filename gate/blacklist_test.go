@@ -203,8 +203,11 @@ func TestBlacklistByMeaning(t *testing.T) {
 			`node -e 'require("child_process").execSync("mkfs.ext4 /dev/sda")'`,
 			// a help word that is an option's value, or after --, defuses
 			// nothing (TestDefusingWordsConfirm)
-			"mkfs.ext4 -L --help /dev/sda", "mkswap -L --version /dev/sdb", "mkfs.xfs -q -L --help /dev/sda", "mke2fs -- --help /dev/sda"},
-			[]string{"cryptsetup status x", "zpool status", "mkdir /dev/shm/x", "mkfs.ext4 --help", "mkfs.ext4 /dev/sda --help", "mkswap --version"}},
+			"mkfs.ext4 -L --help /dev/sda", "mkswap -L --version /dev/sdb", "mkfs.xfs -q -L --help /dev/sda", "mke2fs -- --help /dev/sda",
+			// a trigger inside a cluster, or abbreviated, as getopt reads it
+			"badblocks -sw /dev/sda", "badblocks -wsv /dev/sdb", "mdadm --zero /dev/sda1", "mdadm -Cv /dev/md0 -l1 -n2 /dev/sda /dev/sdb"},
+			[]string{"cryptsetup status x", "zpool status", "mkdir /dev/shm/x", "mkfs.ext4 --help", "mkfs.ext4 /dev/sda --help", "mkswap --version",
+				"badblocks -sv /dev/sda", "mdadm --detail /dev/md0"}},
 		{"partition-device", []string{"sgdisk --zap-all /dev/sda", "parted /dev/sda mklabel gpt", "fdisk /dev/nvme0n1", "sfdisk /dev/vda < layout",
 			// a listing is one action among those given
 			"sgdisk -Z -p /dev/sda", "sgdisk --zap-all --print /dev/sda", "sfdisk --label -l /dev/sda < layout"},
@@ -243,8 +246,10 @@ func TestBlacklistByMeaning(t *testing.T) {
 			"> /etc/passwd", ">| /etc/shadow", "X=1 >> /etc/sudoers", "{ cat x; } > /etc/passwd", "(cat x) >> /etc/group",
 			"for u in a; do echo $u; done >> /etc/sudoers.d/me", "if :; then cat x; fi > /etc/shadow", "bash -c '> /etc/passwd'",
 			// unzip reads no option after the archive but -d and -x
-			"unzip -o a.zip -d /etc passwd -l", "unzip -o a.zip passwd -t -d /etc"},
-			[]string{"cat /etc/passwd", "sed -n 1p /etc/passwd", "visudo -c", "passwd --help", "cp /etc/passwd ./backup",
+			"unzip -o a.zip -d /etc passwd -l", "unzip -o a.zip passwd -t -d /etc",
+			// an account tool's trigger clustered or abbreviated
+			"passwd -ld root", "passwd --del root", "useradd -ou 0 x"},
+			[]string{"cat /etc/passwd", "sed -n 1p /etc/passwd", "visudo -c", "passwd --help", "passwd -S root", "useradd -m bob", "cp /etc/passwd ./backup",
 				"> out.txt", "{ cat /etc/passwd; } > passwd.bak", "(cat x) < /etc/passwd"}},
 		{"kill-all-processes", []string{"kill -9 -01", "kill -KILL -1", "kill -s KILL -001", "kill -- -1", "killall5", "pkill .", "pkill -KILL -u root", "pkill -f '.*'",
 			// pids from a lister that lists every process
@@ -256,6 +261,10 @@ func TestBlacklistByMeaning(t *testing.T) {
 		{"power-off", []string{"systemctl reboot", "systemctl --force poweroff", "systemctl isolate rescue.target", "systemctl start reboot.target",
 			"telinit 0", "telinit 6", "kexec -e", "echo b > /proc/sysrq-trigger", "echo o | tee /proc/sysrq-trigger", "loginctl poweroff", "/sbin/shutdown -r +1",
 			"(echo b) > /proc/sysrq-trigger", "{ echo o; } > /proc/sysrq-trigger", "shutdown -r now -- --help",
+			// systemctl's verb after its options' values; kexec's triggers
+			// clustered or abbreviated
+			"systemctl -t service poweroff", "systemctl --root / reboot", "systemctl -s KILL -n 5 poweroff", "systemctl --bogus x poweroff",
+			"kexec -fx", "kexec --exe",
 			// an opened hardware watchdog reboots the machine unless fed
 			"cat /dev/watchdog", "head -c1 /dev/watchdog0", "cat < /dev/watchdog", "exec 3>/dev/watchdog", "dd if=/dev/watchdog of=/dev/null count=0",
 			// the sleep states end every session too
@@ -264,7 +273,8 @@ func TestBlacklistByMeaning(t *testing.T) {
 			"echo disk | tee /sys/power/state", "systemctl exit"},
 			[]string{"systemctl status nginx", "systemctl restart nginx", "shutdown -c", "telinit q", "cat /proc/sysrq-trigger",
 				"echo /dev/watchdog", "printf '%s\\n' /dev/watchdog", "cat /dev/watchdog.txt", "ls /dev/watchdogs/x",
-				"cat /sys/power/state", "rtcwake -n -m mem -s 1", "systemctl start suspend-helper.service", "rtcwake --help"}},
+				"cat /sys/power/state", "rtcwake -n -m mem -s 1", "systemctl start suspend-helper.service", "rtcwake --help",
+				"systemctl status reboot.target", "systemctl list-units -t service", "systemctl -n 50 status nginx", "kexec -l vmlinuz"}},
 		{"fork-bomb", []string{"a(){ b|b& }; b(){ a|a& }; a", "boom(){ boom & boom; }; boom", "x() { x | x & }; x"},
 			[]string{"f() { f; }; f", "g() { ls | wc -l; }; g"}},
 	}

@@ -1341,3 +1341,53 @@ func TestDefusingWordsConfirm(t *testing.T) {
 		t.Errorf("mkfs.ext4 -L --help img made no ext4 file system (the form proves nothing here)")
 	}
 }
+
+// TestTriggerSpellingsConfirm: a destructive tool's trigger option counts
+// in every spelling its parser reads — inside a cluster (badblocks -sw
+// overwrites the device it tests; confirmed on an image that held an
+// ext4 file system) and abbreviated (mdadm --zero is --zero-superblock) —
+// and a tool's verb is its first operand, after the values its options
+// take (systemctl -t service poweroff).
+func TestTriggerSpellingsConfirm(t *testing.T) {
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, text := range []string{"badblocks -sw /dev/sda", "mdadm --zero /dev/sda1", "passwd -ld root", "kexec --exe",
+		"systemctl -t service poweroff", "systemctl --root / reboot"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo, Policy: yolo, Cwd: "/work"}); d.Action != Deny {
+			t.Errorf("%q: %s in yolo, want deny: %s", text, d.Action, d.Reason)
+		}
+	}
+	for _, text := range []string{"badblocks -sv /dev/sda", "mdadm --detail /dev/md0", "systemctl -n 50 status nginx", "passwd -S root"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo, Policy: yolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q: %s in yolo: %s", text, d.Action, d.Reason)
+		}
+	}
+	bash := requireBash(t)
+	var tools []string
+	for _, name := range []string{"mkfs.ext4", "badblocks"} {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			p, err = exec.LookPath("/sbin/" + name)
+		}
+		if err != nil {
+			t.Skipf("%s is not installed: badblocks -sw is not confirmed here", name)
+		}
+		tools = append(tools, p)
+	}
+	dir := t.TempDir()
+	img := filepath.Join(dir, "img")
+	if err := os.WriteFile(img, make([]byte, 2<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	magic := func() bool {
+		b, err := os.ReadFile(img)
+		return err == nil && len(b) > 1082 && b[1080] == 0x53 && b[1081] == 0xEF
+	}
+	for i, text := range []string{tools[0] + " -q -F img", tools[1] + " -sw img"} {
+		cmd := exec.Command(bash, "-c", text)
+		cmd.Dir, cmd.Env = dir, []string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", "LC_ALL=C"}
+		_ = cmd.Run()
+		if want := i == 0; magic() != want {
+			t.Fatalf("%q: the image's ext4 file system present %v, want %v (the form proves nothing here)", text, !want, want)
+		}
+	}
+}

@@ -210,3 +210,76 @@ func TestRequestEnvFileWrites(t *testing.T) {
 		t.Errorf("yolo near miss: ls with GIT_TRACE: %s: %s", d.Action, d.Reason)
 	}
 }
+
+// TestRequestEnvOptions: a variable a program reads its options from
+// (Program.EnvOptions: TAR_OPTIONS, MANOPT, UNZIP) is a program's option
+// line, from the request as from the text: what its options run is
+// refused past Bash(rm *), what they write is the blacklist's in yolo,
+// and the request setting one makes the command unknown (plan asks).
+func TestRequestEnvOptions(t *testing.T) {
+	p := testPolicy(t, []string{"Bash(*)"}, nil, []string{"Bash(rm *)"})
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, tt := range []struct {
+		text string
+		env  map[string]string
+	}{
+		{"tar -tf a.tar", map[string]string{"TAR_OPTIONS": "--use-compress-program=rm"}},
+		{"tar -tf a.tar", map[string]string{"TAR_OPTIONS": "-I 'rm -f x'"}},
+		{"man -l x.1", map[string]string{"MANOPT": "--pager=rm"}},
+	} {
+		for _, mode := range []Mode{ModeDefault, ModePlan, ModeYolo} {
+			if d := Decide(Input{Text: tt.text, Mode: mode, Policy: p, Cwd: "/work", RequestEnv: tt.env}); d.Action == Allow {
+				t.Errorf("%s, env %v: %q allowed past Bash(rm *): %s", mode, tt.env, tt.text, d.Reason)
+			}
+		}
+		if d := Decide(Input{Text: tt.text, Mode: ModePlan, Cwd: "/work", RequestEnv: tt.env}); d.Action == Allow {
+			t.Errorf("plan, env %v: %q allowed: %s", tt.env, tt.text, d.Reason)
+		}
+	}
+	for _, tt := range []struct {
+		text string
+		env  map[string]string
+		want Action
+	}{
+		{"tar -tf a.tar", map[string]string{"TAR_OPTIONS": `-I "rm -rf /"`}, Deny},
+		{"unzip -o a.zip passwd", map[string]string{"UNZIP": "-d /etc"}, Deny},
+		{"tar -xf a.tar", map[string]string{"TAR_OPTIONS": "-C /"}, Ask},
+		{"TAR_OPTIONS='-C /' tar -xf a.tar", nil, Ask},
+		{"export UNZIP='-d /etc'; unzip -o a.zip shadow", nil, Deny},
+		{"tar -tf a.tar", map[string]string{"TAR_OPTIONS": "-v"}, Allow},
+		{"unzip -o a.zip passwd", map[string]string{"UNZIP": "-d out"}, Allow},
+	} {
+		if d := Decide(Input{Text: tt.text, Mode: ModeYolo, Policy: yolo, Cwd: "/work", RequestEnv: tt.env}); d.Action != tt.want {
+			t.Errorf("yolo, env %v: %q %s, want %s: %s", tt.env, tt.text, d.Action, tt.want, d.Reason)
+		}
+	}
+}
+
+// TestRequestEnvOptionsConfirm: tar takes TAR_OPTIONS and unzip UNZIP
+// from the environment as options: tar -tf ran the stand-in rm as its
+// decompressor, unzip extracted into UNZIP's -d directory.
+func TestRequestEnvOptionsConfirm(t *testing.T) {
+	bash := requireBash(t)
+	for _, prog := range []string{"tar", "zip", "unzip"} {
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Skipf("%s is not installed: the confirmation needs it", prog)
+		}
+	}
+	dir := t.TempDir()
+	bin, marker := standInRm(t, dir, true)
+	run := func(text string, env ...string) {
+		cmd := exec.Command(bash, "-c", text)
+		cmd.Dir = dir
+		cmd.Env = append([]string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}, env...)
+		_ = cmd.Run()
+	}
+	run("echo hi > m.txt && tar -cf a.tar m.txt && zip -q a.zip m.txt && mkdir out")
+	run("tar -tf a.tar", "TAR_OPTIONS=--use-compress-program=rm")
+	if _, err := os.Stat(marker); err != nil {
+		t.Error("tar -tf did not run TAR_OPTIONS' decompressor")
+	}
+	run("unzip -q a.zip", "UNZIP=-d out")
+	if _, err := os.Stat(dir + "/out/m.txt"); err != nil {
+		t.Error("unzip did not extract into UNZIP's -d directory")
+	}
+}

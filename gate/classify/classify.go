@@ -237,7 +237,10 @@ func requestEnvRisk(env map[string]string) finding {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		risky := requestEnvNames.Has(k) || programs.EnvCommandVar(k)
+		// Every variable the table knows to carry code, load it, name a
+		// program or hold a program's options (TAR_OPTIONS='-I CMD',
+		// MANOPT='--pager=CMD') is one.
+		risky := requestEnvNames.Has(k) || programs.Var(k) != programs.PlainVar
 		for _, p := range requestEnvPrefixes {
 			risky = risky || strings.HasPrefix(k, p)
 		}

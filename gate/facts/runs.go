@@ -965,12 +965,26 @@ func (b *builder) envOptions(c *Call, prog *p.Program) {
 				}
 			}
 		}
-		for _, v := range b.t.Vars[name] {
-			// Split as tar splits it: into words as the shell would,
-			// quotes and backslashes honoured (env -S's rules).
-			b.uncertain(c, prog, b.options(c, prog, envSplit(v)))
+		for _, ws := range EnvOptionWords(b.t, b.opt.Env, name) {
+			b.uncertain(c, prog, b.options(c, prog, ws))
 		}
 	}
+}
+
+// EnvOptionWords are the option words each value of the variable name
+// gives a program that reads its options from it (Program.EnvOptions):
+// every value the text gives it and the request's (env), each split as
+// tar splits TAR_OPTIONS — into words as the shell would, quotes and
+// backslashes honoured (env -S's rules).
+func EnvOptionWords(t *Tree, env map[string]string, name string) [][]Word {
+	var out [][]Word
+	for _, v := range t.Vars[name] {
+		out = append(out, envSplit(v))
+	}
+	if v, ok := env[name]; ok {
+		out = append(out, envSplit(v))
+	}
+	return out
 }
 
 // envCommands reads the commands a program runs from the environment in

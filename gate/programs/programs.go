@@ -381,22 +381,6 @@ func All(f func(*Program)) {
 	}
 }
 
-// envCommandVars are the variables some program runs as a command in
-// place of its helper (Program.EnvCommands: GREP for zgrep).
-var envCommandVars = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	All(func(p *Program) {
-		for _, v := range p.EnvCommands {
-			m[v] = true
-		}
-	})
-	return m
-})
-
-// EnvCommandVar reports a variable some program of the table runs as a
-// command (GREP, which zgrep evaluates as shell text).
-func EnvCommandVar(name string) bool { return envCommandVars()[name] }
-
 // SubcommandDepth returns how many words after argv[0] a suggested rule
 // keeps for argv: 1 for `git commit`, 2 for `npm run build`, 0 when the
 // program has no subcommands.

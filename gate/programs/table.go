@@ -429,7 +429,8 @@ func writers() []Program {
 			// (UnZip 6.0's unzip.c): unzip a.zip '*' -l extracts every
 			// member (-l is one more member name; confirmed).
 			Program{Name: "unzip", Kind: Writer, Why: "extracts archives", Defuses: []string{"-l", "-v", "-t", "-Z", "-z", "-p", "-c"},
-				Extracts: &Extracts{Dir: []string{"d"}, Members: 1},
+				EnvOptions: []string{"UNZIP", "UNZIPOPT"},
+				Extracts:   &Extracts{Dir: []string{"d"}, Members: 1},
 				Opts: func() *Options {
 					o := Launch("cflptuvzZnoqajUCLXVKMsWx12", "dP", nil).
 						Short("T", eff(NoArg, Writes, "`unzip -T` sets the archive's modification time%s"))
@@ -598,7 +599,8 @@ func viewers() []Program {
 			"sensible-pager", "sensible-editor", "editor", "pager", "xdg-open", "open",
 			"lesspipe", "ag", "ack"),
 		one(Program{Name: "sudoedit", Kind: Viewer | Privilege, Why: "edits files as another user"},
-			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts()}),
+			// man-db reads MANOPT as options given before its command line.
+			Program{Name: "man", Kind: Viewer, Why: whyViewer, Opts: manOpts(), EnvOptions: []string{"MANOPT"}}),
 		exMode(editing(escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "vi", "vim", "view", "ex", "vimdiff", "gvim", "gview", "rvim", "rview", "evim", "eview"), vimOpts)))),
 		editing(escaping(EscapeEx, withOpts(each(Viewer, whyViewer, "nvim"), func() *Options {
 			// nvim -l runs a Lua script; --listen and --embed serve its API.
@@ -1351,7 +1353,13 @@ func system() []Program {
 			Program{Name: "pkill", Kind: Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
 			Program{Name: "killall", Kind: Signaller, Scanner: ScanKill, NoPrefixRule: true, Why: "sends signals to processes"},
 			Program{Name: "killall5", Kind: Signaller, Why: "signals every process", Defuses: help},
+			// systemctl 252's options (systemctl --help): its verb is the
+			// first operand, after the values its options take
+			// (systemctl -t service poweroff powers off).
 			Program{Name: "systemctl", Kind: PowerControl, Scanner: ScanSystemctl, Why: "controls services and the system's state", Subcommand: 1,
+				Opts: Opts("halrTiqf", "HMtpPsno", longs(
+					"help version system user failed all full recursive reverse with-dependencies show-transaction show-types value now dry-run quiet wait no-block no-wall no-reload no-pager no-ask-password global runtime force firmware-setup plain read-only mkdir marked no-legend no-warn after before",
+					"host machine type state property job-mode check-inhibitors kill-whom kill-value signal what legend preset-mode root image lines output boot-loader-menu boot-loader-entry reboot-argument timestamp message when drop-in", "")),
 				Triggers: []string{"poweroff", "reboot", "halt", "kexec", "soft-reboot", "emergency", "rescue", "exit",
 					"suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "sleep"}, Defuses: help},
 			dt("mkfs"), dt("mke2fs"), dt("mkdosfs"), dt("mkswap"), dt("mkntfs"), dt("mkexfatfs"),
