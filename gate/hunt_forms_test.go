@@ -1391,3 +1391,41 @@ func TestTriggerSpellingsConfirm(t *testing.T) {
 		}
 	}
 }
+
+// TestAttachedValuesConfirm: zstd's -T# and -M# and lz4's -b#, -e#, -i#
+// take their number attached, so the word after them is read as the
+// option it is — zstdcat -T -o F writes F, lz4cat -i --rm F deletes F
+// (each run under bash on scratch files) — and the gate reads them so:
+// not allowed in plan mode, and an account-file target refused in yolo.
+func TestAttachedValuesConfirm(t *testing.T) {
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, text := range []string{"zstdcat -T -o /etc/passwd a.zst", "zstd -dc -M -o /etc/shadow a.zst"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo, Policy: yolo, Cwd: "/work"}); d.Action != Deny {
+			t.Errorf("%q: %s in yolo, want deny: %s", text, d.Action, d.Reason)
+		}
+	}
+	bash := requireBash(t)
+	for _, tt := range []struct{ setup, form, file string }{
+		{"zstd -q m -o a.zst", "zstdcat -T -o out a.zst", "out"},
+		{"zstd -q m -o a.zst", "zstdcat -M -o out a.zst", "out"},
+		{"lz4 -q m a.lz4", "lz4cat -i --rm a.lz4", "a.lz4"},
+		{"lz4 -q m a.lz4", "lz4cat -e --rm a.lz4", "a.lz4"},
+	} {
+		if d := Decide(Input{Text: tt.form, Mode: ModePlan, Cwd: "/work"}); d.Action == Allow {
+			t.Errorf("%q allowed in plan mode: %s", tt.form, d.Reason)
+		}
+		if _, ok := formProgram(t, tt.form); !ok {
+			continue
+		}
+		dir := t.TempDir()
+		for _, text := range []string{"echo hi > m && " + tt.setup, tt.form + " > /dev/null"} {
+			cmd := exec.Command(bash, "-c", text)
+			cmd.Dir, cmd.Env = dir, []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}
+			_ = cmd.Run()
+		}
+		_, err := os.Stat(filepath.Join(dir, tt.file))
+		if wrote := tt.file == "out"; (err == nil) != wrote {
+			t.Errorf("%q: %s is there %v, want %v (the form proves nothing here)", tt.form, tt.file, err == nil, wrote)
+		}
+	}
+}
