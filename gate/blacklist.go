@@ -729,7 +729,11 @@ var (
 // below it ("." for the directory itself), and whether the link is the
 // command's own working directory (self).
 func procDirAlias(v string) (rest string, self, ok bool) {
-	v = path.Clean(v) + map[bool]string{true: "/", false: ""}[strings.HasSuffix(v, "/")]
+	c := path.Clean(v)
+	if !strings.HasPrefix(c, "/proc/") && !strings.HasPrefix(c, "/dev/") {
+		return "", false, false // what both expressions start with
+	}
+	v = c + map[bool]string{true: "/", false: ""}[strings.HasSuffix(v, "/")]
 	if m := procCwd.Regexp().FindStringSubmatch(strings.TrimSuffix(v, "/")); m != nil {
 		rest = m[2]
 		if rest == "" {
@@ -750,7 +754,7 @@ func procDirAlias(v string) (rest string, self, ok bool) {
 // cleanPath cleans p and drops /proc/…/root prefixes.
 func cleanPath(v string) string {
 	v = path.Clean(v)
-	for i := 0; i < 8; i++ {
+	for i := 0; i < 8 && strings.HasPrefix(v, "/proc/"); i++ { // (what procRoot starts with)
 		loc := procRoot.Regexp().FindStringIndex(v)
 		if loc == nil {
 			break
@@ -1884,7 +1888,7 @@ var nonDiskDevDirs = lazy.NewSet(
 )
 
 func isBlockDevice(v string) bool {
-	if blockDevice.MatchString(v) {
+	if strings.HasPrefix(v, "/dev/") && blockDevice.MatchString(v) { // (what blockDevice starts with)
 		return true
 	}
 	if strings.HasPrefix(v, "/dev/") && strings.ContainsAny(v, "*?[") {

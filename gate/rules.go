@@ -666,6 +666,7 @@ type coverage struct {
 	calls []*facts.Call
 	by    []int // index of the covering rule in the list, -1 for none
 	buf   [4]int
+	some  bool // some call is covered
 }
 
 func coverageOf(allow []Rule, t *facts.Tree) *coverage {
@@ -677,6 +678,7 @@ func coverageOf(allow []Rule, t *facts.Tree) *coverage {
 			k = coveredThrough(allow, t, c, 0)
 		}
 		cv.by = append(cv.by, k)
+		cv.some = cv.some || k >= 0
 	}
 	return cv
 }
@@ -728,8 +730,8 @@ func inertAssigns(c *facts.Call) bool {
 // call of the same text (after bash's time keyword) when coverage found
 // one for it — through an inert assignment or a transparent launcher.
 func segmentCovered(allow []Rule, s string, cv *coverage) (Rule, bool) {
-	if cv == nil {
-		return Rule{}, false
+	if cv == nil || !cv.some {
+		return Rule{}, false // (then no call answers, whatever s is)
 	}
 	n := normalizeBlanks(s)
 	if rest, ok := strings.CutPrefix(n, "time "); ok {

@@ -147,8 +147,11 @@ func hasHelp(a argv) bool {
 // dispatch finds the rule for a command name in the programs table. The
 // order matters: the table wins over a user's vouch, and the refusal floor
 // can never be vouched.
-func (w *walker) dispatch(a argv) finding {
-	if p := programs.Lookup(a.name); p != nil {
+func (w *walker) dispatch(a argv) finding { return w.dispatchProg(a, programs.Lookup(a.name)) }
+
+// dispatchProg is dispatch with a's table entry (programs.Lookup) at hand.
+func (w *walker) dispatchProg(a argv, p *programs.Program) finding {
+	if p != nil {
 		if f, ok := w.byProgram(p, a); ok {
 			return f
 		}

@@ -394,8 +394,9 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 		a.pre = append(a.pre, facts.LiteralPrefix(wd, dyn))
 		a.multi = append(a.multi, dyn && mayMultiField(wd))
 	}
-	v := w.dispatch(a)
-	if p := programs.Lookup(a.name); v.s == ReadOnly && (p == nil || !p.OnlyPrints()) {
+	p := programs.Lookup(a.name)
+	v := w.dispatchProg(a, p)
+	if v.s == ReadOnly && (p == nil || !p.OnlyPrints()) {
 		if dev := deviceOperand(a.vals); dev != "" {
 			v = finding{Unknown, "device-file", deviceWhy(dev)}
 		}
