@@ -100,9 +100,6 @@ type tracer struct {
 // pendingExec is a thread the tracer attached to, whose exec goes on.
 type pendingExec struct {
 	refused bool // killed: only its end is awaited
-	// dir is /proc/PID of the thread, opened while its exec goes on
-	// (O_PATH), or -1: see procDir.
-	dir int
 }
 
 type heldExec struct {
@@ -367,11 +364,6 @@ func (t *tracer) run() {
 	}
 	t.listener = listener
 	defer func() { unix.Close(t.listener) }()
-	defer func() {
-		for pid := range t.pending {
-			t.forget(pid) // none is left but after an error
-		}
-	}()
 	syncWakeUp(listener)
 	t.root = pid
 	t.rootPID.Store(int64(pid))
@@ -490,9 +482,7 @@ func (t *tracer) wait(opts int) {
 		case err == unix.EINTR:
 			continue
 		case err != nil: // ECHILD: no tracee is left
-			for pid := range t.pending {
-				t.forget(pid)
-			}
+			clear(t.pending)
 			clear(t.held)
 			return
 		case pid == 0:
@@ -526,7 +516,7 @@ func (t *tracer) notified() {
 		t.respond(n.id, 0)
 		return
 	}
-	p := &pendingExec{dir: -1}
+	p := &pendingExec{}
 	if err := ptraceSeize(pid, traceOptions); err != nil {
 		// Traced by another tracer, or gone: the exec cannot be judged
 		// at its stop, so it does not happen — and, unless the caller is
@@ -546,45 +536,6 @@ func (t *tracer) notified() {
 	}
 	// Either way it stops soon, and is let go then if it did not exec.
 	ptrace(unix.PTRACE_INTERRUPT, pid, 0)
-	p.dir = t.procDir(pid)
-}
-
-// procDir opens /proc/PID of an attached thread whose exec goes on, so
-// that its exec stop reads the program's executable and directory
-// relative to it: the lookup of a new process's /proc entry (most of what
-// reading them cost, 16 of 21 µs) is made while the kernel loads the
-// program, off the path of the stop. The entry is the thread's own (it is
-// attached: its pid cannot be reused until the tracer reaps it), and it
-// holds only the pid, never what the stop reads: the executable and
-// directory are read there, after the exec, as before. A thread other
-// than the leader takes the leader's pid when it execs: its entry then
-// names the old leader, and the stop reads by path (see exec).
-func (t *tracer) procDir(pid int) int {
-	fd, err := unix.Open(t.procPath(pid, ""), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return -1 // the stop reads by path
-	}
-	// The entries the stop reads are looked up too: the kernel keeps
-	// them while the process lives, and reads them afresh at each read.
-	var st unix.Stat_t
-	unix.Fstatat(fd, "exe", &st, unix.AT_SYMLINK_NOFOLLOW)
-	unix.Fstatat(fd, "cwd", &st, unix.AT_SYMLINK_NOFOLLOW)
-	return fd
-}
-
-// forget drops pid from the pending threads, closing its /proc entry.
-func (t *tracer) forget(pid int) {
-	if p := t.pending[pid]; p != nil && p.dir >= 0 {
-		unix.Close(p.dir)
-	}
-	delete(t.pending, pid)
-}
-
-// refusedPending marks pid as a pending thread killed by the tracer,
-// whose end only is awaited.
-func (t *tracer) refusedPending(pid int) {
-	t.forget(pid)
-	t.pending[pid] = &pendingExec{refused: true, dir: -1}
 }
 
 // respond answers a notification: errno 0 lets the call go on.
@@ -609,7 +560,7 @@ func ioctlPtr(fd int, req uint, arg unsafe.Pointer) error {
 
 func (t *tracer) event(pid int, ws unix.WaitStatus) {
 	if ws.Exited() || ws.Signaled() {
-		t.forget(pid)
+		delete(t.pending, pid)
 		delete(t.held, pid)
 		return
 	}
@@ -638,42 +589,32 @@ func (t *tracer) event(pid int, ws unix.WaitStatus) {
 // it stays a zombie nobody can reap, and a PID namespace's init waits
 // for it forever.
 func (t *tracer) release(pid, sig int) {
-	t.forget(pid)
+	delete(t.pending, pid)
 	if ptrace(unix.PTRACE_DETACH, pid, sig) != nil {
-		t.refusedPending(pid)
+		t.pending[pid] = &pendingExec{refused: true}
 	}
 }
 
 // exec judges the program pid is about to run.
 func (t *tracer) exec(pid int) {
 	p := t.pending[pid]
-	leader := true
 	if old, err := unix.PtraceGetEventMsg(pid); err == nil && int(old) != pid {
 		// A thread other than the leader exec'd: it has the leader's
-		// pid now, and its own is gone without an exit report. It is
-		// read by path.
-		leader = false
+		// pid now, and its own is gone without an exit report.
 		if q := t.pending[int(old)]; q != nil {
 			p = q
 		}
-		t.forget(int(old))
+		delete(t.pending, int(old))
 	}
-	dir := -1
-	if leader && p != nil {
-		dir, p.dir = p.dir, -1 // closed below
-	}
-	t.forget(pid)
+	delete(t.pending, pid)
 	if p == nil {
-		p = &pendingExec{dir: -1}
-	}
-	if dir >= 0 {
-		defer unix.Close(dir) // after the verdict: off the program's wait
+		p = &pendingExec{}
 	}
 	if t.ended || p.refused {
 		t.refuse(pid)
 		return
 	}
-	ev, err := t.read(pid, dir)
+	ev, err := t.read(pid)
 	if err != nil {
 		// Cannot be judged: refused. Unless it is gone meanwhile (killed:
 		// a timeout, the run's end), the run ends with the reason.
@@ -741,7 +682,7 @@ func (t *tracer) refuse(pid int) {
 	t.endRun(pid)
 	unix.Kill(pid, unix.SIGKILL)
 	// Its end is reported to the tracer: awaited, so it is released.
-	t.refusedPending(pid)
+	t.pending[pid] = &pendingExec{refused: true}
 	ptrace(unix.PTRACE_CONT, pid, 0)
 }
 
@@ -826,9 +767,8 @@ func parentOf(pid int) (int, []string) {
 	return st.PPid, splitNUL(argv)
 }
 
-// read reads pid's new program at its exec stop; dir is its /proc entry,
-// or -1 to read by path.
-func (t *tracer) read(pid, dir int) (ExecEvent, error) {
+// read reads pid's new program at its exec stop.
+func (t *tracer) read(pid int) (ExecEvent, error) {
 	ev := ExecEvent{PID: pid}
 	var err error
 	var ok bool
@@ -837,10 +777,10 @@ func (t *tracer) read(pid, dir int) (ExecEvent, error) {
 			return ev, err
 		}
 	}
-	if ev.Exe, err = t.readlink(pid, dir, "exe"); err != nil {
+	if ev.Exe, err = t.readlink(pid, "exe"); err != nil {
 		return ev, err
 	}
-	if ev.Cwd, err = t.readlink(pid, dir, "cwd"); err != nil {
+	if ev.Cwd, err = t.readlink(pid, "cwd"); err != nil {
 		return ev, err
 	}
 	return ev, nil
@@ -913,17 +853,9 @@ func splitNUL(b []byte) []string {
 	return append(out, s[start:])
 }
 
-// readlink reads the link file of pid's /proc entry, relative to dir when
-// it is not -1.
-func (t *tracer) readlink(pid, dir int, file string) (string, error) {
+func (t *tracer) readlink(pid int, file string) (string, error) {
 	var buf [unix.PathMax]byte
-	var n int
-	var err error
-	if dir >= 0 {
-		n, err = unix.Readlinkat(dir, file, buf[:])
-	} else {
-		n, err = unix.Readlink(t.procPath(pid, file), buf[:])
-	}
+	n, err := unix.Readlink(t.procPath(pid, file), buf[:])
 	if err != nil {
 		return "", err
 	}
