@@ -642,6 +642,13 @@ var bypassClasses = []bypassClass{
 			"script -q -t -c ls /dev/null", "tar -cf a.tar -g snap.snar src", "tar -cvf a.tar --index-file=list.txt src"},
 	},
 	{
+		// xxd IN OUT writes OUT, a hex dump without -r (TestWritesConfirm):
+		// the blacklist read only -r's, and xxd's options by spelling.
+		name: "xxd's second operand, with or without -r",
+		yolo: append([]string{"xxd a /dev/sda", "xxd -cols 8 a /etc/shadow", "xxd -r -p dump.hex /etc/sudoers"}, xxdWrites...),
+		yoloAllowed: []string{"xxd a", "xxd a out.hex", "xxd -r -p dump.hex out.bin", "xxd -l 64 /etc/passwd", "xxd a /dev/null"},
+	},
+	{
 		// git appends its traces to the file a GIT_TRACE* variable names
 		// (TestWritesConfirm), as --output writes its file.
 		name: "a variable that names a file the program writes",
@@ -1039,6 +1046,9 @@ var tracerWrites = []string{"/usr/bin/time -o /etc/passwd true", "/usr/bin/time 
 	"tar -cf /dev/null --listed-incremental=/etc/passwd /dev/null",
 	"tar cfg /dev/null /etc/passwd /dev/null"}
 
+// xxdWrites are xxd's output operands.
+var xxdWrites = []string{"xxd /dev/null /etc/passwd", "xxd -p /dev/null /etc/passwd", "xxd -c 8 /dev/null /etc/passwd"}
+
 // envFileWrites are files git's trace variables name.
 var envFileWrites = []string{"GIT_TRACE=/etc/passwd git version", "GIT_TRACE2_EVENT=/etc/passwd git version",
 	"env GIT_TRACE_PERFORMANCE=/etc/passwd git version", "export GIT_TRACE2=/etc/passwd; git version"}
@@ -1049,7 +1059,7 @@ var envFileWrites = []string{"GIT_TRACE=/etc/passwd git version", "GIT_TRACE2_EV
 // really writes the file the gate refuses.
 func TestWritesConfirm(t *testing.T) {
 	bash := requireBash(t)
-	for _, form := range slices.Concat(downloaderWrites, sqliteWrites, lessWrites, tracerWrites, envFileWrites) {
+	for _, form := range slices.Concat(downloaderWrites, sqliteWrites, lessWrites, tracerWrites, envFileWrites, xxdWrites) {
 		if _, ok := formProgram(t, form); !ok {
 			continue
 		}
