@@ -644,8 +644,8 @@ var bypassClasses = []bypassClass{
 	{
 		// xxd IN OUT writes OUT, a hex dump without -r (TestWritesConfirm):
 		// the blacklist read only -r's, and xxd's options by spelling.
-		name: "xxd's second operand, with or without -r",
-		yolo: append([]string{"xxd a /dev/sda", "xxd -cols 8 a /etc/shadow", "xxd -r -p dump.hex /etc/sudoers"}, xxdWrites...),
+		name:        "xxd's second operand, with or without -r",
+		yolo:        append([]string{"xxd a /dev/sda", "xxd -cols 8 a /etc/shadow", "xxd -r -p dump.hex /etc/sudoers"}, xxdWrites...),
 		yoloAllowed: []string{"xxd a", "xxd a out.hex", "xxd -r -p dump.hex out.bin", "xxd -l 64 /etc/passwd", "xxd a /dev/null"},
 	},
 	{
