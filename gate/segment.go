@@ -82,8 +82,8 @@ func trimmedOne(text string) []string {
 // space or tab, and the code before it holds no operator, escape,
 // expansion, substitution, grouping or redirection character.
 func commentFastPath(text string) bool {
-	if strings.ContainsAny(text, "\n\r") {
-		return false
+	if strings.IndexByte(text, '\n') >= 0 || strings.IndexByte(text, '\r') >= 0 {
+		return false // (two searches: ContainsAny of two bytes loops over the text)
 	}
 	if strings.HasPrefix(strings.TrimLeft(text, " \t"), "#") {
 		return false
