@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/agentexec/agentexec/gate/facts"
@@ -18,6 +19,15 @@ func TestWholeTextSpelled(t *testing.T) {
 		cands, _ := strictCandidates(seg.Segments, facts.Build(text, facts.Options{Sub: subCommands}))
 		if len(cands) == 0 || cands[0] != (spelling{text: normalizeBlanks(text)}) {
 			t.Errorf("%q: candidates %v do not start with the whole text", text, cands)
+		}
+	}
+}
+
+// TestQuote holds quote to strconv.Quote.
+func TestQuote(t *testing.T) {
+	for _, s := range []string{"", "git push origin main", `a "b"`, `a\b`, "tab\there", "new\nline", "é", "\x7f", "\x1f", "~!@#$%^&*()_+{}|:<>?`-=[];',./", "\xff"} {
+		if got, want := quote(s), strconv.Quote(s); got != want {
+			t.Errorf("quote(%q) = %s, strconv.Quote %s", s, got, want)
 		}
 	}
 }

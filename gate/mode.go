@@ -173,7 +173,7 @@ func ruleGap(rv ruleVerdict) string {
 	case rv.blocked == blockUnparsed:
 		return ", and it does not parse as shell, so no allow rule can vouch for it"
 	case rv.uncovered != "":
-		return ", and no allow rule matches " + strconv.Quote(clipText(rv.uncovered))
+		return ", and no allow rule matches " + quote(clipText(rv.uncovered))
 	}
 	return " and no rule matches it"
 }
@@ -183,6 +183,18 @@ func suggestionNote(d Decision) string {
 		return ""
 	}
 	return "; the user can allow it from now on with " + strings.Join(d.Suggestions, " and ")
+}
+
+// quote is strconv.Quote, which leaves printable ASCII but " and \ as it
+// is: such a text (most commands) is only put between quotes, without
+// Quote's reading of every rune.
+func quote(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return strconv.Quote(s)
+		}
+	}
+	return `"` + s + `"`
 }
 
 func clipText(s string) string {
