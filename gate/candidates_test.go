@@ -2,6 +2,7 @@ package gate
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agentexec/agentexec/gate/facts"
@@ -28,6 +29,19 @@ func TestQuote(t *testing.T) {
 	for _, s := range []string{"", "git push origin main", `a "b"`, `a\b`, "tab\there", "new\nline", "é", "\x7f", "\x1f", "~!@#$%^&*()_+{}|:<>?`-=[];',./", "\xff"} {
 		if got, want := quote(s), strconv.Quote(s); got != want {
 			t.Errorf("quote(%q) = %s, strconv.Quote %s", s, got, want)
+		}
+	}
+}
+
+// TestTrimBlanks holds trimBlanks and trimLeftBlanks to strings.Trim and
+// strings.TrimLeft with the cutset " \t".
+func TestTrimBlanks(t *testing.T) {
+	for _, s := range []string{"", " ", "\t", " \t a b \t ", "a", "\u00a0a\u00a0", " \xff ", "\t\tx\t", "x  "} {
+		if got, want := trimBlanks(s), strings.Trim(s, " \t"); got != want {
+			t.Errorf("trimBlanks(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := trimLeftBlanks(s), strings.TrimLeft(s, " \t"); got != want {
+			t.Errorf("trimLeftBlanks(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
