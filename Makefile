@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 FUZZTIME ?= 20s
 
-.PHONY: build test unit vet fmt-check cross bench fuzz lint clean
+.PHONY: build test unit vet fmt-check cross bench fuzz sweep-readonly lint clean
 
 build:
 	$(GO) build -o bin/agentexec ./cmd/agentexec
@@ -34,6 +34,14 @@ fuzz:
 	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+# The classifier's read-only verdicts checked against the real programs in
+# the sandbox (scripts/readonlysweep; half an hour on 2 cores; SWEEP narrows
+# it to the programs whose name matches the regexp).
+SWEEP ?=
+sweep-readonly:
+	$(GO) build -o bin/agentexec ./cmd/agentexec
+	$(GO) run ./scripts/readonlysweep -agentexec bin/agentexec $(if $(SWEEP),-only '$(SWEEP)')
 
 lint: fmt-check vet
 	@command -v staticcheck >/dev/null && staticcheck $(PKGS) || echo "staticcheck not installed; ran gofmt and vet"

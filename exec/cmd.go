@@ -516,8 +516,11 @@ func (c *Cmd) Wait() error {
 func (c *Cmd) closeSandbox() {
 	if c.sb != nil {
 		c.sb.Close()
+		clean := c.sb.EndedClean()
 		c.sb = nil
-		c.tree.sweep()
+		if !clean || c.tree.killed.Load() {
+			c.tree.sweep()
+		}
 	}
 }
 

@@ -71,12 +71,13 @@ type execGate struct {
 	cancel   context.CancelFunc
 	ask      sync.Mutex // one approval at a time
 	// allowedSeen holds the programs allowed already, by argv, executable
-	// and directory: a build or a loop starts the same ones again and
-	// again, and the decision (the rules and the blacklist, which read
-	// nothing but their input) would be the same. A read-only run's
-	// classifier may read git configuration, which the run may change:
-	// it is not cached. Used by the tracer thread only.
-	allowedSeen map[string]bool
+	// and directory, with their argv quoted for the run record: a build or
+	// a loop starts the same ones again and again, and the decision (the
+	// rules and the blacklist, which read nothing but their input) would
+	// be the same. A read-only run's classifier may read git
+	// configuration, which the run may change: it is not cached. Used by
+	// the tracer thread only.
+	allowedSeen map[string]string
 
 	mu      sync.Mutex
 	refusal *ExecRefusal
@@ -180,22 +181,26 @@ func (g *execGate) check(ev sandbox.ExecEvent) sandbox.ExecVerdict {
 	key := ""
 	if !g.readOnly {
 		key = execKey(ev)
-		if key != "" && g.allowedSeen[key] {
-			g.allowed(ev.Argv)
+		if text, ok := g.allowedSeen[key]; ok && key != "" {
+			g.allowedText(text)
 			return sandbox.ExecVerdict{Allow: true}
 		}
 	}
 	d, exe := g.decide(ev)
-	if d.Action == gate.Allow && key != "" && len(g.allowedSeen) < maxAllowedSeen {
-		if g.allowedSeen == nil {
-			g.allowedSeen = map[string]bool{}
-		}
-		g.allowedSeen[key] = true
-	}
 	ev.Exe = exe
 	switch d.Action {
 	case gate.Allow:
-		g.allowed(ev.Argv)
+		text := ""
+		if !g.recordsFull() { // full, it stays full: the text is never needed
+			text = quoteArgv(ev.Argv)
+		}
+		if key != "" && len(g.allowedSeen) < maxAllowedSeen {
+			if g.allowedSeen == nil {
+				g.allowedSeen = map[string]string{}
+			}
+			g.allowedSeen[key] = text
+		}
+		g.allowedText(text)
 		return sandbox.ExecVerdict{Allow: true}
 	case gate.Ask:
 		if g.runner.Approver == nil {
@@ -247,7 +252,12 @@ func execKey(ev sandbox.ExecEvent) string {
 	if id == "" {
 		return ""
 	}
+	n := len(id) + len(ev.Exe) + len(ev.Cwd) + 2
+	for _, a := range ev.Argv {
+		n += len(a) + 1
+	}
 	var b strings.Builder
+	b.Grow(n)
 	b.WriteString(id)
 	b.WriteByte(0)
 	b.WriteString(ev.Exe)
@@ -287,18 +297,33 @@ func (g *execGate) approve(ev sandbox.ExecEvent, d gate.Decision) bool {
 	return true
 }
 
-func (g *execGate) allowed(argv []string) {
+func (g *execGate) allowed(argv []string) { g.allowedText(quoteArgv(argv)) }
+
+// allowedText records an allowed program by its quoted argv.
+func (g *execGate) allowedText(text string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if len(g.execs) >= maxExecRecords {
 		g.omitted++
 		return
 	}
+	g.execs = append(g.execs, text)
+}
+
+// recordsFull reports whether the run record lists no more programs.
+func (g *execGate) recordsFull() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.execs) >= maxExecRecords
+}
+
+// quoteArgv is argv as the run record lists it.
+func quoteArgv(argv []string) string {
 	text, err := shellcfg.Quote(shellcfg.Bash, argv)
 	if err != nil {
 		text = strings.Join(argv, " ")
 	}
-	g.execs = append(g.execs, text)
+	return text
 }
 
 // refuse records the first refusal of the run (the run ends there).

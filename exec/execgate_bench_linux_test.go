@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate"
 )
 
@@ -115,4 +116,26 @@ func cpuTime() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
 	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
 	return tv(self.Utime) + tv(self.Stime) + tv(kids.Utime) + tv(kids.Stime)
+}
+
+// BenchmarkExecCheckSeen is the exec gate's check of a program the run
+// allowed already, as a loop or a build starts it again and again: the
+// tracer's share of such an exec besides reading it, while the program
+// waits at its exec stop.
+func BenchmarkExecCheckSeen(b *testing.B) {
+	pol, err := gate.ParsePolicy([]byte(gatePolicy), "bench.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := &execGate{runner: &Runner{}, pol: pol}
+	ev := sandbox.ExecEvent{PID: os.Getpid(), Argv: []string{"/bin/true", "-x"}, Exe: "/usr/bin/true", Cwd: b.TempDir()}
+	if !g.check(ev).Allow {
+		b.Fatal("/bin/true refused")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if !g.check(ev).Allow {
+			b.Fatal("/bin/true refused")
+		}
+	}
 }

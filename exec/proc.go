@@ -271,8 +271,11 @@ func (rn *run) closeSandbox() {
 	if rn.sb != nil {
 		rn.sb.Close()
 		rn.oomKilled = rn.sb.OOMKilled()
+		clean := rn.sb.EndedClean()
 		rn.sb = nil
-		rn.tree.sweep()
+		if !clean || rn.tree.killed.Load() {
+			rn.tree.sweep()
+		}
 	}
 }
 

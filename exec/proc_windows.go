@@ -5,6 +5,7 @@ import (
 	osexec "os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -57,6 +58,7 @@ type tree struct {
 	job    windows.Handle
 	pid    int
 	reaped bool
+	killed atomic.Bool // never set: nothing to sweep here
 }
 
 // waitExit blocks until pid has exited; os/exec keeps its own handle for

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -50,6 +51,10 @@ type tree struct {
 	// namespace: its exit ended every other process of the run, so there
 	// are no leftovers to look for.
 	enclosed bool
+	// killed is set once end signalled what it found: their zombies
+	// may pass to this process later (see sweep). A timeout's kill and
+	// the exit's cleanup may race.
+	killed atomic.Bool
 }
 
 func newTree(runID string) *tree {
@@ -152,6 +157,7 @@ func (t *tree) end(group bool) {
 			break
 		}
 	}
+	t.killed.Store(true)
 	if group {
 		t.signalGroup(syscall.SIGKILL)
 	}
@@ -198,7 +204,10 @@ func (t *tree) cleanup() {
 // sweep reaps the run's zombies that became this process's children after
 // cleanup: processes killed together (an exec refusal) pass to this
 // process only once their parents, agentexec-init among them, are gone.
-// Call it once the exec gate has seen the last of them (Handle.Close).
+// Call it once the exec gate has seen the last of them (Handle.Close);
+// it can be left out when nothing was killed and the exec gate saw every
+// process of the run reaped (Handle.EndedClean): reading every thread's
+// children cost 0.05 ms of each gated run without a sandbox.
 func (t *tree) sweep() {
 	if t.enclosed {
 		return // no process of the namespace ever becomes our child but the leader

@@ -4,6 +4,7 @@ package exec
 
 import (
 	"os"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -19,6 +20,7 @@ func enableSubreaper() {}
 type tree struct {
 	pid    int
 	reaped bool
+	killed atomic.Bool // never set: nothing to sweep here
 }
 
 func newTree(string) *tree { return &tree{} }

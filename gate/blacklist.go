@@ -1231,8 +1231,15 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 			return e
 		}
 	}
-	if bc.prog.Scanner == p.ScanXxd && bc.has("r", "revert") && len(bc.operands) >= 2 {
-		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
+	if bc.prog.Scanner == p.ScanXxd {
+		// xxd IN OUT writes OUT, a hex dump or (-r) the bytes.
+		vals := make([]string, len(args))
+		for i, a := range args {
+			vals[i] = a.Value
+		}
+		if ops, _ := p.XxdOperands(vals); len(ops) >= 2 {
+			ws = append(ws, args[ops[1]])
+		}
 	}
 	ws = append(ws, b.savedDownloads(bc)...)
 	ws = append(ws, b.envWrites(bc)...)

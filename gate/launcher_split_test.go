@@ -7,6 +7,40 @@ package gate
 // and a word where find reads a primary or tar an option may be -exec or
 // --to-command.
 var launcherBypassClasses = []bypassClass{
+	// Found by running each launcher option from the program's help, with
+	// rm after it, under the deny rule and in the sandbox with a stand-in
+	// rm: the table had these options' grammar or effect wrong.
+	{
+		name:    "xargs --process-slot-var takes a value",
+		needs:   "xargs",
+		refused: []string{"echo | xargs --process-slot-var V rm -f x", "echo | xargs --process-slot-var . rm -f x"},
+		allowed: []string{"echo a | xargs --process-slot-var V ls", "echo a | xargs --process-slot-var=V ls"},
+	},
+	{
+		name:    "setarch has an architecture only when its first word is not an option",
+		needs:   "setarch",
+		refused: []string{"setarch -R rm -f x", "setarch --addr-no-randomize rm -f x", "setarch x86_64 -R rm -f x", "A=-R; setarch $A rm -f x"},
+		allowed: []string{"setarch -R ls", "setarch x86_64 ls", "setarch x86_64 -R ls"},
+	},
+	{
+		name:    "fakeroot runs its --faked value as its daemon",
+		needs:   "fakeroot",
+		refused: []string{"fakeroot -f rm true", "fakeroot --faked=rm true", "fakeroot --faked rm true"},
+		allowed: []string{"fakeroot ls", "fakeroot -u ls", "fakeroot -- ls -la"},
+	},
+	{
+		name:    "dbus-run-session runs its --dbus-daemon value",
+		needs:   "dbus-run-session",
+		refused: []string{"dbus-run-session --dbus-daemon rm true", "dbus-run-session --dbus-daemon=rm true"},
+		allowed: []string{"dbus-run-session ls", "dbus-run-session -- ls"},
+	},
+	{
+		name: "watch's -d takes a value only when attached",
+		// watch repeats its command until it is killed: seen to run the
+		// stand-in rm in the sandbox, not confirmed here.
+		unconfirmed: []string{"watch -d rm -f x", "watch -d -n 1 rm -f x", "watch -dpermanent rm -f x"},
+		allowed:     []string{"watch -d ls", "watch -n 1 -d git status"},
+	},
 	{
 		name: "a launcher's option value or operand may split into the command",
 		refused: []string{

@@ -64,8 +64,20 @@ func TestStackArgv(t *testing.T) {
 			if ok && !slices.Equal(got, want) {
 				t.Errorf("stack argv %q, /proc says %q", short(got), short(want))
 			}
-			if ev, err := tr.read(pid); err != nil || !slices.Equal(ev.Argv, want) {
+			if ev, err := tr.read(pid, -1); err != nil || !slices.Equal(ev.Argv, want) {
 				t.Errorf("read: %q, %v; want %q", short(ev.Argv), err, short(want))
+			}
+			dir := tr.procDir(pid)
+			if dir < 0 {
+				t.Fatal("no /proc entry")
+			}
+			defer unix.Close(dir)
+			byPath, err := tr.read(pid, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev, err := tr.read(pid, dir); err != nil || ev.Exe != byPath.Exe || ev.Cwd != byPath.Cwd || ev.Exe == "" || ev.Cwd == "" {
+				t.Errorf("read from /proc/PID opened before: %q %q, %v; by path %q %q", ev.Exe, ev.Cwd, err, byPath.Exe, byPath.Cwd)
 			}
 		})
 	}
@@ -122,11 +134,13 @@ func startStopped(t testing.TB, argv, env []string) (pid int, stop func()) {
 // BenchmarkExecArgv is what reading a new program at its exec stop costs
 // (argv, from its stack or from /proc/PID/cmdline, then its executable and
 // directory), each on a process never looked at before, as every exec of
-// a run is: read-ns/op. The
+// a run is: read-ns/op. stack-dir reads the executable and directory
+// relative to the process's /proc entry opened before (untimed: the
+// tracer opens it while the exec goes on), as the tracer does. The
 // iteration's own time is mostly the process's start.
 func BenchmarkExecArgv(b *testing.B) {
 	argv := []string{"/bin/true", "-a", "some words", "/tmp/x"}
-	for _, how := range []string{"stack", "proc"} {
+	for _, how := range []string{"stack", "stack-dir", "proc"} {
 		b.Run(how, func(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
@@ -134,22 +148,29 @@ func BenchmarkExecArgv(b *testing.B) {
 			var read time.Duration
 			for b.Loop() {
 				pid, stop := startStopped(b, argv, nil)
+				dir := -1
+				if how == "stack-dir" {
+					dir = tr.procDir(pid)
+				}
 				t0 := time.Now()
 				var ok bool
-				if how == "stack" {
-					_, ok = tr.stackArgv(pid)
-				} else {
+				if how == "proc" {
 					_, err := tr.cmdline(pid)
 					ok = err == nil
+				} else {
+					_, ok = tr.stackArgv(pid)
 				}
 				// What the exec's reading reads besides.
-				if _, err := tr.readlink(pid, "exe"); err != nil {
+				if _, err := tr.readlink(pid, dir, "exe"); err != nil {
 					ok = false
 				}
-				if _, err := tr.readlink(pid, "cwd"); err != nil {
+				if _, err := tr.readlink(pid, dir, "cwd"); err != nil {
 					ok = false
 				}
 				read += time.Since(t0)
+				if dir >= 0 {
+					unix.Close(dir)
+				}
 				stop()
 				if !ok {
 					b.Fatal("argv not read")

@@ -160,6 +160,8 @@ const (
 type initCtl struct {
 	fd    int      // ours: SO_PASSCRED, so a record says which process wrote it
 	child *os.File // the init's, passed to it as an extra file
+	// released is set once the go byte was written.
+	released bool
 	// Filled by results, after the init exited.
 	status    syscall.WaitStatus
 	hasStatus bool
@@ -190,8 +192,12 @@ func (c *initCtl) started() {
 }
 
 // release lets the init fork the command; gated has the command install
-// the exec gate's filter first.
+// the exec gate's filter first. Only the first call writes.
 func (c *initCtl) release(gated bool) error {
+	if c.released {
+		return nil
+	}
+	c.released = true
 	b := []byte{ctlGo}
 	if gated {
 		b[0] = ctlGated

@@ -72,6 +72,9 @@ func (h *Handle) Kill() {}
 // OOMKilled is always false outside Linux.
 func (h *Handle) OOMKilled() bool { return false }
 
+// EndedClean is always false outside Linux.
+func (h *Handle) EndedClean() bool { return false }
+
 // Release does nothing outside Linux: there are no standby launchers.
 func Release() {}
 

@@ -73,6 +73,8 @@ type Handle struct {
 	active     bool           // counted among the runs going on (runStarted)
 	oomBase    uint64         // the cgroup's OOM kills before the run
 	oomKilled  bool           // the OOM killer killed in the run's cgroup (set by Close)
+	endedClean bool           // see EndedClean (set by the first Close)
+	closed     bool           // Close was called
 	extraFiles int            // the caller's count of cmd.ExtraFiles
 	// The trampoline's:
 	spec *os.File // parent's copy of the child's spec fd
@@ -579,6 +581,9 @@ func (h *Handle) StartWhen(ready <-chan struct{}) error {
 	if err := h.beginTracer(); err != nil {
 		return err
 	}
+	if err := h.releaseEarly(); err != nil {
+		return err
+	}
 	var err error
 	switch {
 	case h.threadWire != nil:
@@ -620,6 +625,30 @@ func (h *Handle) beginTracer() error {
 	h.tracer = t
 	t.begin()
 	return nil
+}
+
+// releaseEarly sends the init of a run without a sandbox its go byte
+// before the init starts, when nothing holds the command (no record to
+// wait for): the init reads it as soon as it runs and forks the command at
+// once, instead of after os/exec's Start returned and this process wrote
+// it — 0.1 ms after the init's exec in a trace of BenchmarkExecGate/true/none,
+// on the path of every such run. Only that run's: a sandboxed run's init
+// waits until its layers are complete (its rlimits and cgroup come after
+// its start). The tracer may then see the command before it is told the
+// init's pid (see tracer.initProcess).
+func (h *Handle) releaseEarly() error {
+	if !h.none || h.ctl == nil || (h.check != nil && h.tracer == nil) {
+		return nil
+	}
+	if h.ready != nil {
+		select {
+		case <-h.ready:
+			h.ready = nil
+		default:
+			return nil // held: released once ready is closed
+		}
+	}
+	return h.ctl.release(h.tracer != nil)
 }
 
 // releaseInit lets the started init fork the command, under the exec
@@ -755,6 +784,14 @@ func (h *Handle) Kill() {
 // the run because it reached its memory cap (known after Close).
 func (h *Handle) OOMKilled() bool { return h.oomKilled }
 
+// EndedClean reports, after Close, whether the run is known to have left
+// no process this one may have to reap: its exec gate saw every process
+// under its filter reaped before Close (the filter's listener hangs up
+// only then) having refused none, and the run had no cgroup whose
+// survivors Close would kill. False when unknown (no exec gate), so a
+// caller that reaps the run's leftover zombies after Close does.
+func (h *Handle) EndedClean() bool { return h.endedClean }
+
 // Close releases what Prepare made: it ends the launcher thread (whose end
 // kills a command still running, by the parent-death signal), kills what
 // is left in the pids cgroup and removes it, and removes the temp dir
@@ -762,6 +799,10 @@ func (h *Handle) OOMKilled() bool { return h.oomKilled }
 // to call more than once.
 func (h *Handle) Close() error {
 	h.stopTracer()
+	if !h.closed {
+		h.closed = true
+		h.endedClean = h.tracer != nil && h.cg == nil && h.tracer.isDrained()
+	}
 	if h.ctl != nil {
 		h.ctl.results() // while the socket is open
 		h.ctl.close()

@@ -84,18 +84,25 @@ type tracer struct {
 	listener int
 	root     int
 	rootExec bool
-	ended    bool                 // a program was refused: every further exec is too
-	pending  map[int]*pendingExec // attached, their stop to come
-	held     map[int]heldExec     // at their exec stop, waiting for an answer
-	notif    seccompNotif
-	buf      []byte
-	stack    []byte
-	path     []byte
+	ended    bool // a program was refused: every further exec is too
+	// drained is set when the tracer ended because every process of the
+	// run was gone, reaped (its listener hung up: a process holds the
+	// filter until it is reaped), having refused nothing.
+	drained bool
+	pending map[int]*pendingExec // attached, their stop to come
+	held    map[int]heldExec     // at their exec stop, waiting for an answer
+	notif   seccompNotif
+	buf     []byte
+	stack   []byte
+	path    []byte
 }
 
 // pendingExec is a thread the tracer attached to, whose exec goes on.
 type pendingExec struct {
 	refused bool // killed: only its end is awaited
+	// dir is /proc/PID of the thread, opened while its exec goes on
+	// (O_PATH), or -1: see procDir.
+	dir int
 }
 
 type heldExec struct {
@@ -151,9 +158,32 @@ func (t *tracer) started(initPID int) { t.initPID.Store(int64(initPID)) }
 
 // killInit kills the init, once it is known.
 func (t *tracer) killInit() {
-	if pid := int(t.initPID.Load()); pid > 0 {
+	if pid := t.initProcess(); pid > 0 {
 		unix.Kill(pid, unix.SIGKILL)
 	}
+}
+
+// initProcess is the init's pid, or 0 before it is known. A run without
+// a sandbox may fork its command before started tells the tracer (its go
+// byte is written before the init starts): the init is then the command's
+// parent, read from /proc, if that is this process's child (an orphaned
+// command has another parent, never to be taken for the init). The tracer
+// thread only: it owns root.
+func (t *tracer) initProcess() int {
+	if pid := int(t.initPID.Load()); pid > 0 {
+		return pid
+	}
+	if t.root <= 0 {
+		return 0
+	}
+	st, ok := procfs.ReadStat(t.root)
+	if !ok || st.PPid <= 0 {
+		return 0
+	}
+	if ist, ok := procfs.ReadStat(st.PPid); !ok || ist.PPid != os.Getpid() {
+		return 0
+	}
+	return st.PPid
 }
 
 // end has the tracer finish: the held execs are refused, the listener
@@ -174,6 +204,16 @@ func (t *tracer) closeStop() {
 	defer t.mu.Unlock()
 	unix.Close(t.stop)
 	t.stop = -1
+}
+
+// isDrained reports whether the tracer is done and ended drained.
+func (t *tracer) isDrained() bool {
+	select {
+	case <-t.done:
+		return t.drained // written before done was closed
+	default:
+		return false
+	}
 }
 
 // attachError is why the gate could not attach, once done is closed.
@@ -327,6 +367,11 @@ func (t *tracer) run() {
 	}
 	t.listener = listener
 	defer func() { unix.Close(t.listener) }()
+	defer func() {
+		for pid := range t.pending {
+			t.forget(pid) // none is left but after an error
+		}
+	}()
 	syncWakeUp(listener)
 	t.root = pid
 	t.rootPID.Store(int64(pid))
@@ -429,6 +474,7 @@ func (t *tracer) loop() {
 		if fds[0].Revents&unix.POLLIN != 0 {
 			t.notified()
 		} else if fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0 && len(t.held) == 0 {
+			t.drained = fds[0].Revents&unix.POLLHUP != 0 && !t.ended && len(t.pending) == 0
 			return // no process of the run is left
 		}
 	}
@@ -444,7 +490,9 @@ func (t *tracer) wait(opts int) {
 		case err == unix.EINTR:
 			continue
 		case err != nil: // ECHILD: no tracee is left
-			clear(t.pending)
+			for pid := range t.pending {
+				t.forget(pid)
+			}
 			clear(t.held)
 			return
 		case pid == 0:
@@ -478,7 +526,7 @@ func (t *tracer) notified() {
 		t.respond(n.id, 0)
 		return
 	}
-	p := &pendingExec{}
+	p := &pendingExec{dir: -1}
 	if err := ptraceSeize(pid, traceOptions); err != nil {
 		// Traced by another tracer, or gone: the exec cannot be judged
 		// at its stop, so it does not happen — and, unless the caller is
@@ -498,6 +546,45 @@ func (t *tracer) notified() {
 	}
 	// Either way it stops soon, and is let go then if it did not exec.
 	ptrace(unix.PTRACE_INTERRUPT, pid, 0)
+	p.dir = t.procDir(pid)
+}
+
+// procDir opens /proc/PID of an attached thread whose exec goes on, so
+// that its exec stop reads the program's executable and directory
+// relative to it: the lookup of a new process's /proc entry (most of what
+// reading them cost, 16 of 21 µs) is made while the kernel loads the
+// program, off the path of the stop. The entry is the thread's own (it is
+// attached: its pid cannot be reused until the tracer reaps it), and it
+// holds only the pid, never what the stop reads: the executable and
+// directory are read there, after the exec, as before. A thread other
+// than the leader takes the leader's pid when it execs: its entry then
+// names the old leader, and the stop reads by path (see exec).
+func (t *tracer) procDir(pid int) int {
+	fd, err := unix.Open(t.procPath(pid, ""), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1 // the stop reads by path
+	}
+	// The entries the stop reads are looked up too: the kernel keeps
+	// them while the process lives, and reads them afresh at each read.
+	var st unix.Stat_t
+	unix.Fstatat(fd, "exe", &st, unix.AT_SYMLINK_NOFOLLOW)
+	unix.Fstatat(fd, "cwd", &st, unix.AT_SYMLINK_NOFOLLOW)
+	return fd
+}
+
+// forget drops pid from the pending threads, closing its /proc entry.
+func (t *tracer) forget(pid int) {
+	if p := t.pending[pid]; p != nil && p.dir >= 0 {
+		unix.Close(p.dir)
+	}
+	delete(t.pending, pid)
+}
+
+// refusedPending marks pid as a pending thread killed by the tracer,
+// whose end only is awaited.
+func (t *tracer) refusedPending(pid int) {
+	t.forget(pid)
+	t.pending[pid] = &pendingExec{refused: true, dir: -1}
 }
 
 // respond answers a notification: errno 0 lets the call go on.
@@ -522,7 +609,7 @@ func ioctlPtr(fd int, req uint, arg unsafe.Pointer) error {
 
 func (t *tracer) event(pid int, ws unix.WaitStatus) {
 	if ws.Exited() || ws.Signaled() {
-		delete(t.pending, pid)
+		t.forget(pid)
 		delete(t.held, pid)
 		return
 	}
@@ -551,32 +638,42 @@ func (t *tracer) event(pid int, ws unix.WaitStatus) {
 // it stays a zombie nobody can reap, and a PID namespace's init waits
 // for it forever.
 func (t *tracer) release(pid, sig int) {
-	delete(t.pending, pid)
+	t.forget(pid)
 	if ptrace(unix.PTRACE_DETACH, pid, sig) != nil {
-		t.pending[pid] = &pendingExec{refused: true}
+		t.refusedPending(pid)
 	}
 }
 
 // exec judges the program pid is about to run.
 func (t *tracer) exec(pid int) {
 	p := t.pending[pid]
+	leader := true
 	if old, err := unix.PtraceGetEventMsg(pid); err == nil && int(old) != pid {
 		// A thread other than the leader exec'd: it has the leader's
-		// pid now, and its own is gone without an exit report.
+		// pid now, and its own is gone without an exit report. It is
+		// read by path.
+		leader = false
 		if q := t.pending[int(old)]; q != nil {
 			p = q
 		}
-		delete(t.pending, int(old))
+		t.forget(int(old))
 	}
-	delete(t.pending, pid)
+	dir := -1
+	if leader && p != nil {
+		dir, p.dir = p.dir, -1 // closed below
+	}
+	t.forget(pid)
 	if p == nil {
-		p = &pendingExec{}
+		p = &pendingExec{dir: -1}
+	}
+	if dir >= 0 {
+		defer unix.Close(dir) // after the verdict: off the program's wait
 	}
 	if t.ended || p.refused {
 		t.refuse(pid)
 		return
 	}
-	ev, err := t.read(pid)
+	ev, err := t.read(pid, dir)
 	if err != nil {
 		// Cannot be judged: refused. Unless it is gone meanwhile (killed:
 		// a timeout, the run's end), the run ends with the reason.
@@ -586,7 +683,7 @@ func (t *tracer) exec(pid int) {
 		t.refuse(pid)
 		return
 	}
-	initPID, root, rootArgv := int(t.initPID.Load()), t.root, t.rootArgv
+	initPID, root, rootArgv := t.initProcess(), t.root, t.rootArgv
 	ev.parent = func() (int, []string) {
 		ppid, argv := parentOf(pid)
 		if ppid == initPID && ppid > 0 {
@@ -644,7 +741,7 @@ func (t *tracer) refuse(pid int) {
 	t.endRun(pid)
 	unix.Kill(pid, unix.SIGKILL)
 	// Its end is reported to the tracer: awaited, so it is released.
-	t.pending[pid] = &pendingExec{refused: true}
+	t.refusedPending(pid)
 	ptrace(unix.PTRACE_CONT, pid, 0)
 }
 
@@ -729,8 +826,9 @@ func parentOf(pid int) (int, []string) {
 	return st.PPid, splitNUL(argv)
 }
 
-// read reads pid's new program at its exec stop.
-func (t *tracer) read(pid int) (ExecEvent, error) {
+// read reads pid's new program at its exec stop; dir is its /proc entry,
+// or -1 to read by path.
+func (t *tracer) read(pid, dir int) (ExecEvent, error) {
 	ev := ExecEvent{PID: pid}
 	var err error
 	var ok bool
@@ -739,10 +837,10 @@ func (t *tracer) read(pid int) (ExecEvent, error) {
 			return ev, err
 		}
 	}
-	if ev.Exe, err = t.readlink(pid, "exe"); err != nil {
+	if ev.Exe, err = t.readlink(pid, dir, "exe"); err != nil {
 		return ev, err
 	}
-	if ev.Cwd, err = t.readlink(pid, "cwd"); err != nil {
+	if ev.Cwd, err = t.readlink(pid, dir, "cwd"); err != nil {
 		return ev, err
 	}
 	return ev, nil
@@ -815,9 +913,17 @@ func splitNUL(b []byte) []string {
 	return append(out, s[start:])
 }
 
-func (t *tracer) readlink(pid int, file string) (string, error) {
+// readlink reads the link file of pid's /proc entry, relative to dir when
+// it is not -1.
+func (t *tracer) readlink(pid, dir int, file string) (string, error) {
 	var buf [unix.PathMax]byte
-	n, err := unix.Readlink(t.procPath(pid, file), buf[:])
+	var n int
+	var err error
+	if dir >= 0 {
+		n, err = unix.Readlinkat(dir, file, buf[:])
+	} else {
+		n, err = unix.Readlink(t.procPath(pid, file), buf[:])
+	}
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func requireExecGate(t *testing.T) {
@@ -256,4 +257,45 @@ func TestExecGateI386ABI(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestExecGateEndedClean checks what Handle.EndedClean tells the caller
+// that reaps a run's leftovers: a gated run without a sandbox whose
+// processes all ended by themselves (one left in the background
+// included) is clean once waited for, and one with a refused program is
+// not (its killed processes may pass to this process as zombies).
+func TestExecGateEndedClean(t *testing.T) {
+	requireExecGate(t)
+	for _, tt := range []struct {
+		script string
+		clean  bool
+	}{
+		{"/bin/true; /bin/true", true},
+		{"(/bin/sleep 0.1 &) ; /bin/true", true},
+		{"/bin/rm -f nothing; /bin/true", false},
+	} {
+		ws, _ := workspace(t)
+		g := &gateLog{deny: map[string]bool{"rm": true}}
+		cmd := exec.Command("/bin/sh", "-c", tt.script)
+		cmd.Dir = ws
+		h, err := Prepare(cmd, Spec{Profile: None, Cwd: ws, ExecCheck: g.check})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		if strings.Contains(tt.script, "sleep") {
+			// The background sleep outlives the shell: the gate sees it
+			// end and reaped before the run's Close.
+			for i := 0; i < 100 && !h.tracer.isDrained(); i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		h.Close()
+		if got := h.EndedClean(); got != tt.clean {
+			t.Errorf("%q: EndedClean %v, want %v (denied %d)", tt.script, got, tt.clean, len(g.denied))
+		}
+	}
 }

@@ -174,6 +174,10 @@ var readOnlyTable = []classCase{
 	{"nm --demangle=gnu-v3 -D a.txt", ro},
 	{"zstdcat a.txt", ro},
 	{"zstdcat -f -q a.txt", ro},
+	{"zstdcat -T4 a.zst", ro},
+	{"zstd -dc -T0 -M64 a.zst", ro},
+	{"lz4 -dc -BD a.lz4", ro},
+	{"dmesg -p -T", ro},
 	{"lastlog -u root", ro},
 	{"lastlog --user root -t 3", ro},
 	{"blkid -p /dev/null", ro},
@@ -329,6 +333,14 @@ func TestClassifyWrite(t *testing.T) {
 		// Options of readers that write (confirmed under real bash).
 		{"zstdcat -o out a.zst", wr},
 		{"zstdcat a.zst --output-dir-flat d", wr},
+		// A value only attached (zstd -T#, -M#; lz4 -B#, -b#, -e#, -i#),
+		// a flag (dmesg -p): the option after it is read.
+		{"zstdcat -T -o out a.zst", wr},
+		{"zstdcat -M -o out a.zst", wr},
+		{"zstd -dc -T -o out a.zst", wr},
+		{"lz4cat -i --rm a.lz4", wr},
+		{"lz4cat -b --rm a.lz4", wr},
+		{"dmesg -p -C", wr},
 		{"lastlog -S -u root", wr},
 		{"lastlog -u root --clear", wr},
 		// nstat rewrites its history file, blkid its cache, on every run.

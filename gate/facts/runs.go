@@ -714,6 +714,15 @@ func (b *builder) launcher(c *Call, prog *p.Program, args []Word) {
 		b.after(c, prog, args)
 		return
 	}
+	if r.Lead && len(args) > 0 {
+		if !args[0].Static && !c.Guessed() {
+			b.hide(Unreadable, c.Span, c, "the first word of `%s` is computed, so whether it is an option or an operand before the command it runs is not known", c.Base)
+			return
+		}
+		if !strings.HasPrefix(args[0].Value, "-") {
+			args = args[1:] // setarch ARCH: read before the options
+		}
+	}
 	parsed := p.Parsed{Rest: 0}
 	if prog.Opts != nil {
 		parsed = b.options(c, prog, args)

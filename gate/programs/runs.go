@@ -9,6 +9,10 @@ type Runs struct {
 	Argv    bool
 	Assigns bool
 	Skip    int
+	// Lead: its first word, when not an option, is an operand of its own
+	// read before the options (setarch ARCH [OPTIONS] PROGRAM); when the
+	// first word is an option there is none.
+	Lead bool
 	// After: the argv starts after this marker word (gdb --args, lldb --)
 	// rather than at the first operand.
 	After string

@@ -271,8 +271,10 @@ func specReaders() []Program {
 			"ignore-matching-lines width tabsize", "")).
 			Short("o", eff(ReqArg, Writes, "`sdiff -o` writes the merged file %q")).Long(eff(ReqArg, Writes, "`sdiff -o` writes the merged file %q"), "output").
 			Long(eff(ReqArg, RunsProgram, "`sdiff --diff-program` runs %q"), "diff-program")},
-		Program{Name: "dmesg", Kind: Reader, Scanner: ScanSpec, Operands: NoOperands, Why: "prints the kernel log", Opts: Opts("dehHkLPrStTuxw", "fFlsp", longs(
-			"show-delta reltime human kernel nopager raw syslog ctime notime userspace decode follow follow-new help version noescape json",
+		// util-linux 2.38: -p is --force-prefix, a flag (read as taking a
+		// value, it hid the -C after it: dmesg -p -C cleared the log).
+		Program{Name: "dmesg", Kind: Reader, Scanner: ScanSpec, Operands: NoOperands, Why: "prints the kernel log", Opts: Opts("dehHkLPrStTuxwpJW", "fFls", longs(
+			"show-delta reltime human kernel nopager raw syslog ctime notime userspace decode follow follow-new help version noescape json force-prefix",
 			"facility file level buffer-size since until time-format", "color")).
 			Short("cCDEn", eff(NoArg, Writes, "`dmesg` clears or reconfigures the kernel log%s")).
 			Long(eff(NoArg, Writes, "`dmesg` clears or reconfigures the kernel log%s"), "clear", "read-clear", "console-off", "console-on").
@@ -311,14 +313,20 @@ func specReaders() []Program {
 			"format ifunc-chars radix target unicode", "demangle")).
 			Long(eff(ReqArg, RunsFile, "`nm --plugin` loads the shared object %q, which runs its code"), "plugin")},
 		// zstd parses its own options: whole long names only.
-		Program{Name: "zstdcat", Kind: Reader, Scanner: ScanSpec, Why: "decompresses to standard output", Opts: Opts("cdfkqvhHVlt", "DTM", longs(
+		// zstd's -T# and -M# take their number attached (zstd -T -o F
+		// writes F: confirmed), only -D and -o the next word.
+		Program{Name: "zstdcat", Kind: Reader, Scanner: ScanSpec, Why: "decompresses to standard output", Opts: Opts("cdfkqvhHVlt", "D", longs(
 			"decompress stdout force keep quiet verbose help version list test sparse no-sparse no-progress progress no-check check", "", "")).
+			Short("TM", Opt{Arity: OptArg}).
 			Short("o", eff(ReqArg, Writes, "`zstdcat -o` writes its output to %q")).
 			Long(eff(ReqArg, Writes, "`zstdcat` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()},
 		// lz4cat is lz4 -dcfm, which still reads lz4's options: --rm deletes
 		// the files it decompresses (lz4 1.9.4), to standard output too.
-		Program{Name: "lz4cat", Kind: Reader, Scanner: ScanSpec, Why: "decompresses to standard output", Opts: Opts("dzfkhHVvqctmrl0123456789", "DBbei", longs(
+		// -B#, -b#, -e# and -i# take their value attached (lz4cat -i --rm
+		// F deleted F: confirmed), only -D the next word.
+		Program{Name: "lz4cat", Kind: Reader, Scanner: ScanSpec, Why: "decompresses to standard output", Opts: Opts("dzfkhHVvqctmrl0123456789", "D", longs(
 			"compress decompress uncompress force stdout to-stdout multiple verbose quiet keep help version test list no-frame-crc content-size sparse no-sparse favor-decSpeed best", "", "fast")).
+			Short("Bbei", Opt{Arity: OptArg}).
 			Long(eff(NoArg, Writes, "`lz4cat --rm` deletes the files it decompresses%s"), "rm").NoAbbrev()},
 		// last -d and who --lookup resolve the logged hosts through DNS.
 		Program{Name: "last", Kind: Reader, Scanner: ScanSpec, Why: "prints the last logins", Opts: Opts("aFiRwxhV", "fnstp", longs(
@@ -513,14 +521,18 @@ func compressors() []Program {
 		"suffix format check threads block-size block-list flush-timeout memlimit-compress memlimit-decompress memlimit-mt-decompress memlimit",
 		"files files0 lzma1 lzma2 x86 arm armthumb arm64 powerpc ia64 sparc delta"))
 	// zstd and lz4 read their own options: whole long names only.
-	zst := Opts("cdzfkqvhHVltr0123456789", "DTM", longs(
+	// -T# and -M# take their number attached (-T alone is -T0).
+	zst := Opts("cdzfkqvhHVltr0123456789", "D", longs(
 		"stdout decompress uncompress compress force keep quiet verbose help version list test sparse no-sparse no-progress progress check no-check ultra", "", "fast long")).
+		Short("TM", Opt{Arity: OptArg}).
 		Short("o", eff(ReqArg, Writes, "`zstd -o` writes its output to %q")).
 		Long(eff(ReqArg, Writes, "`zstd` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()
 	// lz4 -l is the legacy frame format, not a listing; a second operand
 	// is the output file, written even with -l.
-	lz := Opts("cdzfkqvhHVtmr0123456789", "B", longs(
-		"stdout to-stdout decompress uncompress compress force keep quiet verbose help version list test sparse no-sparse content-size no-content-size no-frame-crc", "", "")).NoAbbrev()
+	// -B# takes its value attached (-BD, -B4), -D FILE the next word.
+	lz := Opts("cdzfkqvhHVtmr0123456789", "D", longs(
+		"stdout to-stdout decompress uncompress compress force keep quiet verbose help version list test sparse no-sparse content-size no-content-size no-frame-crc", "", "")).
+		Short("B", Opt{Arity: OptArg}).NoAbbrev()
 	lz4 := keepers(c(lz, []string{"-c", "--stdout", "--to-stdout", "--list", "-t", "--test"}, "lz4"))
 	lz4[0].Operands = SecondWrites // lz4 IN OUT writes OUT (-f replaced it)
 	return concat(
@@ -930,8 +942,10 @@ func launchers() []Program {
 		transparent(l("nice", Launch("", "n", longs("help version", "adjustment", "")).WithDigits(), argv, 0, whyLauncher)),
 		transparent(l("ionice", Launch("thV", "cnpPu", longs("ignore help version", "class classdata pid pgid uid", "")), argv, 0, whyLauncher)),
 		transparent(l("timeout", Launch("fpv", "sk", longs("foreground preserve-status verbose help version", "signal kill-after", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher)),
-		l("xargs", Launch("0prtx", "adEPsn", longs("null interactive no-run-if-empty verbose exit open-tty show-limits help version process-slot-var",
-			"arg-file delimiter max-chars max-args", "")).
+		// --process-slot-var takes a value (findutils' xargs.c:
+		// required_argument), separate or after '='.
+		l("xargs", Launch("0prtx", "adEPsn", longs("null interactive no-run-if-empty verbose exit open-tty show-limits help version",
+			"arg-file delimiter max-chars max-args process-slot-var", "")).
 			Short("ilLe", Opt{Arity: OptArg}).Short("LI", Opt{Arity: ReqArg}).
 			Short("P", eff(ReqArg, Concurrency, "")).Long(eff(ReqArg, Concurrency, ""), "max-procs").
 			Long(Opt{Arity: OptArg}, "replace", "max-lines", "eof"),
@@ -961,7 +975,10 @@ func launchers() []Program {
 				// Its operand is the typescript it writes.
 				p.Targets = WritesAll
 			}),
-		l("watch", Launch("bcegptx", "dnq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")),
+		// procps' optstring is "+bced::ghq:n:pvtwx": -d takes a value only
+		// when attached (watch -d rm x runs rm x).
+		l("watch", Launch("bcegptx", "nq", longs("beep color no-color errexit chgexit precise no-title exec no-linewrap help version", "interval equexit", "differences")).
+			Short("d", Opt{Arity: OptArg}),
 			Runs{Joined: true}, 0, whyLauncher),
 		l("parallel", Launch("0qkuvX", "SaIdEnNlL", longs("null quote keep-order ungroup verbose xargs pipe halt-on-error no-notice bar eta progress dry-run",
 			"sshlogin joblog results delay timeout max-args max-lines colsep arg-file tmpdir workdir basefile", "")).
@@ -985,19 +1002,29 @@ func launchers() []Program {
 		l("chrt", Launch("bdefiormRpavh", "TPD", longs("batch deadline fifo idle other rr reset-on-fork all-tasks max pid verbose help version", "sched-runtime sched-period sched-deadline", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
 		l("firejail", Launch("", "", nil).AnyOption(), argv, 0, "a sandbox that runs another command"),
 		l("bwrap", Launch("", "", nil), Runs{}, 0, "a sandbox that runs another command"),
-		l("systemd-run", Launch("qPGtSr", "upEMHd", longs("user system scope pty pipe quiet wait collect shell no-block same-dir",
+		// systemd-run 252: -d is --same-dir, a flag.
+		l("systemd-run", Launch("qPGtSrd", "upEMH", longs("user system scope pty pipe quiet wait collect shell no-block same-dir",
 			"unit property setenv machine host description slice uid gid nice working-directory service-type on-active on-calendar", "")), argv, 0, "runs a command as a systemd unit"),
 		l("systemd-nspawn", nil, Runs{}, Emulator, "runs a container"),
-		l("fakeroot", Launch("uh", "lfsib", longs("unknown-is-real help version", "lib faked", "")), argv, 0, whyLauncher),
+		l("fakeroot", Launch("uh", "ib", longs("unknown-is-real help version", "", "")).
+			Short("f", eff(ReqArg, RunsProgram, "`fakeroot -f` runs %q as its daemon")).Long(eff(ReqArg, RunsProgram, "`fakeroot --faked` runs %q as its daemon"), "faked").
+			Short("l", eff(ReqArg, RunsFile, "`fakeroot -l` preloads the library %q into the command, which runs its code")).Long(eff(ReqArg, RunsFile, "`fakeroot --lib` preloads the library %q into the command, which runs its code"), "lib").
+			Short("s", eff(ReqArg, Writes, "`fakeroot -s` saves its file database to %q")),
+			argv, 0, whyLauncher),
 		l("fakechroot", nil, argv, 0, whyLauncher),
 		l("proot", nil, Runs{}, Emulator, whyLauncher),
+		// util-linux 2.38: --kill-child[=SIGNAL] takes its value only
+		// after '=' (unshare --kill-child rm -f x runs rm: confirmed).
 		l("unshare", Launch("mutipnUCTfcrh", "SGRw", longs("mount uts ipc net pid user cgroup time fork mount-proc map-root-user map-current-user keep-caps help version",
-			"setuid setgid root wd map-user map-group map-users map-groups propagation kill-child setgroups", "")), argv, Privilege, "runs a command in new namespaces"),
+			"setuid setgid root wd map-user map-group map-users map-groups propagation setgroups", "kill-child")), argv, Privilege, "runs a command in new namespaces"),
 		l("nsenter", Launch("amuinpUCTrwFZ", "tSG", longs("all mount uts ipc net pid user cgroup time root wd no-fork preserve-credentials follow-context help version", "target setuid setgid", "")), argv, Privilege, "runs a command in other namespaces"),
 		l("prlimit", Launch("o", "p", longs("noheadings raw verbose help version", "pid output", "")).AnyOption(), argv, 0, whyLauncher),
 		l("cgexec", Launch("", "g", longs("sticky", "", "")), argv, 0, whyLauncher),
 		l("numactl", Launch("ashS", "CNmpi", longs("all show hardware localalloc help", "physcpubind cpunodebind membind preferred interleave", "")), argv, 0, whyLauncher),
-		l("setarch", Launch("RFZLXBIST3v", "", longs("addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb uname-2.6 verbose list help version", "", "")), Runs{Argv: true, Skip: 1}, 0, whyLauncher),
+		// setarch's architecture is its first word when that is not an
+		// option (util-linux setarch.c), before the options: setarch -R
+		// rm x runs rm x.
+		l("setarch", Launch("RFZLXBIST3v", "", longs("addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb uname-2.6 verbose list help version", "", "")), Runs{Argv: true, Lead: true}, 0, whyLauncher),
 		l("linux32", nil, argv, 0, whyLauncher),
 		// setarch under another name: uname26 CMD runs CMD.
 		l("uname26", nil, argv, 0, whyLauncher),
@@ -1016,7 +1043,10 @@ func launchers() []Program {
 		l("proxychains4", Launch("q", "f", nil), argv, NetworkClient, whyLauncher),
 		l("xvfb-run", Launch("ah", "nsfep", longs("auto-servernum help", "server-num server-args auth-file error-file xauth-protocol", "")), argv, 0, whyLauncher),
 		l("dbus-launch", nil, argv, 0, whyLauncher),
-		l("dbus-run-session", Launch("", "", longs("help version", "config-file dbus-daemon", "")), argv, 0, whyLauncher),
+		l("dbus-run-session", Launch("", "", longs("help version", "", "")).
+			Long(eff(ReqArg, RunsProgram, "`dbus-run-session --dbus-daemon` runs %q as the bus daemon"), "dbus-daemon").
+			Long(eff(ReqArg, RunsFile, "`dbus-run-session --config-file` gives the bus daemon %q, whose service and helper entries name programs it runs"), "config-file"),
+			argv, 0, whyLauncher),
 		l("trickle", Launch("hsvV", "udwtln", nil), argv, NetworkClient, whyLauncher),
 		l("cpulimit", Launch("kfvzbqh", "lpe", longs("kill verbose lazy background quiet help", "limit pid exe cpu", "")), argv, 0, whyLauncher),
 		l("entr", Launch("acdnprsz", "", nil), argv, 0, "reruns a command when files change"),
