@@ -1243,6 +1243,7 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 	}
 	ws = append(ws, b.savedDownloads(bc)...)
 	ws = append(ws, b.envWrites(bc)...)
+	ws = append(ws, pieces(bc)...)
 	ws = append(ws, decompressed(bc)...)
 	if downloads(bc.c) && bc.prog.Opts == nil {
 		// A downloader the table models (curl, wget) has its output
@@ -1253,6 +1254,30 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// pieces is the first file a splitter writes (Program.Pieces): its
+// prefix — an option's value or an operand — and the first suffix, so a
+// prefix in /etc/sudoers.d names a sudoers file there while /etc/passwd
+// as a prefix names only /etc/passwdaa.
+func pieces(bc *blCall) []facts.Word {
+	pc := bc.prog.Pieces
+	if pc == nil {
+		return nil
+	}
+	prefix := facts.Word{Value: pc.Default, Static: true, Raw: pc.Default}
+	if pc.Operand > 0 && len(bc.operands) >= pc.Operand {
+		prefix = bc.operands[pc.Operand-1]
+	}
+	for _, f := range bc.parsed.Found {
+		if slices.Contains(pc.Prefix, f.Name) && f.HasValue {
+			prefix = facts.Word{Value: f.Value, Static: f.ValueStatic, Raw: f.Value}
+		}
+	}
+	if !prefix.Static {
+		return []facts.Word{prefix}
+	}
+	return []facts.Word{{Value: prefix.Value + pc.First, Static: true, Raw: prefix.Raw + pc.First}}
 }
 
 // envWrites are the files a program's environment names for it to write

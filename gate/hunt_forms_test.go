@@ -644,8 +644,8 @@ var bypassClasses = []bypassClass{
 	{
 		// xxd IN OUT writes OUT, a hex dump without -r (TestWritesConfirm):
 		// the blacklist read only -r's, and xxd's options by spelling.
-		name: "xxd's second operand, with or without -r",
-		yolo: append([]string{"xxd a /dev/sda", "xxd -cols 8 a /etc/shadow", "xxd -r -p dump.hex /etc/sudoers"}, xxdWrites...),
+		name:        "xxd's second operand, with or without -r",
+		yolo:        append([]string{"xxd a /dev/sda", "xxd -cols 8 a /etc/shadow", "xxd -r -p dump.hex /etc/sudoers"}, xxdWrites...),
 		yoloAllowed: []string{"xxd a", "xxd a out.hex", "xxd -r -p dump.hex out.bin", "xxd -l 64 /etc/passwd", "xxd a /dev/null"},
 	},
 	{
@@ -1448,6 +1448,38 @@ func TestAttachedValuesConfirm(t *testing.T) {
 		_, err := os.Stat(filepath.Join(dir, tt.file))
 		if wrote := tt.file == "out"; (err == nil) != wrote {
 			t.Errorf("%q: %s is there %v, want %v (the form proves nothing here)", tt.form, tt.file, err == nil, wrote)
+		}
+	}
+}
+
+// TestPiecesConfirm: split and csplit write their pieces under a prefix
+// (split IN PREFIX: PREFIXaa…; csplit -f PREFIX: PREFIX00…), so a prefix
+// in /etc/sudoers.d writes a sudoers file there, refused in yolo as cp
+// into it is; a prefix elsewhere, or /etc/passwd as a prefix (it writes
+// /etc/passwdaa), stays allowed. Bash runs both on a scratch directory.
+func TestPiecesConfirm(t *testing.T) {
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, text := range []string{"printf 'ALL ALL=(ALL) NOPASSWD: ALL\\n' | split - /etc/sudoers.d/p", "split -b 1 f /etc/sudoers.d/",
+		"csplit -f /etc/sudoers.d/x f 1", "csplit --prefix=/etc/sudoers.d/p f 1", "cd /etc/sudoers.d && split f"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo, Policy: yolo, Cwd: "/work"}); d.Action != Deny {
+			t.Errorf("%q: %s in yolo, want deny: %s", text, d.Action, d.Reason)
+		}
+	}
+	for _, text := range []string{"split f", "split -l 100 f out/part-", "csplit -f part f '/x/' '{*}'", "split f /etc/passwd"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo, Policy: yolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q: %s in yolo: %s", text, d.Action, d.Reason)
+		}
+	}
+	bash := requireBash(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bash, "-c", "mkdir d && printf 'a\\nb\\n' > f && split -l 1 f d/p && csplit -s -f d/q f 2")
+	cmd.Dir, cmd.Env = dir, []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("split/csplit: %v %s", err, out)
+	}
+	for _, f := range []string{"d/paa", "d/q00"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s was not written (the forms prove nothing here)", f)
 		}
 	}
 }

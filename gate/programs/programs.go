@@ -185,6 +185,9 @@ type Program struct {
 	// program.
 	Extracts *Extracts
 	Archive  *ArchiveFile
+	// Pieces says how a splitter names the files it writes; nil for any
+	// other program.
+	Pieces *Pieces
 	// Saves is where a downloader saves what it fetches under the URL's
 	// name (wget http://x/passwd writes ./passwd).
 	Saves *Saves
@@ -238,6 +241,16 @@ type Extracts struct {
 	Modes, Dir []string
 	Members    int
 	DirFirst   []string
+}
+
+// Pieces is how a splitter names the files it writes: a prefix — the
+// value of one of Prefix (csplit -f P), else its operand number Operand
+// (1-based; split IN P), else Default — followed by a suffix, First the
+// first piece's (split writes Paa, Pab, …; csplit P00, P01, …).
+type Pieces struct {
+	Prefix         []string
+	Operand        int
+	Default, First string
 }
 
 // Saves is how a downloader's command line says where its downloads land

@@ -386,7 +386,10 @@ func fdOpts() *Options {
 func writers() []Program {
 	return concat(
 		each(Writer, whyWriter, "mkdir", "mkfifo", "mknod", "rmdir", "touch",
-			"csplit", "fallocate", "mktemp", "link", "chcon", "restorecon", "setfattr"),
+			"fallocate", "mktemp", "link", "chcon", "restorecon", "setfattr"),
+		// csplit writes its pieces as PREFIX00, PREFIX01, … (-f, else xx).
+		one(Program{Name: "csplit", Kind: Writer, Why: whyWriter, Pieces: &Pieces{Prefix: []string{"f", "prefix"}, Default: "xx", First: "00"},
+			Opts: Opts("kszh", "bfn", longs("keep-files quiet silent elide-empty-files suppress-matched help version", "suffix-format prefix digits", ""))}),
 		// sponge writes the file it names once its input ends; patch
 		// rewrites the file it names (and -o OUT), the rest of its
 		// operands read as written too: the stricter.
@@ -413,7 +416,9 @@ func writers() []Program {
 				"group mode owner suffix target-directory", "backup context")).
 				Long(eff(ReqArg, RunsProgram, "`install --strip-program` runs %q on every file it installs"), "strip-program")},
 			// split --filter runs a shell command for every piece.
-			Program{Name: "split", Kind: Writer, Why: whyWriter, Opts: Opts("dxeu", "abClnt", longs(
+			// split IN PREFIX writes PREFIXaa, PREFIXab, … (a piece
+			// named into /etc/sudoers.d is a sudoers file).
+			Program{Name: "split", Kind: Writer, Why: whyWriter, Pieces: &Pieces{Operand: 2, Default: "x", First: "aa"}, Opts: Opts("dxeu", "abClnt", longs(
 				"elide-empty-files unbuffered verbose help version",
 				"suffix-length additional-suffix bytes line-bytes lines number separator", "numeric-suffixes hex-suffixes")).WithDigits().
 				Long(eff(ReqArg, RunsShell, "`split --filter` runs %q for every piece"), "filter")},
