@@ -345,10 +345,13 @@ var bypassClasses = []bypassClass{
 		name: "archives extracted over the account files' directories",
 		yolo: []string{"tar -xf a.tar -C /", "tar -C /etc -xzf a.tgz", "tar xzf a.tgz -C /", "tar xfC a.tar /",
 			"tar --extract --file=a.tar --directory=/etc", "cd / && tar -xf /tmp/a.tar", "tar -xf a.tar -C / etc/passwd",
-			"unzip a.zip -d /", "unzip -o a.zip -d /etc", "unzip -o a.zip -d /etc passwd", "tar -xf a.tar -C /etc/sudoers.d"},
+			"unzip a.zip -d /", "unzip -o a.zip -d /etc", "unzip -o a.zip -d /etc passwd", "tar -xf a.tar -C /etc/sudoers.d",
+			// 7z x/e extract into -oDIR, else the working directory
+			// (7-Zip's manual; 7z is not installed here)
+			"7z x a.7z -o/", "7z x -o/etc a.7z", "cd / && 7z x /tmp/a.7z", "7z e a.7z -o/etc passwd"},
 		yoloAllowed: []string{"tar -xzf go.tgz -C /usr/local", "tar -xf a.tar", "tar -xzf a.tgz -C build", "tar -tf a.tar -C /",
 			"tar -czf a.tgz -C / etc", "unzip a.zip", "unzip a.zip -d out", "unzip -l a.zip -d /", "tar xf a.tar",
-			"tar -xf a.tar -C / usr/share/doc/x"},
+			"tar -xf a.tar -C / usr/share/doc/x", "7z x a.7z", "7z x a.7z -oout", "7z l a.7z", "7z a out.7z src"},
 	},
 	{
 		// Output options and operands name the file a program writes:

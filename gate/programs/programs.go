@@ -237,10 +237,15 @@ type Program struct {
 // index of the first operand that names a member (unzip's first is the
 // archive). DirFirst are the modes whose first operand is the directory
 // it writes into (cpio -p DIR copies the files it reads there).
+// Commands are the first operands that make a program without an option
+// grammar extract (7z x, 7z e), and Attached the switches whose attached
+// rest names the directory (7z -o/etc).
 type Extracts struct {
 	Modes, Dir []string
 	Members    int
 	DirFirst   []string
+	Commands   []string
+	Attached   []string
 }
 
 // Pieces is how a splitter names the files it writes: a prefix — the

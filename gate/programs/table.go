@@ -462,7 +462,11 @@ func writers() []Program {
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
 			// 7z's switches are single words: -sdel deletes the files it
 			// archived (7-Zip's manual).
-			Program{Name: "7z", Kind: Writer, Why: "an archiver", RemovesSources: []string{"sdel"}},
+			// 7z x and 7z e extract into -oDIR (attached), else the
+			// working directory; the archive is the operand after the
+			// command (7-Zip's manual).
+			Program{Name: "7z", Kind: Writer, Why: "an archiver", RemovesSources: []string{"sdel"},
+				Extracts: &Extracts{Commands: []string{"x", "e"}, Attached: []string{"-o"}, Members: 2}},
 			// ar's key letters come first, with or without a dash; its
 			// --plugin loads a shared object whose code runs (binutils
 			// 2.40: on rcs, confirmed), also from an @FILE of options.
