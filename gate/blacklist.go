@@ -1244,6 +1244,7 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 	ws = append(ws, b.savedDownloads(bc)...)
 	ws = append(ws, b.envWrites(bc)...)
 	ws = append(ws, pieces(bc)...)
+	ws = append(ws, fileAddresses(bc)...)
 	ws = append(ws, decompressed(bc)...)
 	if downloads(bc.c) && bc.prog.Opts == nil {
 		// A downloader the table models (curl, wget) has its output
@@ -1278,6 +1279,35 @@ func pieces(bc *blCall) []facts.Word {
 		return []facts.Word{prefix}
 	}
 	return []facts.Word{{Value: prefix.Value + pc.First, Static: true, Raw: prefix.Raw + pc.First}}
+}
+
+// fileAddresses are the files a relay's operands name for it to write
+// (Runs.FileAddresses: socat - OPEN:/etc/sudoers,append appends its
+// input there; socat - /etc/passwd is GOPEN).
+func fileAddresses(bc *blCall) []facts.Word {
+	r := bc.prog.Runs
+	if r == nil || len(r.FileAddresses) == 0 {
+		return nil
+	}
+	var ws []facts.Word
+	for _, o := range bc.operands {
+		if !o.Static {
+			continue
+		}
+		name, low := "", strings.ToLower(o.Value)
+		for _, pre := range r.FileAddresses {
+			if strings.HasPrefix(low, pre) {
+				name = o.Value[len(pre):]
+			}
+		}
+		if name == "" && strings.Contains(o.Value, "/") && !strings.Contains(o.Value, ":") {
+			name = o.Value
+		}
+		if name, _, _ = strings.Cut(name, ","); name != "" {
+			ws = append(ws, facts.Word{Value: name, Static: true, Raw: name})
+		}
+	}
+	return ws
 }
 
 // envWrites are the files a program's environment names for it to write

@@ -96,7 +96,11 @@ var bypassClasses = []bypassClass{
 		refused: []string{"socat - EXEC:'rm -f x'", "socat - SYSTEM:'rm -f x'", "socat STDIO 'EXEC:rm -f x'",
 			"socat - 'exec:rm -f x'", "socat -u 'SYSTEM:rm -f x' -"},
 		allowed: []string{"socat TCP-LISTEN:8080,fork TCP:localhost:80", "socat - UNIX-CONNECT:/tmp/s"},
-		yolo:    []string{"socat -u 'system:rm -rf /' -", "socat - EXEC:'mkfs.ext4 /dev/sda'"},
+		yolo: []string{"socat -u 'system:rm -rf /' -", "socat - EXEC:'mkfs.ext4 /dev/sda'",
+			// its file addresses write what the other address gives
+			// (socat's manual: OPEN, CREATE, GOPEN, and a bare path)
+			"socat - OPEN:/etc/sudoers,append", "socat -u - CREATE:/etc/shadow", "socat - /etc/passwd", "socat - GOPEN:/dev/sda"},
+		yoloAllowed: []string{"socat - OPEN:out.txt,creat", "socat TCP-LISTEN:8080,fork TCP:localhost:80", "socat - UNIX-CONNECT:/tmp/s"},
 	},
 	{
 		name:  "ncat's and netcat's command options",

@@ -1340,7 +1340,10 @@ func netcats() []Program {
 	}
 	return one(
 		Program{Name: "openssl", Kind: NetworkClient, Why: whyNet, Opts: opensslOpts(), Runs: &Runs{Loads: "engine"}},
-		Program{Name: "socat", Kind: NetworkClient, Why: "a socket relay that can run commands", Runs: &Runs{Addresses: []string{"exec:", "system:", "shell:"}}},
+		// socat's file addresses open the file for writing what the
+		// other address gives (socat 1.7.4's manual; not installed here).
+		Program{Name: "socat", Kind: NetworkClient, Why: "a socket relay that can run commands", Runs: &Runs{Addresses: []string{"exec:", "system:", "shell:"},
+			FileAddresses: []string{"open:", "create:", "creat:", "gopen:"}}},
 		Program{Name: "ncat", Kind: NetworkClient, Why: whyNet, Opts: ncat},
 		Program{Name: "nc", Kind: NetworkClient, Why: whyNet, Opts: nc()},
 		Program{Name: "netcat", Kind: NetworkClient, Why: whyNet, Opts: nc()},
