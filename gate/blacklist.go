@@ -1202,12 +1202,12 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 			ws = append(ws, facts.Word{Value: f.Value, Static: true, Raw: f.Value})
 		}
 	}
-	switch bc.prog.Operands {
-	case p.SecondWrites:
+	switch {
+	case bc.prog.Operands == p.SecondWrites, len(bc.prog.SecondWritesWith) > 0 && bc.has(bc.prog.SecondWritesWith...):
 		if len(bc.operands) >= 2 {
 			ws = append(ws, bc.operands[1])
 		}
-	case p.OperandsWrite:
+	case bc.prog.Operands == p.OperandsWrite:
 		ws = append(ws, bc.operands...)
 	}
 	args := bc.args

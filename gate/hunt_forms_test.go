@@ -656,6 +656,16 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"xxd a", "xxd a out.hex", "xxd -r -p dump.hex out.bin", "xxd -l 64 /etc/passwd", "xxd a /dev/null"},
 	},
 	{
+		// Found by the option sweep (every option a program's help lists,
+		// valued /etc/passwd, decided in yolo; those allowed run with a
+		// scratch file in the sandbox): ptx -G's output operand and zstd's
+		// trace log (TestWritesConfirm); lz4cat --rm removed an .lz4 file
+		// it decompressed to standard output (by hand, lz4 1.9.4).
+		name:        "an output operand, a log option or a removal the option sweep found",
+		yolo:        append([]string{"ptx --traditional a.txt /etc/shadow", "lz4cat --rm /etc/passwd"}, sweepWrites...),
+		yoloAllowed: []string{"ptx a.txt /etc/passwd", "ptx -G a.txt out.txt", "zstdcat --trace t.log a.zst", "lz4cat --rm a.lz4", "lz4cat /etc/passwd"},
+	},
+	{
 		// git appends its traces to the file a GIT_TRACE* variable names
 		// (TestWritesConfirm), as --output writes its file.
 		name: "a variable that names a file the program writes",
@@ -1056,6 +1066,10 @@ var tracerWrites = []string{"/usr/bin/time -o /etc/passwd true", "/usr/bin/time 
 // xxdWrites are xxd's output operands.
 var xxdWrites = []string{"xxd /dev/null /etc/passwd", "xxd -p /dev/null /etc/passwd", "xxd -c 8 /dev/null /etc/passwd"}
 
+// sweepWrites write the file named /etc/passwd.
+var sweepWrites = []string{"ptx -G /dev/null /etc/passwd", "ptx /dev/null -G /etc/passwd",
+	"zstdcat --trace /etc/passwd /dev/null", "zstd -q --trace=/etc/passwd -d /dev/null -o /dev/null"}
+
 // envFileWrites are files git's trace variables name.
 var envFileWrites = []string{"GIT_TRACE=/etc/passwd git version", "GIT_TRACE2_EVENT=/etc/passwd git version",
 	"env GIT_TRACE_PERFORMANCE=/etc/passwd git version", "export GIT_TRACE2=/etc/passwd; git version"}
@@ -1066,7 +1080,7 @@ var envFileWrites = []string{"GIT_TRACE=/etc/passwd git version", "GIT_TRACE2_EV
 // really writes the file the gate refuses.
 func TestWritesConfirm(t *testing.T) {
 	bash := requireBash(t)
-	for _, form := range slices.Concat(downloaderWrites, sqliteWrites, lessWrites, tracerWrites, envFileWrites, xxdWrites) {
+	for _, form := range slices.Concat(downloaderWrites, sqliteWrites, lessWrites, tracerWrites, envFileWrites, xxdWrites, sweepWrites) {
 		if _, ok := formProgram(t, form); !ok {
 			continue
 		}

@@ -108,6 +108,9 @@ type Program struct {
 	// Operands says what a spec-read program (Scanner ScanSpec) does with
 	// its operands.
 	Operands Operands
+	// SecondWritesWith are the options that make its second operand a
+	// file it writes (ptx -G, System V mode: ptx IN OUT).
+	SecondWritesWith []string
 	// Probe lists the exact argument lists that only print a version or
 	// help (`--version`, `version`, `-V`): for a shell, interpreter or
 	// build tool, those forms and nothing else are read-only.

@@ -298,7 +298,7 @@ func specReaders() []Program {
 			return o.Short("i", eff(NoArg, Writes, "`clang-format -i` rewrites the files%s")).Long(eff(NoArg, Writes, "`clang-format -i` rewrites the files%s"), "i")
 		}()},
 		// ptx -G (System V mode) writes its output to a second operand.
-		Program{Name: "ptx", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("AfrRtOT", "FMSWbgiow", longs(
+		Program{Name: "ptx", Kind: Reader, Scanner: ScanSpec, Why: whyReader, SecondWritesWith: []string{"G", "traditional"}, Opts: Opts("AfrRtOT", "FMSWbgiow", longs(
 			"auto-reference ignore-case references right-side-refs typeset-mode help version",
 			"flag-truncation macro-name sentence-regexp word-regexp break-file gap-size ignore-file only-file width format", "")).
 			Short("G", eff(NoArg, Unproven, "`ptx -G` writes its output to its second operand%s")).
@@ -319,12 +319,13 @@ func specReaders() []Program {
 			"decompress stdout force keep quiet verbose help version list test sparse no-sparse no-progress progress no-check check", "", "")).
 			Short("TM", Opt{Arity: OptArg}).
 			Short("o", eff(ReqArg, Writes, "`zstdcat -o` writes its output to %q")).
-			Long(eff(ReqArg, Writes, "`zstdcat` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()},
+			Long(eff(ReqArg, Writes, "`zstdcat` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").
+			Long(eff(ReqArg, Writes, "`zstdcat --trace` logs its tracing to %q"), "trace").NoAbbrev()},
 		// lz4cat is lz4 -dcfm, which still reads lz4's options: --rm deletes
 		// the files it decompresses (lz4 1.9.4), to standard output too.
 		// -B#, -b#, -e# and -i# take their value attached (lz4cat -i --rm
 		// F deleted F: confirmed), only -D the next word.
-		Program{Name: "lz4cat", Kind: Reader, Scanner: ScanSpec, Why: "decompresses to standard output", Opts: Opts("dzfkhHVvqctmrl0123456789", "D", longs(
+		Program{Name: "lz4cat", Kind: Reader, Scanner: ScanSpec, Why: "decompresses to standard output", RemovesSources: []string{"rm"}, Opts: Opts("dzfkhHVvqctmrl0123456789", "D", longs(
 			"compress decompress uncompress force stdout to-stdout multiple verbose quiet keep help version test list no-frame-crc content-size sparse no-sparse favor-decSpeed best", "", "fast")).
 			Short("Bbei", Opt{Arity: OptArg}).
 			Long(eff(NoArg, Writes, "`lz4cat --rm` deletes the files it decompresses%s"), "rm").NoAbbrev()},
@@ -535,7 +536,8 @@ func compressors() []Program {
 		"stdout decompress uncompress compress force keep quiet verbose help version list test sparse no-sparse no-progress progress check no-check ultra", "", "fast long")).
 		Short("TM", Opt{Arity: OptArg}).
 		Short("o", eff(ReqArg, Writes, "`zstd -o` writes its output to %q")).
-		Long(eff(ReqArg, Writes, "`zstd` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()
+		Long(eff(ReqArg, Writes, "`zstd` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").
+		Long(eff(ReqArg, Writes, "`zstd --trace` logs its tracing to %q"), "trace").NoAbbrev()
 	// lz4 -l is the legacy frame format, not a listing; a second operand
 	// is the output file, written even with -l.
 	// -B# takes its value attached (-BD, -B4), -D FILE the next word.
