@@ -659,11 +659,14 @@ var bypassClasses = []bypassClass{
 		// Found by the option sweep (every option a program's help lists,
 		// valued /etc/passwd, decided in yolo; those allowed run with a
 		// scratch file in the sandbox): ptx -G's output operand and zstd's
-		// trace log (TestWritesConfirm); lz4cat --rm removed an .lz4 file
-		// it decompressed to standard output (by hand, lz4 1.9.4).
-		name:        "an output operand, a log option or a removal the option sweep found",
-		yolo:        append([]string{"ptx --traditional a.txt /etc/shadow", "lz4cat --rm /etc/passwd"}, sweepWrites...),
-		yoloAllowed: []string{"ptx a.txt /etc/passwd", "ptx -G a.txt out.txt", "zstdcat --trace t.log a.zst", "lz4cat --rm a.lz4", "lz4cat /etc/passwd"},
+		// trace log, a compiler's -o and cpp's output operand
+		// (TestWritesConfirm); lz4cat --rm removed an .lz4 file it
+		// decompressed to standard output (by hand, lz4 1.9.4).
+		name: "an output operand, a log option or a removal the option sweep found",
+		yolo: append([]string{"ptx --traditional a.txt /etc/shadow", "lz4cat --rm /etc/passwd", "gcc -o /etc/passwd x.c",
+			"gcc -Wall x.c -o/etc/shadow", "ld -o /etc/passwd x.o", "rustc -o /etc/sudoers x.rs", "cpp x.c /etc/passwd"}, sweepWrites...),
+		yoloAllowed: []string{"ptx a.txt /etc/passwd", "ptx -G a.txt out.txt", "zstdcat --trace t.log a.zst", "lz4cat --rm a.lz4", "lz4cat /etc/passwd",
+			"gcc -Wall -O2 -fno-omit-frame-pointer -o app x.c", "cpp -I /etc x.c", "clang -c x.c -o x.o", "gcc -I/etc x.c"},
 	},
 	{
 		// git appends its traces to the file a GIT_TRACE* variable names
@@ -1068,7 +1071,8 @@ var xxdWrites = []string{"xxd /dev/null /etc/passwd", "xxd -p /dev/null /etc/pas
 
 // sweepWrites write the file named /etc/passwd.
 var sweepWrites = []string{"ptx -G /dev/null /etc/passwd", "ptx /dev/null -G /etc/passwd",
-	"zstdcat --trace /etc/passwd /dev/null", "zstd -q --trace=/etc/passwd -d /dev/null -o /dev/null"}
+	"zstdcat --trace /etc/passwd /dev/null", "zstd -q --trace=/etc/passwd -d /dev/null -o /dev/null",
+	"gcc -c -x c -o /etc/passwd /dev/null", "cpp /dev/null /etc/passwd"}
 
 // envFileWrites are files git's trace variables name.
 var envFileWrites = []string{"GIT_TRACE=/etc/passwd git version", "GIT_TRACE2_EVENT=/etc/passwd git version",

@@ -1122,6 +1122,18 @@ func buildTools() []Program {
 			case "gcc", "g++", "cc", "c++", "cpp", "ld":
 				out[i].Probe = append(out[i].Probe, "-v")
 			}
+			// The file a compiler, assembler or linker writes: -o FILE or
+			// -oFILE (no option of theirs starts with o besides it; the
+			// rest are read as flags), and cpp's second operand (cpp IN
+			// OUT). gcc -o /etc/passwd x.c replaced the file.
+			switch out[i].Name {
+			case "gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "ld", "as", "tcc", "gfortran", "rustc", "nasm", "yasm":
+				out[i].Opts = Opts("", "", nil).AnyOption().
+					Short("o", eff(ReqArg, Writes, "the compiler writes its output to %q"))
+			}
+			if out[i].Name == "cpp" {
+				out[i].Operands = SecondWrites
+			}
 		}
 		return out
 	}
