@@ -1202,12 +1202,12 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 			ws = append(ws, facts.Word{Value: f.Value, Static: true, Raw: f.Value})
 		}
 	}
-	switch bc.prog.Operands {
-	case p.SecondWrites:
+	switch {
+	case bc.prog.Operands == p.SecondWrites, len(bc.prog.SecondWritesWith) > 0 && bc.has(bc.prog.SecondWritesWith...):
 		if len(bc.operands) >= 2 {
 			ws = append(ws, bc.operands[1])
 		}
-	case p.OperandsWrite:
+	case bc.prog.Operands == p.OperandsWrite:
 		ws = append(ws, bc.operands...)
 	}
 	args := bc.args
@@ -1231,11 +1231,20 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 			return e
 		}
 	}
-	if bc.prog.Scanner == p.ScanXxd && bc.has("r", "revert") && len(bc.operands) >= 2 {
-		ws = append(ws, bc.operands[1]) // xxd -r IN OUT writes OUT
+	if bc.prog.Scanner == p.ScanXxd {
+		// xxd IN OUT writes OUT, a hex dump or (-r) the bytes.
+		vals := make([]string, len(args))
+		for i, a := range args {
+			vals[i] = a.Value
+		}
+		if ops, _ := p.XxdOperands(vals); len(ops) >= 2 {
+			ws = append(ws, args[ops[1]])
+		}
 	}
 	ws = append(ws, b.savedDownloads(bc)...)
 	ws = append(ws, b.envWrites(bc)...)
+	ws = append(ws, pieces(bc)...)
+	ws = append(ws, fileAddresses(bc)...)
 	ws = append(ws, decompressed(bc)...)
 	if downloads(bc.c) && bc.prog.Opts == nil {
 		// A downloader the table models (curl, wget) has its output
@@ -1246,6 +1255,59 @@ func (b *blChecker) optionWrites(bc *blCall) *BlacklistEntry {
 		return nil
 	}
 	return b.deviceOrAccount(bc.c, ws)
+}
+
+// pieces is the first file a splitter writes (Program.Pieces): its
+// prefix — an option's value or an operand — and the first suffix, so a
+// prefix in /etc/sudoers.d names a sudoers file there while /etc/passwd
+// as a prefix names only /etc/passwdaa.
+func pieces(bc *blCall) []facts.Word {
+	pc := bc.prog.Pieces
+	if pc == nil {
+		return nil
+	}
+	prefix := facts.Word{Value: pc.Default, Static: true, Raw: pc.Default}
+	if pc.Operand > 0 && len(bc.operands) >= pc.Operand {
+		prefix = bc.operands[pc.Operand-1]
+	}
+	for _, f := range bc.parsed.Found {
+		if slices.Contains(pc.Prefix, f.Name) && f.HasValue {
+			prefix = facts.Word{Value: f.Value, Static: f.ValueStatic, Raw: f.Value}
+		}
+	}
+	if !prefix.Static {
+		return []facts.Word{prefix}
+	}
+	return []facts.Word{{Value: prefix.Value + pc.First, Static: true, Raw: prefix.Raw + pc.First}}
+}
+
+// fileAddresses are the files a relay's operands name for it to write
+// (Runs.FileAddresses: socat - OPEN:/etc/sudoers,append appends its
+// input there; socat - /etc/passwd is GOPEN).
+func fileAddresses(bc *blCall) []facts.Word {
+	r := bc.prog.Runs
+	if r == nil || len(r.FileAddresses) == 0 {
+		return nil
+	}
+	var ws []facts.Word
+	for _, o := range bc.operands {
+		if !o.Static {
+			continue
+		}
+		name, low := "", strings.ToLower(o.Value)
+		for _, pre := range r.FileAddresses {
+			if strings.HasPrefix(low, pre) {
+				name = o.Value[len(pre):]
+			}
+		}
+		if name == "" && strings.Contains(o.Value, "/") && !strings.Contains(o.Value, ":") {
+			name = o.Value
+		}
+		if name, _, _ = strings.Cut(name, ","); name != "" {
+			ws = append(ws, facts.Word{Value: name, Static: true, Raw: name})
+		}
+	}
+	return ws
 }
 
 // envWrites are the files a program's environment names for it to write

@@ -43,7 +43,7 @@ func appendSpellings(out []spelling, c *facts.Call) []spelling {
 		n := normalizeBlanks(s)
 		out = append(out, spelling{text: n, holes: holes})
 		if k := assignmentPrefix(n); k > 0 {
-			out = append(out, spelling{text: strings.TrimLeft(n[k:], " \t"), holes: holes})
+			out = append(out, spelling{text: trimLeftBlanks(n[k:]), holes: holes})
 		}
 	}
 	add(c.Text, false)

@@ -155,8 +155,10 @@ func Decide(in Input) Decision {
 		d.Blacklist = bl.hit
 		return d.deny(reasonBlacklist(bl.hit))
 	}
-	if fd, ok := checkFileRules(in, tree, d); ok { // Read/Edit/Write rules (filerules.go)
-		return fd
+	if in.Policy != nil && len(in.Policy.Files) > 0 { // (Input and Decision are copied only then)
+		if fd, ok := checkFileRules(in, tree, d); ok { // Read/Edit/Write rules (filerules.go)
+			return fd
+		}
 	}
 	rv := evalRules(cp.rules, ruleInput{text: in.Text, shell: shell, seg: seg, tree: tree, class: d.Class, execGate: in.ExecGate})
 	d.RuleDecision = rv.decision
@@ -164,7 +166,7 @@ func Decide(in Input) Decision {
 	if rv.decision == string(Allow) {
 		d.Network = commandHosts(cp.rules.allow, shell, seg, tree)
 	}
-	return decideMode(d, rv, modeFacts{tree: tree, unseen: bl.unseen, allow: cp.rules.allow, suggest: !in.NoSuggestions}, in.Policy)
+	return decideMode(d, &rv, &modeFacts{tree: tree, unseen: bl.unseen, allow: cp.rules.allow, suggest: !in.NoSuggestions}, in.Policy)
 }
 
 // blacklist checks the text and, when shellcfg's normalized copy reads
@@ -240,7 +242,7 @@ func (d Decision) allow(reason string) Decision {
 // rule still asks, and so do a dynamic command name, text the parser
 // cannot read (the blacklist could not see it) and too many segments;
 // everything else runs.
-func decideMode(d Decision, rv ruleVerdict, fa modeFacts, p *Policy) Decision {
+func decideMode(d Decision, rv *ruleVerdict, fa *modeFacts, p *Policy) Decision {
 	if rv.outsideOnly != "" {
 		return d.deny(reasonOutsideOnly(rv.outsideOnly, rv.rule))
 	}
@@ -266,10 +268,10 @@ func decideMode(d Decision, rv ruleVerdict, fa modeFacts, p *Policy) Decision {
 	return decideDefault(d, rv, fa)
 }
 
-func decidePlan(d Decision, rv ruleVerdict, p *Policy) Decision {
+func decidePlan(d Decision, rv *ruleVerdict, p *Policy) Decision {
 	switch {
 	case d.Safety == Write:
-		return d.deny(reasonPlanWrite(d))
+		return d.deny(reasonPlanWrite(&d))
 	case rv.decision == string(Ask):
 		d.OneOff = true
 		return d.ask(reasonAskRule(rv.rule, true))
@@ -277,16 +279,16 @@ func decidePlan(d Decision, rv ruleVerdict, p *Policy) Decision {
 		d.OneOff = true
 		return d.ask(reasonCapped(rv.total, true))
 	case d.Safety == ReadOnly:
-		return d.allow(reasonReadOnly(d, "plan"))
+		return d.allow(reasonReadOnly(&d, "plan"))
 	case p != nil && p.Unknown == "contain":
 		d.Contain = true
-		return d.allow(reasonContain(d))
+		return d.allow(reasonContain(&d))
 	}
 	d.OneOff = true
-	return d.ask(reasonPlanUnknown(d))
+	return d.ask(reasonPlanUnknown(&d))
 }
 
-func decideYolo(d Decision, rv ruleVerdict, fa modeFacts) Decision {
+func decideYolo(d Decision, rv *ruleVerdict, fa *modeFacts) Decision {
 	switch {
 	case rv.decision == string(Ask):
 		return d.ask(reasonAskRule(rv.rule, false))
@@ -304,10 +306,10 @@ func decideYolo(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 		// echo $((x)) runs rm, which Bash(rm *) never sees.
 		return d.ask(reasonHidden("bash would run code out of a value rather than the command text ("+rv.detail+")", rv.rule))
 	}
-	return d.allow(reasonYolo(d))
+	return d.allow(reasonYolo(&d))
 }
 
-func decideDefault(d Decision, rv ruleVerdict, fa modeFacts) Decision {
+func decideDefault(d Decision, rv *ruleVerdict, fa *modeFacts) Decision {
 	switch {
 	case rv.decision == string(Ask):
 		return d.ask(reasonAskRule(rv.rule, false))
@@ -316,7 +318,7 @@ func decideDefault(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 	case rv.decision == string(Allow):
 		return d.allow(reasonAllowRule(rv.rule, rv.matched))
 	case d.Safety == ReadOnly:
-		return d.allow(reasonReadOnly(d, "default"))
+		return d.allow(reasonReadOnly(&d, "default"))
 	case rv.readOnlyRest:
 		d.Rule = &RuleRef{Text: rv.rule.Text, Source: rv.rule.Source, Action: Allow}
 		return d.allow(reasonAllowRuleReadOnly(rv.rule))
@@ -338,7 +340,7 @@ func decideDefault(d Decision, rv ruleVerdict, fa modeFacts) Decision {
 		d.Suggestions = suggestFor(cv.uncovered(), fa.tree)
 	}
 	if d.Safety == Write {
-		return d.ask(reasonAskWrite(d, rv))
+		return d.ask(reasonAskWrite(&d, rv))
 	}
-	return d.ask(reasonAskUnknown(d, rv))
+	return d.ask(reasonAskUnknown(&d, rv))
 }

@@ -298,7 +298,7 @@ func TestNoSuggestions(t *testing.T) {
 				t.Errorf("%q (%s): %s/%s/%s with suggestions, %s/%s/%s without", text, mode,
 					d.Action, d.Safety, d.RuleDecision, n.Action, n.Safety, n.RuleDecision)
 			}
-			if want := strings.Replace(d.Reason, suggestionNote(d), "", 1); n.Reason != want {
+			if want := strings.Replace(d.Reason, suggestionNote(&d), "", 1); n.Reason != want {
 				t.Errorf("%q (%s): reason %q, want %q", text, mode, n.Reason, want)
 			}
 		}

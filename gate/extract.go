@@ -82,6 +82,13 @@ func extraction(bc *blCall) (into []facts.Word, archive *facts.Word, members []f
 			archive = &w
 		}
 	}
+	for _, a := range bc.args {
+		for _, pre := range x.Attached {
+			if a.Static && strings.HasPrefix(a.Value, pre) {
+				into = append(into, facts.Word{Value: a.Value[len(pre):], Static: true, Raw: a.Raw})
+			}
+		}
+	}
 	members = bc.operands
 	if len(x.DirFirst) > 0 && bc.has(x.DirFirst...) && len(members) > 0 {
 		into, members = append(into, members[0]), members[1:] // cpio -p DIR
@@ -98,6 +105,9 @@ func extraction(bc *blCall) (into []facts.Word, archive *facts.Word, members []f
 // extracting reports an archiver call that extracts.
 func extracting(bc *blCall) bool {
 	x := bc.prog.Extracts
+	if len(x.Commands) > 0 {
+		return len(bc.operands) > 0 && bc.operands[0].Static && slices.Contains(x.Commands, bc.operands[0].Value)
+	}
 	if len(x.Modes) == 0 {
 		return !bc.defusedBy(bc.prog.Defuses)
 	}

@@ -96,7 +96,11 @@ var bypassClasses = []bypassClass{
 		refused: []string{"socat - EXEC:'rm -f x'", "socat - SYSTEM:'rm -f x'", "socat STDIO 'EXEC:rm -f x'",
 			"socat - 'exec:rm -f x'", "socat -u 'SYSTEM:rm -f x' -"},
 		allowed: []string{"socat TCP-LISTEN:8080,fork TCP:localhost:80", "socat - UNIX-CONNECT:/tmp/s"},
-		yolo:    []string{"socat -u 'system:rm -rf /' -", "socat - EXEC:'mkfs.ext4 /dev/sda'"},
+		yolo: []string{"socat -u 'system:rm -rf /' -", "socat - EXEC:'mkfs.ext4 /dev/sda'",
+			// its file addresses write what the other address gives
+			// (socat's manual: OPEN, CREATE, GOPEN, and a bare path)
+			"socat - OPEN:/etc/sudoers,append", "socat -u - CREATE:/etc/shadow", "socat - /etc/passwd", "socat - GOPEN:/dev/sda"},
+		yoloAllowed: []string{"socat - OPEN:out.txt,creat", "socat TCP-LISTEN:8080,fork TCP:localhost:80", "socat - UNIX-CONNECT:/tmp/s"},
 	},
 	{
 		name:  "ncat's and netcat's command options",
@@ -341,10 +345,13 @@ var bypassClasses = []bypassClass{
 		name: "archives extracted over the account files' directories",
 		yolo: []string{"tar -xf a.tar -C /", "tar -C /etc -xzf a.tgz", "tar xzf a.tgz -C /", "tar xfC a.tar /",
 			"tar --extract --file=a.tar --directory=/etc", "cd / && tar -xf /tmp/a.tar", "tar -xf a.tar -C / etc/passwd",
-			"unzip a.zip -d /", "unzip -o a.zip -d /etc", "unzip -o a.zip -d /etc passwd", "tar -xf a.tar -C /etc/sudoers.d"},
+			"unzip a.zip -d /", "unzip -o a.zip -d /etc", "unzip -o a.zip -d /etc passwd", "tar -xf a.tar -C /etc/sudoers.d",
+			// 7z x/e extract into -oDIR, else the working directory
+			// (7-Zip's manual; 7z is not installed here)
+			"7z x a.7z -o/", "7z x -o/etc a.7z", "cd / && 7z x /tmp/a.7z", "7z e a.7z -o/etc passwd"},
 		yoloAllowed: []string{"tar -xzf go.tgz -C /usr/local", "tar -xf a.tar", "tar -xzf a.tgz -C build", "tar -tf a.tar -C /",
 			"tar -czf a.tgz -C / etc", "unzip a.zip", "unzip a.zip -d out", "unzip -l a.zip -d /", "tar xf a.tar",
-			"tar -xf a.tar -C / usr/share/doc/x"},
+			"tar -xf a.tar -C / usr/share/doc/x", "7z x a.7z", "7z x a.7z -oout", "7z l a.7z", "7z a out.7z src"},
 	},
 	{
 		// Output options and operands name the file a program writes:
@@ -640,6 +647,26 @@ var bypassClasses = []bypassClass{
 		yoloAllowed: []string{"/usr/bin/time -o t.txt ls", "/usr/bin/time -f %e ls", "time ls", "valgrind --log-file=v.log ls",
 			"valgrind --tool=memcheck ls", "ltrace -o out ls", "script -q -c ls /dev/null", "script -q -O out.log -c ls",
 			"script -q -t -c ls /dev/null", "tar -cf a.tar -g snap.snar src", "tar -cvf a.tar --index-file=list.txt src"},
+	},
+	{
+		// xxd IN OUT writes OUT, a hex dump without -r (TestWritesConfirm):
+		// the blacklist read only -r's, and xxd's options by spelling.
+		name:        "xxd's second operand, with or without -r",
+		yolo:        append([]string{"xxd a /dev/sda", "xxd -cols 8 a /etc/shadow", "xxd -r -p dump.hex /etc/sudoers"}, xxdWrites...),
+		yoloAllowed: []string{"xxd a", "xxd a out.hex", "xxd -r -p dump.hex out.bin", "xxd -l 64 /etc/passwd", "xxd a /dev/null"},
+	},
+	{
+		// Found by the option sweep (every option a program's help lists,
+		// valued /etc/passwd, decided in yolo; those allowed run with a
+		// scratch file in the sandbox): ptx -G's output operand and zstd's
+		// trace log, a compiler's -o and cpp's output operand
+		// (TestWritesConfirm); lz4cat --rm removed an .lz4 file it
+		// decompressed to standard output (by hand, lz4 1.9.4).
+		name: "an output operand, a log option or a removal the option sweep found",
+		yolo: append([]string{"ptx --traditional a.txt /etc/shadow", "lz4cat --rm /etc/passwd", "gcc -o /etc/passwd x.c",
+			"gcc -Wall x.c -o/etc/shadow", "ld -o /etc/passwd x.o", "rustc -o /etc/sudoers x.rs", "cpp x.c /etc/passwd"}, sweepWrites...),
+		yoloAllowed: []string{"ptx a.txt /etc/passwd", "ptx -G a.txt out.txt", "zstdcat --trace t.log a.zst", "lz4cat --rm a.lz4", "lz4cat /etc/passwd",
+			"gcc -Wall -O2 -fno-omit-frame-pointer -o app x.c", "cpp -I /etc x.c", "clang -c x.c -o x.o", "gcc -I/etc x.c"},
 	},
 	{
 		// git appends its traces to the file a GIT_TRACE* variable names
@@ -1039,6 +1066,14 @@ var tracerWrites = []string{"/usr/bin/time -o /etc/passwd true", "/usr/bin/time 
 	"tar -cf /dev/null --listed-incremental=/etc/passwd /dev/null",
 	"tar cfg /dev/null /etc/passwd /dev/null"}
 
+// xxdWrites are xxd's output operands.
+var xxdWrites = []string{"xxd /dev/null /etc/passwd", "xxd -p /dev/null /etc/passwd", "xxd -c 8 /dev/null /etc/passwd"}
+
+// sweepWrites write the file named /etc/passwd.
+var sweepWrites = []string{"ptx -G /dev/null /etc/passwd", "ptx /dev/null -G /etc/passwd",
+	"zstdcat --trace /etc/passwd /dev/null", "zstd -q --trace=/etc/passwd -d /dev/null -o /dev/null",
+	"gcc -c -x c -o /etc/passwd /dev/null", "cpp /dev/null /etc/passwd"}
+
 // envFileWrites are files git's trace variables name.
 var envFileWrites = []string{"GIT_TRACE=/etc/passwd git version", "GIT_TRACE2_EVENT=/etc/passwd git version",
 	"env GIT_TRACE_PERFORMANCE=/etc/passwd git version", "export GIT_TRACE2=/etc/passwd; git version"}
@@ -1049,7 +1084,7 @@ var envFileWrites = []string{"GIT_TRACE=/etc/passwd git version", "GIT_TRACE2_EV
 // really writes the file the gate refuses.
 func TestWritesConfirm(t *testing.T) {
 	bash := requireBash(t)
-	for _, form := range slices.Concat(downloaderWrites, sqliteWrites, lessWrites, tracerWrites, envFileWrites) {
+	for _, form := range slices.Concat(downloaderWrites, sqliteWrites, lessWrites, tracerWrites, envFileWrites, xxdWrites, sweepWrites) {
 		if _, ok := formProgram(t, form); !ok {
 			continue
 		}
@@ -1438,6 +1473,38 @@ func TestAttachedValuesConfirm(t *testing.T) {
 		_, err := os.Stat(filepath.Join(dir, tt.file))
 		if wrote := tt.file == "out"; (err == nil) != wrote {
 			t.Errorf("%q: %s is there %v, want %v (the form proves nothing here)", tt.form, tt.file, err == nil, wrote)
+		}
+	}
+}
+
+// TestPiecesConfirm: split and csplit write their pieces under a prefix
+// (split IN PREFIX: PREFIXaa…; csplit -f PREFIX: PREFIX00…), so a prefix
+// in /etc/sudoers.d writes a sudoers file there, refused in yolo as cp
+// into it is; a prefix elsewhere, or /etc/passwd as a prefix (it writes
+// /etc/passwdaa), stays allowed. Bash runs both on a scratch directory.
+func TestPiecesConfirm(t *testing.T) {
+	yolo := testPolicy(t, []string{"Bash"}, nil, nil)
+	for _, text := range []string{"printf 'ALL ALL=(ALL) NOPASSWD: ALL\\n' | split - /etc/sudoers.d/p", "split -b 1 f /etc/sudoers.d/",
+		"csplit -f /etc/sudoers.d/x f 1", "csplit --prefix=/etc/sudoers.d/p f 1", "cd /etc/sudoers.d && split f"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo, Policy: yolo, Cwd: "/work"}); d.Action != Deny {
+			t.Errorf("%q: %s in yolo, want deny: %s", text, d.Action, d.Reason)
+		}
+	}
+	for _, text := range []string{"split f", "split -l 100 f out/part-", "csplit -f part f '/x/' '{*}'", "split f /etc/passwd"} {
+		if d := Decide(Input{Text: text, Mode: ModeYolo, Policy: yolo, Cwd: "/work"}); d.Action != Allow {
+			t.Errorf("near miss %q: %s in yolo: %s", text, d.Action, d.Reason)
+		}
+	}
+	bash := requireBash(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bash, "-c", "mkdir d && printf 'a\\nb\\n' > f && split -l 1 f d/p && csplit -s -f d/q f 2")
+	cmd.Dir, cmd.Env = dir, []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("split/csplit: %v %s", err, out)
+	}
+	for _, f := range []string{"d/paa", "d/q00"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s was not written (the forms prove nothing here)", f)
 		}
 	}
 }

@@ -47,7 +47,7 @@ func quoteRule(r Rule) string {
 	return s
 }
 
-func classNote(d Decision) string {
+func classNote(d *Decision) string {
 	if d.Class.Reason == "" {
 		return ""
 	}
@@ -94,7 +94,7 @@ func reasonDenyRule(r Rule) string {
 	return fmt.Sprintf("Denied by the rule %s, which matches part of this command. This invocation was refused; other commands are not affected by this rule. Do not retry it through wrappers or another spelling; use a different approach, or ask the user to run it.", quoteRule(r))
 }
 
-func reasonPlanWrite(d Decision) string {
+func reasonPlanWrite(d *Decision) string {
 	return "Denied: plan mode runs only read-only commands, and this command modifies files or other state." + classNote(d) + " Do not retry it through wrappers or obfuscation; inspect with read-only commands (ls, cat, grep, git status, git diff) and include this action in the plan for the user to approve."
 }
 
@@ -114,15 +114,15 @@ func reasonCapped(n int, oneOff bool) string {
 	return s + " Split the work into several shorter commands."
 }
 
-func reasonReadOnly(d Decision, mode string) string {
+func reasonReadOnly(d *Decision, mode string) string {
 	return "Allowed: the command is read-only and " + mode + " mode runs read-only commands without asking." + classNote(d)
 }
 
-func reasonContain(d Decision) string {
+func reasonContain(d *Decision) string {
 	return "Allowed in containment: plan mode could not prove the command read-only, and the policy runs such commands in the read-only sandbox with the network off, so any write it attempts will fail." + classNote(d)
 }
 
-func reasonPlanUnknown(d Decision) string {
+func reasonPlanUnknown(d *Decision) string {
 	return "Needs the user's approval: plan mode could not prove this command read-only." + classNote(d) + " An approval covers this exact invocation once and is never remembered. Prefer a plainly read-only form (ls, cat, grep, git status, git diff) that plan mode runs without asking."
 }
 
@@ -134,7 +134,7 @@ func reasonYoloUnparsed() string {
 	return "Needs the user's approval: yolo mode runs everything except blacklisted and denied commands, but this text does not parse as shell, so the blacklist cannot check it. Fix the syntax and send it again."
 }
 
-func reasonYolo(d Decision) string {
+func reasonYolo(d *Decision) string {
 	return fmt.Sprintf("Allowed: yolo mode runs every command that no deny rule or blacklist entry refuses (this one is %s).", d.Safety)
 }
 
@@ -157,32 +157,44 @@ func reasonDataCode(detail string) string {
 	return fmt.Sprintf("Needs the user's approval: bash would run code out of a value rather than the command text (%s), so no allow rule applies to it. Write the value into the command itself, without ${x@P}, ${!x} or arithmetic on variables, or wait for the user's answer.", detail)
 }
 
-func reasonAskWrite(d Decision, rv ruleVerdict) string {
+func reasonAskWrite(d *Decision, rv *ruleVerdict) string {
 	return "Needs the user's approval: the command modifies files or other state" + ruleGap(rv) + "." + classNote(d) + " Wait for the user's answer" + suggestionNote(d) + "."
 }
 
-func reasonAskUnknown(d Decision, rv ruleVerdict) string {
+func reasonAskUnknown(d *Decision, rv *ruleVerdict) string {
 	return "Needs the user's approval: the command could not be proven read-only" + ruleGap(rv) + "." + classNote(d) + " Prefer a plainly read-only form (ls, cat, grep, git status) or a narrower command, or wait for the user's answer" + suggestionNote(d) + "."
 }
 
 // ruleGap says why the rules did not allow the command.
-func ruleGap(rv ruleVerdict) string {
+func ruleGap(rv *ruleVerdict) string {
 	switch {
 	case rv.blocked == blockUnbalanced:
 		return ", and its quotes or substitutions do not close, so no allow rule can vouch for it"
 	case rv.blocked == blockUnparsed:
 		return ", and it does not parse as shell, so no allow rule can vouch for it"
 	case rv.uncovered != "":
-		return ", and no allow rule matches " + strconv.Quote(clipText(rv.uncovered))
+		return ", and no allow rule matches " + quote(clipText(rv.uncovered))
 	}
 	return " and no rule matches it"
 }
 
-func suggestionNote(d Decision) string {
+func suggestionNote(d *Decision) string {
 	if len(d.Suggestions) == 0 {
 		return ""
 	}
 	return "; the user can allow it from now on with " + strings.Join(d.Suggestions, " and ")
+}
+
+// quote is strconv.Quote, which leaves printable ASCII but " and \ as it
+// is: such a text (most commands) is only put between quotes, without
+// Quote's reading of every rune.
+func quote(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return strconv.Quote(s)
+		}
+	}
+	return `"` + s + `"`
 }
 
 func clipText(s string) string {

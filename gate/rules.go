@@ -455,7 +455,7 @@ func normalizeBlanks(s string) string {
 		return s
 	}
 	s = strings.ReplaceAll(s, "\\\n", "")
-	s = strings.Trim(s, " \t")
+	s = trimBlanks(s)
 	var b strings.Builder
 	var quote byte
 	blank := false
@@ -516,7 +516,7 @@ func assignmentPrefix(s string) int {
 	end := 0
 	for {
 		rest := s[end:]
-		trimmed := strings.TrimLeft(rest, " \t")
+		trimmed := trimLeftBlanks(rest)
 		if !startsAssignName(trimmed) {
 			return end // not NAME=, NAME+= or NAME[: the word is not read
 		}
@@ -991,7 +991,7 @@ func coveringIndex(allow []Rule, c *facts.Call) int {
 	bare := ""
 	if len(c.Assigns) > 0 && inertAssigns(c) {
 		if k := assignmentPrefix(n); k > 0 {
-			bare = strings.TrimLeft(n[k:], " \t")
+			bare = trimLeftBlanks(n[k:])
 		}
 	}
 	for i := range allow {
@@ -1092,7 +1092,7 @@ func strictCandidates(segs []string, t *facts.Tree) (out []spelling, complete bo
 		n := normalizeBlanks(s)
 		d.out = append(d.out, spelling{text: n})
 		if k := assignmentPrefix(n); k > 0 {
-			d.out = append(d.out, spelling{text: strings.TrimLeft(n[k:], " \t")})
+			d.out = append(d.out, spelling{text: trimLeftBlanks(n[k:])})
 		}
 		d.keepNew(from)
 	}

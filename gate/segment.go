@@ -69,7 +69,7 @@ func Split(text string, shell shellcfg.ShellType) Segmentation {
 }
 
 func trimmedOne(text string) []string {
-	if t := strings.Trim(text, " \t"); t != "" {
+	if t := trimBlanks(text); t != "" {
 		return []string{t}
 	}
 	return nil
@@ -82,10 +82,10 @@ func trimmedOne(text string) []string {
 // space or tab, and the code before it holds no operator, escape,
 // expansion, substitution, grouping or redirection character.
 func commentFastPath(text string) bool {
-	if strings.ContainsAny(text, "\n\r") {
-		return false
+	if strings.IndexByte(text, '\n') >= 0 || strings.IndexByte(text, '\r') >= 0 {
+		return false // (two searches: ContainsAny of two bytes loops over the text)
 	}
-	if strings.HasPrefix(strings.TrimLeft(text, " \t"), "#") {
+	if strings.HasPrefix(trimLeftBlanks(text), "#") {
 		return false
 	}
 	hash := commentStart(text)
@@ -93,7 +93,7 @@ func commentFastPath(text string) bool {
 		return false
 	}
 	prefix := text[:hash]
-	return strings.Trim(prefix, " \t") != "" && !strings.ContainsAny(prefix, ";&|(){}<>\\$`")
+	return trimBlanks(prefix) != "" && !strings.ContainsAny(prefix, ";&|(){}<>\\$`")
 }
 
 // commentStart returns the offset of the first '#' outside quotes that
@@ -212,7 +212,7 @@ func (p *splitter) emitAt(slot, start, end int) {
 	if start >= end {
 		return
 	}
-	if seg := strings.Trim(p.s[start:end], " \t"); seg != "" {
+	if seg := trimBlanks(p.s[start:end]); seg != "" {
 		p.segs = append(p.segs, "")
 		copy(p.segs[slot+1:], p.segs[slot:])
 		p.segs[slot] = seg
@@ -765,4 +765,24 @@ func psParenEnd(s string, i int) int {
 		}
 	}
 	return len(s)
+}
+
+// trimBlanks is strings.Trim(s, " \t"), and trimLeftBlanks
+// strings.TrimLeft: byte loops, where Trim builds a byte set per call (a
+// blank is one byte, never part of a multi-byte rune).
+func trimBlanks(s string) string {
+	s = trimLeftBlanks(s)
+	j := len(s)
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	return s[:j]
+}
+
+func trimLeftBlanks(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:]
 }

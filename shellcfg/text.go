@@ -43,6 +43,14 @@ func textError(err error, offset int) *TextError {
 // comes first, is reported. The error is a *TextError; nil means the text
 // may go on to the gate.
 func Validate(text string) error {
+	if plainASCII(text) {
+		// Printable ASCII, tabs and line feeds (most commands): no NUL,
+		// valid UTF-8, and Normalize's copy is the text itself.
+		if strings.TrimSpace(text) == "" {
+			return textError(ErrEmpty, 0)
+		}
+		return nil
+	}
 	for off := 0; off < len(text); {
 		r, size := utf8.DecodeRuneInString(text[off:])
 		switch {

@@ -355,34 +355,18 @@ func isSignalZero(sig string) bool {
 	return s != "" && strings.Trim(s, "0") == ""
 }
 
-// xxd options: flags and options with a value (xxd reads -c8 and -c 8).
-var (
-	xxdFlags  = lazy.NewSet("a", "autoskip", "b", "bits", "C", "capitalize", "e", "E", "EBCDIC", "i", "include", "p", "ps", "postscript", "plain", "r", "revert", "u", "uppercase", "d", "h", "help", "v", "version")
-	xxdValues = lazy.NewSet("c", "cols", "g", "groupsize", "l", "len", "o", "offset", "s", "seek", "n", "name", "R")
-)
-
-// xxdRule: `xxd IN OUT` (with or without -r) writes OUT.
+// xxdRule: `xxd IN OUT` (with or without -r) writes OUT (xxd's grammar:
+// programs.XxdOperands).
 func xxdRule(_ *walker, a argv) finding {
 	if a.dynamic() {
 		return finding{Unknown, "dynamic-argument", "`xxd` has an argument computed at run time"}
 	}
-	var ops []string
-	for i := 0; i < len(a.vals); i++ {
-		v := a.vals[i]
-		name := strings.TrimLeft(v, "-")
-		switch {
-		case len(ops) > 0 || v == "-" || !strings.HasPrefix(v, "-"):
-			ops = append(ops, v)
-		case xxdFlags.Has(name):
-		case xxdValues.Has(name):
-			i++
-		case name != "" && xxdValues.Has(name[:1]):
-		default:
-			return finding{Unknown, "unknown-option", fmt.Sprintf("`xxd` option %q is not one the rules know", v)}
-		}
+	ops, unknown := programs.XxdOperands(a.vals)
+	if unknown != "" {
+		return finding{Unknown, "unknown-option", fmt.Sprintf("`xxd` option %q is not one the rules know", unknown)}
 	}
-	if len(ops) >= 2 && !inertTargets.Has(ops[1]) {
-		return finding{Write, "xxd-output", fmt.Sprintf("`xxd IN OUT` writes %q", ops[1])}
+	if len(ops) >= 2 && !inertTargets.Has(a.vals[ops[1]]) {
+		return finding{Write, "xxd-output", fmt.Sprintf("`xxd IN OUT` writes %q", a.vals[ops[1]])}
 	}
 	return readOnlyRule(nil, a)
 }

@@ -467,7 +467,7 @@ func checkName(name string) (finding, bool) {
 		return finding{Unknown, "dynamic-command-name", "the command name is empty"}, true
 	case strings.Contains(name, "/"):
 		return finding{Unknown, "path-command", fmt.Sprintf("`%s` is a path outside the system directories (or one not plainly spelled); commands match only by their literal name there", name)}, true
-	case strings.ContainsAny(name, "*?[") && name != "[" && name != "[[":
+	case hasGlobByte(name) && name != "[" && name != "[[":
 		return finding{Unknown, "glob-command-name", fmt.Sprintf("the command name `%s` is a glob pattern", name)}, true
 	}
 	return finding{}, false
@@ -700,4 +700,16 @@ func isName(s string) bool {
 		}
 	}
 	return true
+}
+
+// hasGlobByte reports a glob character (*, ?, [) in name: a byte loop,
+// as ContainsAny on a short word calls IndexRune per byte.
+func hasGlobByte(name string) bool {
+	for i := 0; i < len(name); i++ {
+		switch name[i] {
+		case '*', '?', '[':
+			return true
+		}
+	}
+	return false
 }

@@ -254,7 +254,15 @@ func execable(name string) bool {
 
 // shellText reports a word that reads as a command line rather than one
 // argument: it has a blank in it.
-func shellText(v string) bool { return strings.ContainsAny(v, " \t\n") }
+func shellText(v string) bool {
+	// A byte loop: ContainsAny on a short word calls IndexRune per byte.
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c == ' ' || c == '\t' || c == '\n' {
+			return true
+		}
+	}
+	return false
+}
 
 // guessArgv records argv as a command c may start.
 func (b *builder) guessArgv(c *Call, argv []Word) {

@@ -199,17 +199,35 @@ func onlyListing(args []Word) bool {
 // probe reports whether args are exactly one of the program's version or
 // help forms.
 func probe(prog *p.Program, args []Word) bool {
-	vals, ok := Statics(args)
-	if !ok {
-		return false
+	for _, w := range args {
+		if !w.Static || w.Hole {
+			return false // (Statics' test)
+		}
 	}
-	joined := strings.Join(vals, " ")
 	for _, f := range prog.Probe {
-		if joined == f {
+		if joinedIs(args, f) {
 			return true
 		}
 	}
 	return false
+}
+
+// joinedIs reports whether the values of args joined by blanks are f,
+// without joining them.
+func joinedIs(args []Word, f string) bool {
+	for i, w := range args {
+		if i > 0 {
+			if f == "" || f[0] != ' ' {
+				return false
+			}
+			f = f[1:]
+		}
+		if !strings.HasPrefix(f, w.Value) {
+			return false
+		}
+		f = f[len(w.Value):]
+	}
+	return f == ""
 }
 
 func toArgs(ws []Word) []p.Arg {

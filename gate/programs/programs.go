@@ -108,6 +108,9 @@ type Program struct {
 	// Operands says what a spec-read program (Scanner ScanSpec) does with
 	// its operands.
 	Operands Operands
+	// SecondWritesWith are the options that make its second operand a
+	// file it writes (ptx -G, System V mode: ptx IN OUT).
+	SecondWritesWith []string
 	// Probe lists the exact argument lists that only print a version or
 	// help (`--version`, `version`, `-V`): for a shell, interpreter or
 	// build tool, those forms and nothing else are read-only.
@@ -185,6 +188,9 @@ type Program struct {
 	// program.
 	Extracts *Extracts
 	Archive  *ArchiveFile
+	// Pieces says how a splitter names the files it writes; nil for any
+	// other program.
+	Pieces *Pieces
 	// Saves is where a downloader saves what it fetches under the URL's
 	// name (wget http://x/passwd writes ./passwd).
 	Saves *Saves
@@ -234,10 +240,25 @@ type Program struct {
 // index of the first operand that names a member (unzip's first is the
 // archive). DirFirst are the modes whose first operand is the directory
 // it writes into (cpio -p DIR copies the files it reads there).
+// Commands are the first operands that make a program without an option
+// grammar extract (7z x, 7z e), and Attached the switches whose attached
+// rest names the directory (7z -o/etc).
 type Extracts struct {
 	Modes, Dir []string
 	Members    int
 	DirFirst   []string
+	Commands   []string
+	Attached   []string
+}
+
+// Pieces is how a splitter names the files it writes: a prefix — the
+// value of one of Prefix (csplit -f P), else its operand number Operand
+// (1-based; split IN P), else Default — followed by a suffix, First the
+// first piece's (split writes Paa, Pab, …; csplit P00, P01, …).
+type Pieces struct {
+	Prefix         []string
+	Operand        int
+	Default, First string
 }
 
 // Saves is how a downloader's command line says where its downloads land

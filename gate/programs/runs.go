@@ -76,6 +76,12 @@ type Runs struct {
 	// case) after which the rest of the word is a command it runs through
 	// a shell or as an argv: socat's EXEC: and SYSTEM: addresses.
 	Addresses []string
+	// FileAddresses are the operand prefixes (lower-case; matched without
+	// case) after which the word names a file it opens for writing, up
+	// to its first ',' (socat's OPEN:, CREATE:, GOPEN:); with a prefix
+	// list, a word with a '/' and no ':' is such a file too (socat reads
+	// it as GOPEN).
+	FileAddresses []string
 	// Loads is the subcommand whose operands name code it loads when they
 	// are paths (openssl engine ./e.so runs the shared object's code; a
 	// bare engine id is one of the system's).

@@ -298,7 +298,7 @@ func specReaders() []Program {
 			return o.Short("i", eff(NoArg, Writes, "`clang-format -i` rewrites the files%s")).Long(eff(NoArg, Writes, "`clang-format -i` rewrites the files%s"), "i")
 		}()},
 		// ptx -G (System V mode) writes its output to a second operand.
-		Program{Name: "ptx", Kind: Reader, Scanner: ScanSpec, Why: whyReader, Opts: Opts("AfrRtOT", "FMSWbgiow", longs(
+		Program{Name: "ptx", Kind: Reader, Scanner: ScanSpec, Why: whyReader, SecondWritesWith: []string{"G", "traditional"}, Opts: Opts("AfrRtOT", "FMSWbgiow", longs(
 			"auto-reference ignore-case references right-side-refs typeset-mode help version",
 			"flag-truncation macro-name sentence-regexp word-regexp break-file gap-size ignore-file only-file width format", "")).
 			Short("G", eff(NoArg, Unproven, "`ptx -G` writes its output to its second operand%s")).
@@ -319,12 +319,13 @@ func specReaders() []Program {
 			"decompress stdout force keep quiet verbose help version list test sparse no-sparse no-progress progress no-check check", "", "")).
 			Short("TM", Opt{Arity: OptArg}).
 			Short("o", eff(ReqArg, Writes, "`zstdcat -o` writes its output to %q")).
-			Long(eff(ReqArg, Writes, "`zstdcat` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()},
+			Long(eff(ReqArg, Writes, "`zstdcat` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").
+			Long(eff(ReqArg, Writes, "`zstdcat --trace` logs its tracing to %q"), "trace").NoAbbrev()},
 		// lz4cat is lz4 -dcfm, which still reads lz4's options: --rm deletes
 		// the files it decompresses (lz4 1.9.4), to standard output too.
 		// -B#, -b#, -e# and -i# take their value attached (lz4cat -i --rm
 		// F deleted F: confirmed), only -D the next word.
-		Program{Name: "lz4cat", Kind: Reader, Scanner: ScanSpec, Why: "decompresses to standard output", Opts: Opts("dzfkhHVvqctmrl0123456789", "D", longs(
+		Program{Name: "lz4cat", Kind: Reader, Scanner: ScanSpec, Why: "decompresses to standard output", RemovesSources: []string{"rm"}, Opts: Opts("dzfkhHVvqctmrl0123456789", "D", longs(
 			"compress decompress uncompress force stdout to-stdout multiple verbose quiet keep help version test list no-frame-crc content-size sparse no-sparse favor-decSpeed best", "", "fast")).
 			Short("Bbei", Opt{Arity: OptArg}).
 			Long(eff(NoArg, Writes, "`lz4cat --rm` deletes the files it decompresses%s"), "rm").NoAbbrev()},
@@ -386,7 +387,10 @@ func fdOpts() *Options {
 func writers() []Program {
 	return concat(
 		each(Writer, whyWriter, "mkdir", "mkfifo", "mknod", "rmdir", "touch",
-			"csplit", "fallocate", "mktemp", "link", "chcon", "restorecon", "setfattr"),
+			"fallocate", "mktemp", "link", "chcon", "restorecon", "setfattr"),
+		// csplit writes its pieces as PREFIX00, PREFIX01, … (-f, else xx).
+		one(Program{Name: "csplit", Kind: Writer, Why: whyWriter, Pieces: &Pieces{Prefix: []string{"f", "prefix"}, Default: "xx", First: "00"},
+			Opts: Opts("kszh", "bfn", longs("keep-files quiet silent elide-empty-files suppress-matched help version", "suffix-format prefix digits", ""))}),
 		// sponge writes the file it names once its input ends; patch
 		// rewrites the file it names (and -o OUT), the rest of its
 		// operands read as written too: the stricter.
@@ -413,7 +417,9 @@ func writers() []Program {
 				"group mode owner suffix target-directory", "backup context")).
 				Long(eff(ReqArg, RunsProgram, "`install --strip-program` runs %q on every file it installs"), "strip-program")},
 			// split --filter runs a shell command for every piece.
-			Program{Name: "split", Kind: Writer, Why: whyWriter, Opts: Opts("dxeu", "abClnt", longs(
+			// split IN PREFIX writes PREFIXaa, PREFIXab, … (a piece
+			// named into /etc/sudoers.d is a sudoers file).
+			Program{Name: "split", Kind: Writer, Why: whyWriter, Pieces: &Pieces{Operand: 2, Default: "x", First: "aa"}, Opts: Opts("dxeu", "abClnt", longs(
 				"elide-empty-files unbuffered verbose help version",
 				"suffix-length additional-suffix bytes line-bytes lines number separator", "numeric-suffixes hex-suffixes")).WithDigits().
 				Long(eff(ReqArg, RunsShell, "`split --filter` runs %q for every piece"), "filter")},
@@ -457,7 +463,11 @@ func writers() []Program {
 				Long(eff(ReqArg, RunsShell, "`zip -TT` runs %q to test the archive"), "unzip-command")},
 			// 7z's switches are single words: -sdel deletes the files it
 			// archived (7-Zip's manual).
-			Program{Name: "7z", Kind: Writer, Why: "an archiver", RemovesSources: []string{"sdel"}},
+			// 7z x and 7z e extract into -oDIR (attached), else the
+			// working directory; the archive is the operand after the
+			// command (7-Zip's manual).
+			Program{Name: "7z", Kind: Writer, Why: "an archiver", RemovesSources: []string{"sdel"},
+				Extracts: &Extracts{Commands: []string{"x", "e"}, Attached: []string{"-o"}, Members: 2}},
 			// ar's key letters come first, with or without a dash; its
 			// --plugin loads a shared object whose code runs (binutils
 			// 2.40: on rcs, confirmed), also from an @FILE of options.
@@ -526,7 +536,8 @@ func compressors() []Program {
 		"stdout decompress uncompress compress force keep quiet verbose help version list test sparse no-sparse no-progress progress check no-check ultra", "", "fast long")).
 		Short("TM", Opt{Arity: OptArg}).
 		Short("o", eff(ReqArg, Writes, "`zstd -o` writes its output to %q")).
-		Long(eff(ReqArg, Writes, "`zstd` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").NoAbbrev()
+		Long(eff(ReqArg, Writes, "`zstd` writes its output into the directory %q"), "output-dir-flat", "output-dir-mirror").
+		Long(eff(ReqArg, Writes, "`zstd --trace` logs its tracing to %q"), "trace").NoAbbrev()
 	// lz4 -l is the legacy frame format, not a listing; a second operand
 	// is the output file, written even with -l.
 	// -B# takes its value attached (-BD, -B4), -D FILE the next word.
@@ -1111,6 +1122,18 @@ func buildTools() []Program {
 			case "gcc", "g++", "cc", "c++", "cpp", "ld":
 				out[i].Probe = append(out[i].Probe, "-v")
 			}
+			// The file a compiler, assembler or linker writes: -o FILE or
+			// -oFILE (no option of theirs starts with o besides it; the
+			// rest are read as flags), and cpp's second operand (cpp IN
+			// OUT). gcc -o /etc/passwd x.c replaced the file.
+			switch out[i].Name {
+			case "gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "ld", "as", "tcc", "gfortran", "rustc", "nasm", "yasm":
+				out[i].Opts = Opts("", "", nil).AnyOption().
+					Short("o", eff(ReqArg, Writes, "the compiler writes its output to %q"))
+			}
+			if out[i].Name == "cpp" {
+				out[i].Operands = SecondWrites
+			}
 		}
 		return out
 	}
@@ -1335,7 +1358,10 @@ func netcats() []Program {
 	}
 	return one(
 		Program{Name: "openssl", Kind: NetworkClient, Why: whyNet, Opts: opensslOpts(), Runs: &Runs{Loads: "engine"}},
-		Program{Name: "socat", Kind: NetworkClient, Why: "a socket relay that can run commands", Runs: &Runs{Addresses: []string{"exec:", "system:", "shell:"}}},
+		// socat's file addresses open the file for writing what the
+		// other address gives (socat 1.7.4's manual; not installed here).
+		Program{Name: "socat", Kind: NetworkClient, Why: "a socket relay that can run commands", Runs: &Runs{Addresses: []string{"exec:", "system:", "shell:"},
+			FileAddresses: []string{"open:", "create:", "creat:", "gopen:"}}},
 		Program{Name: "ncat", Kind: NetworkClient, Why: whyNet, Opts: ncat},
 		Program{Name: "nc", Kind: NetworkClient, Why: whyNet, Opts: nc()},
 		Program{Name: "netcat", Kind: NetworkClient, Why: whyNet, Opts: nc()},
