@@ -191,29 +191,7 @@ func probeForm(p *programs.Program, a argv) bool {
 	if a.dynamic() || a.inner {
 		return false
 	}
-	for _, f := range p.Probe {
-		if joinedIs(a.vals, f) {
-			return true
-		}
-	}
-	return false
-}
-
-// joinedIs reports strings.Join(vals, " ") == f, without joining.
-func joinedIs(vals []string, f string) bool {
-	for i, v := range vals {
-		if i > 0 {
-			if f == "" || f[0] != ' ' {
-				return false
-			}
-			f = f[1:]
-		}
-		if !strings.HasPrefix(f, v) {
-			return false
-		}
-		f = f[len(v):]
-	}
-	return f == ""
+	return p.IsProbe(len(a.vals), func(i int) string { return a.vals[i] })
 }
 
 // vouchedRule classifies a user-vouched command like cat, as long as every

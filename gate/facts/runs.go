@@ -204,30 +204,7 @@ func probe(prog *p.Program, args []Word) bool {
 			return false // (Statics' test)
 		}
 	}
-	for _, f := range prog.Probe {
-		if joinedIs(args, f) {
-			return true
-		}
-	}
-	return false
-}
-
-// joinedIs reports whether the values of args joined by blanks are f,
-// without joining them.
-func joinedIs(args []Word, f string) bool {
-	for i, w := range args {
-		if i > 0 {
-			if f == "" || f[0] != ' ' {
-				return false
-			}
-			f = f[1:]
-		}
-		if !strings.HasPrefix(f, w.Value) {
-			return false
-		}
-		f = f[len(w.Value):]
-	}
-	return f == ""
+	return prog.IsProbe(len(args), func(i int) string { return args[i].Value })
 }
 
 func toArgs(ws []Word) []p.Arg {

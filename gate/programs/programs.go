@@ -428,6 +428,37 @@ var twoLevel = lazy.NewSet(
 // of them (echo, printf): a path among its words is text.
 func (p *Program) OnlyPrints() bool { return p.Echo || p.Scanner == ScanPrintf }
 
+// IsProbe reports whether the n words word(0) … word(n-1), joined by
+// single blanks, are one of the program's Probe forms. The words are
+// compared in place, not joined: the facts and the classifier ask it of
+// every call of a shell, interpreter or build tool.
+func (p *Program) IsProbe(n int, word func(int) string) bool {
+	for _, f := range p.Probe {
+		if joinedIs(n, word, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinedIs reports whether the n words joined by single blanks are f.
+func joinedIs(n int, word func(int) string, f string) bool {
+	for i := range n {
+		if i > 0 {
+			if f == "" || f[0] != ' ' {
+				return false
+			}
+			f = f[1:]
+		}
+		v := word(i)
+		if !strings.HasPrefix(f, v) {
+			return false
+		}
+		f = f[len(v):]
+	}
+	return f == ""
+}
+
 // Family returns the entry a versioned, suffixed or differently-cased
 // spelling belongs to: python3.13t, python3.12, luajit-2.1.0-beta3,
 // ghc-9.6.6, php8.3-cli, node20, javac11, gcc-13, bash.exe, Python3. It

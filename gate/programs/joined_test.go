@@ -1,4 +1,4 @@
-package classify
+package programs
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ func TestJoinedIs(t *testing.T) {
 		for _, b := range words {
 			for _, vals := range [][]string{nil, {a}, {a, b}, {a, b, a}} {
 				for _, f := range forms {
-					if got, want := joinedIs(vals, f), strings.Join(vals, " ") == f; got != want {
+					if got, want := joinedIs(len(vals), func(i int) string { return vals[i] }, f), strings.Join(vals, " ") == f; got != want {
 						t.Errorf("joinedIs(%q, %q) = %v, want %v", vals, f, got, want)
 					}
 				}
