@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentexec/agentexec/exec/sandbox"
 	"github.com/agentexec/agentexec/gate/programs"
+	"github.com/agentexec/agentexec/internal/warm"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -33,24 +34,20 @@ type cli struct {
 type subcommand struct {
 	name, summary string
 	run           func(ctx context.Context, c *cli, args []string) int
-	// decides: the command runs the gate, whose table of programs is
-	// built in the background from the start (programs.Warm), beside
-	// the flags, the policy files and the request it reads first.
-	decides bool
 }
 
 func subcommands() []subcommand {
 	return []subcommand{
-		{"run", "gate a command and run it in the sandbox", runMain, true},
-		{"check", "print the gate's decision for a command without running it", checkMain, true},
-		{"mcp", "serve run_command and check_command over MCP (stdio)", mcpMain, true},
-		{"serve", "answer JSON-lines requests over stdio", serveMain, true},
-		{"policy", "show the effective policy, or check that it applies in full", policyMain, false},
-		{"replay", "replay a recorded ReAct transcript and diff the observations", replayMain, true},
-		{"audit", "verify, tail or replay the decision log", auditMain, false},
-		{"hook", "answer a coding agent's pre-tool hook (claude, codex, gemini, qwen, crush)", hookMain, true},
-		{"sandbox", "show what this host's kernel can enforce (sandbox detect)", sandboxMain, false},
-		{"version", "print the version", versionMain, false},
+		{"run", "gate a command and run it in the sandbox", runMain},
+		{"check", "print the gate's decision for a command without running it", checkMain},
+		{"mcp", "serve run_command and check_command over MCP (stdio)", mcpMain},
+		{"serve", "answer JSON-lines requests over stdio", serveMain},
+		{"policy", "show the effective policy, or check that it applies in full", policyMain},
+		{"replay", "replay a recorded ReAct transcript and diff the observations", replayMain},
+		{"audit", "verify, tail or replay the decision log", auditMain},
+		{"hook", "answer a coding agent's pre-tool hook (claude, codex, gemini, qwen, crush)", hookMain},
+		{"sandbox", "show what this host's kernel can enforce (sandbox detect)", sandboxMain},
+		{"version", "print the version", versionMain},
 	}
 }
 
@@ -96,7 +93,11 @@ func dispatch(ctx context.Context, c *cli, args []string) int {
 	}
 	for _, s := range subcommands() {
 		if s.name == args[0] {
-			if s.decides {
+			if warm.Decides(s.name) {
+				// Started at package initialization already when this
+				// is the process's own subcommand (internal/warm); a
+				// second call waits for that build, or makes it for a
+				// caller of dispatch (the tests).
 				go programs.Warm()
 			}
 			return s.run(ctx, c, args[1:])
