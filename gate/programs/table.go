@@ -1110,6 +1110,9 @@ func buildTools() []Program {
 		}
 		return out
 	}
+	// One grammar for every compiler that has it (a grammar is never
+	// changed once made): only -o is read, the rest are flags.
+	output := Opts("", "", nil).AnyOption().Short("o", eff(ReqArg, Writes, "the compiler writes its output to %q"))
 	c := func(names ...string) []Program {
 		out := each(Compiler|BuildTool, whyCompiler, names...)
 		for i := range out {
@@ -1128,8 +1131,7 @@ func buildTools() []Program {
 			// OUT). gcc -o /etc/passwd x.c replaced the file.
 			switch out[i].Name {
 			case "gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "ld", "as", "tcc", "gfortran", "rustc", "nasm", "yasm":
-				out[i].Opts = Opts("", "", nil).AnyOption().
-					Short("o", eff(ReqArg, Writes, "the compiler writes its output to %q"))
+				out[i].Opts = output
 			}
 			if out[i].Name == "cpp" {
 				out[i].Operands = SecondWrites
